@@ -1,0 +1,48 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { GraphEdge, GraphNode } from '@strata/sdk';
+import { StringEnum } from '../validation/string-enum.js';
+
+/** A layout position. */
+export const PositionSchema = Type.Object(
+  { x: Type.Number({ description: 'Horizontal coordinate.' }), y: Type.Number({ description: 'Vertical coordinate.' }) },
+  { additionalProperties: false, $id: 'Position' },
+);
+
+const NODE_KINDS = ['directory', 'file', 'package', 'function', 'class', 'method', 'interface', 'type', 'variable'] as const;
+const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only'] as const;
+
+/** A node record as the API returns it. */
+export const GraphNodeSchema = Type.Object({
+  id: Type.String({ description: 'Stable id derived from the path: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>`.' }),
+  kind: StringEnum(NODE_KINDS),
+  name: Type.String(),
+  path: Type.String({ description: 'Repository-relative path with forward slashes; `.` for the root.' }),
+  parent: Type.Optional(Type.String({ description: 'Id of the containing node.' })),
+  language: Type.Optional(Type.String()),
+  bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+  lines: Type.Optional(Type.Integer({ minimum: 0 })),
+  loc: Type.Optional(Type.Integer({ minimum: 0, description: 'Lines holding something other than white space and comments.' })),
+  files: Type.Optional(Type.Integer({ minimum: 0, description: 'Files below a directory, at any depth.' })),
+  startLine: Type.Optional(Type.Integer({ minimum: 1 })),
+  endLine: Type.Optional(Type.Integer({ minimum: 1 })),
+  binary: Type.Optional(Type.Boolean()),
+  error: Type.Optional(Type.String({ description: 'Why the node could only be indexed in part.' })),
+  position: Type.Optional(PositionSchema),
+});
+
+/** An edge record as the API returns it. */
+export const GraphEdgeSchema = Type.Object({
+  id: Type.String({ description: '`<kind>:<source>-><target>`.' }),
+  source: Type.String(),
+  target: Type.String(),
+  kind: StringEnum(['contains', 'imports'] as const),
+  references: Type.Optional(Type.Array(StringEnum(REFERENCE_KINDS))),
+  specifiers: Type.Optional(Type.Array(Type.String())),
+});
+
+// The schemas above describe the SDK's types; these lines stop them drifting apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const nodeSchemaMatchesSdk: Same<Static<typeof GraphNodeSchema>, GraphNode> = true;
+const edgeSchemaMatchesSdk: Same<Static<typeof GraphEdgeSchema>, GraphEdge> = true;
+void nodeSchemaMatchesSdk;
+void edgeSchemaMatchesSdk;

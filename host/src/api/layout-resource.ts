@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox';
+import type { Position } from '@strata/sdk';
+import { inject, injectable } from 'tsyringe';
+import { StrataError } from '../errors/strata-error.js';
+import { GraphStore } from '../graph/graph-store.js';
+import { LayoutPositionStore } from '../layout/layout-position-store.js';
+import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
+import { PositionSchema } from './graph-schemas.js';
+
+/** How many ignored ids a save response names. */
+const IGNORED_SAMPLE = 20;
+
+/** `POST` and `DELETE /api/graph/layout`: the saved positions, as a whole (spec 2.3, 4.1). */
+@injectable()
+export class LayoutResource implements ApiResource {
+  constructor(
+    @inject(GraphStore) private readonly graph: GraphStore,
+    @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
+  ) {}
+
+  routes(): ApiRoute[] {
+    return [
+      defineRoute({
+        method: 'POST',
+        path: '/api/graph/layout',
+        operationId: 'saveLayout',
+        summary: 'Save layout positions, replacing the saved set',
+        description: 'Ids that are not in the graph are ignored and counted. Coordinates must be finite numbers.',
+        tags: ['layout'],
+        body: Type.Object(
+          { positions: Type.Record(Type.String(), PositionSchema, { description: 'Node id to position.' }) },
+          { additionalProperties: false },
+        ),
+        bodyRequired: true,
+        response: Type.Object({
+          saved: Type.Integer({ description: 'Positions saved.' }),
+          ignored: Type.Integer({ description: 'Positions whose node id is not in the graph.' }),
+          ignoredIds: Type.Array(Type.String(), { description: `Up to ${IGNORED_SAMPLE} of the ignored ids.` }),
+        }),
+        errors: ['INVALID_PARAMETER'],
+        handle: async ({ body }) => {
+          const positions = new Map<string, Position>();
+          const ignoredIds: string[] = [];
+          let ignored = 0;
+          for (const [id, { x, y }] of Object.entries(body!.positions)) {
+            if (!Number.isFinite(x) || !Number.isFinite(y)) {
+              throw new StrataError('INVALID_PARAMETER', `body.positions[${JSON.stringify(id)}]: x and y must be finite numbers`);
+            }
+            if (!this.graph.has(id)) {
+              ignored++;
+              if (ignoredIds.length < IGNORED_SAMPLE) ignoredIds.push(id);
+              continue;
+            }
+            positions.set(id, { x, y });
+          }
+          await this.layout.replaceAll(positions);
+          return { data: { saved: positions.size, ignored, ignoredIds } };
+        },
+      }),
+      defineRoute({
+        method: 'DELETE',
+        path: '/api/graph/layout',
+        operationId: 'clearLayout',
+        summary: 'Clear every saved layout position',
+        tags: ['layout'],
+        response: Type.Object({ cleared: Type.Integer({ description: 'Positions removed.' }) }),
+        errors: [],
+        handle: async () => ({ data: { cleared: await this.layout.clear() } }),
+      }),
+    ];
+  }
+}

@@ -1,0 +1,62 @@
+import { inject, injectable } from 'tsyringe';
+import { GraphSource, type BuildProgress } from '../graph/graph-source.js';
+import { GraphStore } from '../graph/graph-store.js';
+import { HttpServer } from '../http/http-server.js';
+import { LayoutPositionStore } from '../layout/layout-position-store.js';
+import { Logger } from '../logging/logger.js';
+import { DataDirectory } from '../storage/data-directory.js';
+
+/** Where a started host answers. */
+export interface ServingAddress {
+  host: string;
+  port: number;
+  /** Base URL, without the `/api` prefix. */
+  url: string;
+}
+
+/** Starts and stops the host's parts in the right order. */
+@injectable()
+export class StrataApp {
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    @inject(GraphSource) private readonly source: GraphSource,
+    @inject(GraphStore) private readonly graph: GraphStore,
+    @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
+    @inject(HttpServer) private readonly http: HttpServer,
+    @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Loads saved state and indexes the repository, then listens. The port is
+   * bound first (so that a port in use fails at once), and requests that
+   * arrive while indexing runs wait for it.
+   */
+  async start(onProgress?: (progress: BuildProgress) => void): Promise<ServingAddress> {
+    await this.layout.load();
+    let markReady!: () => void;
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    const address = await this.http.listen(ready);
+    try {
+      this.graph.replace(await this.source.build(onProgress));
+    } catch (error) {
+      await this.http.close();
+      throw error;
+    }
+    markReady();
+    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount }, 'serving');
+    return address;
+  }
+
+  /** Stops accepting requests, lets those in flight finish, and writes the store out. Safe to call twice. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.http.close();
+      await this.dataDirectory.close();
+      this.logger.info('stopped');
+      this.logger.flush();
+    })();
+    return this.stopping;
+  }
+}

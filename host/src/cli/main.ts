@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/config-loader.js';
+import { HOST_VERSION } from '../host-version.js';
+import { ListenError } from '../http/http-server.js';
+import { serveCommand } from './serve-command.js';
+import { UsageError } from './usage-error.js';
+
+const program = new Command('strata')
+  .description('Strata: the code graph of a repository, served over HTTP, painted by overlay plugins')
+  .version(HOST_VERSION, '-v, --version')
+  .showHelpAfterError()
+  .exitOverride()
+  .addCommand(serveCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode;
+  } else if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`strata: ${error.message}\n`);
+    process.exitCode = 2;
+  } else if (error instanceof ListenError) {
+    process.stderr.write(`strata: ${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`strata: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

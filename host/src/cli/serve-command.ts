@@ -1,0 +1,85 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import type { StrataSettings } from '../config/strata-config.js';
+import { startStrata } from '../index.js';
+import { ProgressLine } from './progress-line.js';
+import { UsageError } from './usage-error.js';
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  config?: string;
+  logLevel?: string;
+}
+
+/** `strata serve [repo]`: index a repository and serve its graph. */
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('index a repository and serve its code graph over HTTP')
+    .argument('[repo]', 'repository to serve', '.')
+    .option('-p, --port <port>', 'TCP port (default: 5050)')
+    .option('--host <address>', 'address to bind (default: 127.0.0.1)')
+    .option('--data-dir <dir>', 'where Strata keeps its store (default: <repo>/.strata)')
+    .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
+    .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+    .addHelpText('after', `
+Settings come from, lowest first: defaults, strata.config.json (or --config),
+STRATA_* environment variables (STRATA_PORT, STRATA_HOST, STRATA_DATA_DIR, ...),
+then these flags.
+
+Examples:
+  $ strata serve                 serve the current directory at http://127.0.0.1:5050
+  $ strata serve ../app -p 8080  serve another repository on port 8080
+  $ STRATA_AUTH_TOKEN=... strata serve --host 0.0.0.0`)
+    .action(async (repo: string, options: ServeOptions) => {
+      const repository = path.resolve(repo);
+      const stats = statSync(repository, { throwIfNoEntry: false });
+      if (!stats) throw new UsageError(`${repository} does not exist`);
+      if (!stats.isDirectory()) throw new UsageError(`${repository} is not a directory`);
+
+      const flags: StrataSettings = {};
+      if (options.port !== undefined) flags.port = numberOrRaw(options.port) as number;
+      if (options.host !== undefined) flags.host = options.host;
+      if (options.dataDir !== undefined) flags.dataDir = options.dataDir;
+      if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
+
+      const progress = new ProgressLine();
+      const started = performance.now();
+      const strata = await startStrata({
+        repository,
+        configFile: options.config,
+        env: process.env,
+        flags,
+        onProgress: progress.update,
+      });
+      progress.done();
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      process.stderr.write(`Indexed ${repository} in ${seconds} s\n`);
+      process.stdout.write(`Strata is serving ${path.basename(repository)} at ${strata.url}  (API: ${strata.url}/api/graph)\n`);
+
+      let signals = 0;
+      const shutdown = (signal: string): void => {
+        if (++signals > 1) {
+          process.stderr.write(`Received ${signal} again; exiting without waiting.\n`);
+          process.exit(130);
+        }
+        process.stderr.write(`Received ${signal}; finishing requests in flight and saving...\n`);
+        strata.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`strata: error while stopping: ${(error as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGINT', () => shutdown('SIGINT'));
+      process.on('SIGTERM', () => shutdown('SIGTERM'));
+    });
+}
+
+/** Numbers pass as numbers; anything else passes as it is, for validation to name. */
+function numberOrRaw(value: string): number | string {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}

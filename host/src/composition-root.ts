@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { container as globalContainer, type DependencyContainer } from 'tsyringe';
+import { GraphResource } from './api/graph-resource.js';
+import { LayoutResource } from './api/layout-resource.js';
+import { StrataApp } from './app/strata-app.js';
+import { StrataConfig } from './config/strata-config.js';
+import { GraphJsonCache } from './graph/graph-json.js';
+import { GraphSource } from './graph/graph-source.js';
+import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
+import { ApiResource } from './http/api-route.js';
+import { HttpServer, RestifyHttpServer } from './http/http-server.js';
+import { RepositoryIndexer } from './indexer/repository-indexer.js';
+import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-position-store.js';
+import { Logger } from './logging/logger.js';
+import { DataDirectory, NedbDataDirectory } from './storage/data-directory.js';
+
+/**
+ * The composition root: the one place that knows which class implements
+ * which token. Each host instance gets its own child container, so several
+ * can run in one process (as the tests do).
+ */
+export function createContainer(config: StrataConfig, logger: Logger): DependencyContainer {
+  const container = globalContainer.createChildContainer();
+  container.register(StrataConfig, { useValue: config });
+  container.register(Logger, { useValue: logger });
+
+  container.registerSingleton(DataDirectory, NedbDataDirectory);
+  container.registerSingleton(GraphStore, InMemoryGraphStore);
+  container.registerSingleton(LayoutPositionStore, NedbLayoutPositionStore);
+  container.registerSingleton(GraphSource, RepositoryIndexer);
+  container.registerSingleton(GraphJsonCache);
+
+  // API resources: each adds its routes to the HTTP server.
+  container.registerSingleton(ApiResource, GraphResource);
+  container.registerSingleton(ApiResource, LayoutResource);
+
+  container.registerSingleton(HttpServer, RestifyHttpServer);
+  container.registerSingleton(StrataApp);
+  return container;
+}

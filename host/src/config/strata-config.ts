@@ -1,0 +1,78 @@
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { StringEnum } from '../validation/string-enum.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The settings a user can give in `strata.config.json`, `STRATA_*` variables
+ * and flags. Every key is optional in each source; defaults fill the rest.
+ * An unknown key is an error, so a typo never goes unnoticed.
+ */
+export const StrataSettingsSchema = Type.Object(
+  {
+    port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port of the HTTP server (0 picks a free one).' })),
+    host: Type.Optional(Type.String({ minLength: 1, description: 'Address the HTTP server binds to.' })),
+    dataDir: Type.Optional(Type.String({ minLength: 1, description: 'Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).' })),
+    logLevel: Type.Optional(StringEnum(LOG_LEVELS, { description: 'Least severe level written to the log.' })),
+    maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' })),
+    requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
+    authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every /api request must carry `Authorization: Bearer <token>`.' })),
+    index: Type.Optional(
+      Type.Object(
+        {
+          maxFileBytes: Type.Optional(Type.Integer({ minimum: 1024, description: 'Files larger than this are graph nodes but are not parsed for imports.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Settings as a source gives them: every key optional. */
+export type StrataSettings = Static<typeof StrataSettingsSchema>;
+
+/** The defaults every source is laid over. */
+export const DEFAULT_SETTINGS = {
+  port: 5050,
+  host: '127.0.0.1',
+  dataDir: '.strata',
+  logLevel: 'info',
+  maxBodyBytes: 16 * 1024 * 1024,
+  requestTimeoutMs: 60_000,
+  index: {
+    maxFileBytes: 2 * 1024 * 1024,
+  },
+} as const;
+
+/** The configuration the host runs with: every setting decided, paths absolute. */
+export interface StrataConfig {
+  /** Absolute path of the repository being served. */
+  readonly repositoryRoot: string;
+  /** Absolute path of the data directory. */
+  readonly dataDir: string;
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly maxBodyBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly authToken: string | undefined;
+  readonly index: { readonly maxFileBytes: number };
+}
+
+/** Injection token of the `StrataConfig`. */
+export const StrataConfig = Symbol('StrataConfig');
+
+/** The leaves of a settings schema, with their dotted path, for naming environment variables. */
+export function settingLeaves(schema: TObject = StrataSettingsSchema, prefix: string[] = []): Array<{ path: string[]; schema: TSchema }> {
+  const leaves: Array<{ path: string[]; schema: TSchema }> = [];
+  for (const [key, child] of Object.entries(schema.properties)) {
+    const path = [...prefix, key];
+    if (child.type === 'object' && 'properties' in child) {
+      leaves.push(...settingLeaves(child as TObject, path));
+    } else {
+      leaves.push({ path, schema: child });
+    }
+  }
+  return leaves;
+}

@@ -1,0 +1,25 @@
+/**
+ * Every error code the HTTP API can answer with, in one table: the status it
+ * maps to and what it means. Handlers throw `StrataError` with one of these
+ * codes; only the HTTP layer turns it into a response. CONTRIBUTING.md lists
+ * the same table, and a test keeps the two in step.
+ */
+export const ERROR_CODES = {
+  BAD_REQUEST: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  INTERNAL_ERROR: { status: 500, description: 'An unexpected failure; details are in the server log, never in the response.' },
+  INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
+  INVALID_PARAMETER: { status: 400, description: 'A path, query or body field has the wrong type or a value out of range; the message names the field.' },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not accept this method.' },
+  NOT_FOUND: { status: 404, description: 'The node, resource or route named in the request does not exist; the message names it.' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body, before or after decompression, exceeds the configured limit.' },
+  UNAUTHORIZED: { status: 401, description: 'The server requires a bearer token and the request carried none or a wrong one.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request body is not `application/json`, or its content encoding is not gzip, deflate, br or identity.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+/** A machine-readable error code of the API. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The HTTP status for an error code. */
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}

@@ -1,0 +1,17 @@
+import type { ErrorCode } from './error-codes.js';
+
+/**
+ * A failure the API reports to its client: a code from the error table and a
+ * message for people. The HTTP layer decides the status from the code.
+ */
+export class StrataError extends Error {
+  override readonly name = 'StrataError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,28 @@
+import type { GraphEdge, GraphNode } from '@strata/sdk';
+
+/** Something that was not indexed, and why. */
+export interface SkippedEntry {
+  /** Repository-relative path. */
+  path: string;
+  /** Why it was skipped, for people (for example `symbolic link to a directory`). */
+  reason: string;
+}
+
+/** Facts about how a graph was built. */
+export interface GraphBuildInfo {
+  /** Name of the repository's root directory. */
+  repository: string;
+  /** When the build finished (ISO 8601). */
+  indexedAt: string;
+  /** How long the build took. */
+  durationMs: number;
+  /** Files and directories left out, with the reason; ignored paths (`.gitignore`) are not listed. */
+  skipped: SkippedEntry[];
+}
+
+/** A complete graph as a graph source produces it. */
+export interface CodeGraph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  build: GraphBuildInfo;
+}

@@ -1,0 +1,230 @@
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import restify from 'restify';
+import { injectAll, inject, injectable } from 'tsyringe';
+import { StrataConfig } from '../config/strata-config.js';
+import type { ErrorCode } from '../errors/error-codes.js';
+import { StrataError } from '../errors/strata-error.js';
+import { Logger } from '../logging/logger.js';
+import { compileSchema, type SchemaCheck } from '../validation/schema-validator.js';
+import { ApiResource, SerializedJson, defineRoute, type ApiRoute } from './api-route.js';
+import { Type } from '@sinclair/typebox';
+import { envelope, errorBody, writeError, writeJson } from './json-responses.js';
+import { readJsonBody } from './request-body.js';
+import { buildOpenApiDocument } from './openapi-document.js';
+import { HOST_VERSION } from '../host-version.js';
+
+/** The HTTP server of the API. */
+export interface HttpServer {
+  /** Every route, in registration order (the OpenAPI document is made from them). */
+  readonly routes: readonly ApiRoute[];
+  /**
+   * Starts listening on the configured host and port; resolves with the bound
+   * address. Requests wait for `ready` (the first graph) before they are handled.
+   */
+  listen(ready?: Promise<void>): Promise<{ host: string; port: number; url: string }>;
+  /** Stops accepting connections and resolves once every request in flight has been answered. */
+  close(): Promise<void>;
+}
+
+/** Injection token of the `HttpServer`. */
+export const HttpServer = Symbol('HttpServer');
+
+/** The server could not start listening; the message says why in words a user can act on. */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Checks every route's inputs once, up front. */
+interface CompiledRoute {
+  route: ApiRoute;
+  params?: SchemaCheck<unknown>;
+  query?: SchemaCheck<unknown>;
+  body?: SchemaCheck<unknown>;
+}
+
+/** The API on restify: validation, envelope, error mapping, request ids, access log. */
+@injectable()
+export class RestifyHttpServer implements HttpServer {
+  readonly routes: readonly ApiRoute[];
+  private readonly server: restify.Server;
+  private readonly expectedToken: Buffer | undefined;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    @inject(StrataConfig) private readonly config: StrataConfig,
+    @inject(Logger) private readonly logger: Logger,
+    @injectAll(ApiResource) resources: ApiResource[],
+  ) {
+    const apiRoutes = resources.flatMap((resource) => resource.routes());
+    this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION))];
+    this.expectedToken = config.authToken === undefined ? undefined : digest(config.authToken);
+    this.server = restify.createServer({
+      name: 'strata',
+      log: logger.child({ component: 'restify' }) as never,
+      handleUncaughtExceptions: false,
+      ignoreTrailingSlash: true,
+    });
+    const nodeServer = this.server.server;
+    nodeServer.requestTimeout = config.requestTimeoutMs;
+    nodeServer.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+
+    this.server.pre((request: restify.Request, response: restify.Response, next: restify.Next) => {
+      this.begin(request, response);
+      if (this.expectedToken && request.url?.startsWith('/api') && !this.authorized(request)) {
+        writeError(response, 'UNAUTHORIZED', 'this server requires the header Authorization: Bearer <token>');
+        return next(false);
+      }
+      if (this.ready) return void this.ready.then(() => next());
+      return next();
+    });
+    for (const route of this.routes) this.register(route);
+    // Routing failures (unknown path, wrong method) in the API's error shape.
+    this.server.on('restifyError', (request: restify.Request, response: restify.Response, error: Error & { statusCode?: number }, done: () => void) => {
+      if (!response.headersSent) {
+        const code: ErrorCode = error.name === 'ResourceNotFoundError' ? 'NOT_FOUND' : error.name === 'MethodNotAllowedError' ? 'METHOD_NOT_ALLOWED' : 'INTERNAL_ERROR';
+        const message = code === 'NOT_FOUND' ? `no route ${request.method} ${pathOf(request)}`
+          : code === 'METHOD_NOT_ALLOWED' ? `${pathOf(request)} does not accept ${request.method}`
+          : 'unexpected server error';
+        if (code === 'INTERNAL_ERROR') this.logger.error({ err: error, reqId: requestId(request) }, 'routing failed');
+        const status = code === 'NOT_FOUND' ? 404 : code === 'METHOD_NOT_ALLOWED' ? 405 : 500;
+        response.sendRaw(status, errorBody(code, message), { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      }
+      done();
+    });
+  }
+
+  listen(ready?: Promise<void>): Promise<{ host: string; port: number; url: string }> {
+    this.ready = ready?.then(() => {
+      this.ready = undefined;
+    });
+    return new Promise((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException): void => {
+        if (error.code === 'EADDRINUSE') reject(new ListenError(`port ${this.config.port} is already in use on ${this.config.host}; choose another with --port`));
+        else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ListenError(`cannot bind to host ${this.config.host}: no such local address`));
+        else if (error.code === 'EACCES') reject(new ListenError(`no permission to listen on port ${this.config.port}`));
+        else reject(error);
+      };
+      this.server.server.once('error', onError);
+      this.server.listen(this.config.port, this.config.host, () => {
+        this.server.server.off('error', onError);
+        const address = this.server.server.address() as AddressInfo;
+        const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        resolve({ host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` });
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.server.server.listening) return resolve();
+      this.server.close(() => resolve());
+      this.server.server.closeIdleConnections();
+    });
+  }
+
+  private register(route: ApiRoute): void {
+    const compiled: CompiledRoute = {
+      route,
+      params: route.params && compileSchema(route.params),
+      query: route.query && compileSchema(route.query),
+      body: route.body && compileSchema(route.body),
+    };
+    const handler = async (request: restify.Request, response: restify.Response): Promise<void> => {
+      await this.handle(compiled, request, response);
+    };
+    const method = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post');
+    this.server[method]({ path: route.path, name: route.operationId }, handler);
+  }
+
+  private async handle({ route, params, query, body }: CompiledRoute, request: restify.Request, response: restify.Response): Promise<void> {
+    const id = requestId(request);
+    const log = this.logger.child({ reqId: id });
+    try {
+      const validParams = (params ? validate(params, request.params ?? {}, "path") : {}) as Record<string, unknown>;
+      const validQuery = (query ? validate(query, Object.fromEntries(new URL(request.url ?? "/", "http://host").searchParams), "query") : {}) as Record<string, unknown>;
+      let validBody: unknown;
+      if (body) {
+        const parsed = await readJsonBody(request, this.config.maxBodyBytes);
+        if (parsed === undefined) {
+          if (route.bodyRequired) throw new StrataError('INVALID_PARAMETER', 'body: is required (a JSON object)');
+        } else {
+          validBody = validate(body, parsed, 'body');
+        }
+      }
+      const result = await route.handle({ params: validParams, query: validQuery, body: validBody, id, log });
+      if (result instanceof SerializedJson) writeJson(response, 200, result.chunks);
+      else if (route.envelope === false) writeJson(response, 200, [JSON.stringify(result.data)]);
+      else writeJson(response, 200, [envelope(result.data, result.meta)]);
+    } catch (error) {
+      if (response.headersSent) {
+        log.error({ err: error }, 'failed after the response began');
+        response.destroy();
+      } else if (error instanceof StrataError) {
+        if (error.code === 'PAYLOAD_TOO_LARGE') response.setHeader('connection', 'close');
+        writeError(response, error.code, error.message);
+      } else {
+        log.error({ err: error, route: route.operationId }, 'request failed unexpectedly');
+        writeError(response, 'INTERNAL_ERROR', `unexpected server error; the server log has the details under request id ${id}`);
+      }
+    }
+  }
+
+  private begin(request: IncomingMessage, response: ServerResponse): void {
+    const started = performance.now();
+    const header = request.headers['x-request-id'];
+    const id = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+    (request as IncomingMessage & { strataId?: string }).strataId = id;
+    response.setHeader('x-request-id', id);
+    response.once('finish', () => {
+      this.logger.info(
+        { reqId: id, method: request.method, url: request.url, status: response.statusCode, durationMs: Math.round((performance.now() - started) * 10) / 10 },
+        'request',
+      );
+    });
+  }
+
+  private authorized(request: IncomingMessage): boolean {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    return match !== null && timingSafeEqual(digest(match[1]!), this.expectedToken!);
+  }
+}
+
+function validate(check: SchemaCheck<unknown>, value: unknown, rootName: string): unknown {
+  const result = check(value, rootName);
+  if (!result.ok) throw new StrataError('INVALID_PARAMETER', result.message);
+  return result.value;
+}
+
+function requestId(request: IncomingMessage): string {
+  return (request as IncomingMessage & { strataId?: string }).strataId ?? 'unknown';
+}
+
+function pathOf(request: IncomingMessage): string {
+  return (request.url ?? '/').split('?')[0]!;
+}
+
+/** Tokens are compared as digests so that the comparison takes the same time whatever their lengths. */
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/** `GET /api/openapi.json`: the document describing every route, this one included. */
+function openApiRoute(document: () => Record<string, unknown>): ApiRoute {
+  let cached: string | undefined;
+  return defineRoute({
+    method: 'GET',
+    path: '/api/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'The OpenAPI 3.1 document of this API',
+    tags: ['meta'],
+    envelope: false,
+    response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
+    errors: [],
+    handle: async () => new SerializedJson([(cached ??= JSON.stringify(document()))]),
+  });
+}

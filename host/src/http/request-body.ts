@@ -1,0 +1,112 @@
+import type { IncomingMessage } from 'node:http';
+import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
+import { StrataError } from '../errors/strata-error.js';
+
+const DECODERS: Record<string, () => Gunzip | ReturnType<typeof createInflate> | ReturnType<typeof createBrotliDecompress>> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/**
+ * Reads a JSON request body. The limit holds both for the bytes sent and for
+ * the bytes after decompression, and reading stops as soon as either passes
+ * it, so no body, compressed or not, can exhaust memory. Resolves with
+ * `undefined` for an empty body.
+ */
+export async function readJsonBody(request: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limitBytes) {
+    throw tooLarge(limitBytes);
+  }
+  const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && !(encoding in DECODERS)) {
+    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding "${encoding}" is not supported; send gzip, deflate, br or identity`);
+  }
+  const raw = await collect(request, limitBytes);
+  if (raw.length === 0) return undefined;
+  const decoded = encoding === 'identity' ? raw : await decompress(raw, DECODERS[encoding]!(), encoding, limitBytes);
+  if (decoded.length === 0) return undefined;
+
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, not "${type || 'none'}"`);
+  }
+  try {
+    return JSON.parse(decoded.toString('utf8'));
+  } catch (error) {
+    throw new StrataError('INVALID_JSON', `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function collect(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        // Keep draining without storing, so the client can read the answer.
+        request.resume();
+        reject(tooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(new StrataError('BAD_REQUEST', `request body could not be read: ${error.message}`));
+    };
+    const cleanup = (): void => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+  });
+}
+
+function decompress(raw: Buffer, decoder: ReturnType<(typeof DECODERS)[string]>, encoding: string, limitBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    decoder.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limitBytes) {
+        settled = true;
+        decoder.destroy();
+        reject(tooLarge(limitBytes, true));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    decoder.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks, size));
+    });
+    decoder.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(new StrataError('BAD_REQUEST', `request body is not valid ${encoding} data: ${error.message}`));
+    });
+    decoder.end(raw);
+  });
+}
+
+function tooLarge(limitBytes: number, decompressed = false): StrataError {
+  return new StrataError(
+    'PAYLOAD_TOO_LARGE',
+    `request body is larger than the limit of ${limitBytes} bytes${decompressed ? ' once decompressed' : ''} (setting maxBodyBytes)`,
+  );
+}

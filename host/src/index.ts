@@ -1,0 +1,44 @@
+/**
+ * `@strata/host` as a library: start a Strata host in a process of your own
+ * (the CLI and the tests do exactly this).
+ */
+import 'reflect-metadata';
+import type { DestinationStream } from 'pino';
+import { StrataApp, type ServingAddress } from './app/strata-app.js';
+import { createContainer } from './composition-root.js';
+import { loadConfig, type ConfigSources } from './config/config-loader.js';
+import type { StrataConfig } from './config/strata-config.js';
+import type { BuildProgress } from './graph/graph-source.js';
+import { createLogger } from './logging/logger.js';
+
+export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
+export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
+export { ListenError } from './http/http-server.js';
+export { HOST_VERSION } from './host-version.js';
+export type { StrataConfig, StrataSettings } from './config/strata-config.js';
+export type { BuildProgress } from './graph/graph-source.js';
+export type { ServingAddress } from './app/strata-app.js';
+
+/** Options of `startStrata`. */
+export interface StartOptions extends ConfigSources {
+  /** Where logs go (default: standard error). */
+  logDestination?: DestinationStream;
+  /** Called as indexing advances. */
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+/** A running host. */
+export interface RunningStrata extends ServingAddress {
+  config: StrataConfig;
+  /** Stops serving and writes the store out. */
+  stop(): Promise<void>;
+}
+
+/** Loads the configuration, indexes the repository and serves it. */
+export async function startStrata(options: StartOptions): Promise<RunningStrata> {
+  const config = loadConfig(options);
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const app = createContainer(config, logger).resolve(StrataApp);
+  const address = await app.start(options.onProgress);
+  return { ...address, config, stop: () => app.stop() };
+}

@@ -1,0 +1,135 @@
+import { parseSync, Visitor, type ParserOptions } from 'oxc-parser';
+import type { ImportReferenceKind } from '@strata/sdk';
+
+/** A module reference found in a source file. */
+export interface ImportReference {
+  specifier: string;
+  kind: ImportReferenceKind;
+}
+
+/** What reading one file's text tells. */
+export interface SourceFileFacts {
+  lines: number;
+  /** Lines with something other than white space and comments. */
+  loc: number;
+  imports: ImportReference[];
+  /** The first syntax error, when the file does not parse; imports found before it are kept. */
+  error?: string;
+}
+
+const PARSER_LANG: Record<string, ParserOptions['lang']> = {
+  '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx',
+  '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
+};
+
+/** Whether files with this name are parsed for imports. */
+export function isParsedSource(filename: string): boolean {
+  return parserLang(filename) !== undefined;
+}
+
+function parserLang(filename: string): ParserOptions['lang'] | undefined {
+  if (/\.d\.[mc]?ts$/.test(filename)) return 'dts';
+  const dot = filename.lastIndexOf('.');
+  return dot === -1 ? undefined : PARSER_LANG[filename.slice(dot)];
+}
+
+/**
+ * Reads a JavaScript or TypeScript file with oxc's parser: its static and
+ * dynamic imports, re-exports, `require()` calls with a literal, TypeScript
+ * `import x = require()` and `import()` types, and its line counts.
+ */
+export function analyzeSource(filename: string, text: string): SourceFileFacts {
+  const lang = parserLang(filename);
+  if (!lang) return { ...countLines(text, []), imports: [] };
+  const result = parseSync(filename, text, { lang, sourceType: 'unambiguous' });
+  const imports: ImportReference[] = [];
+  const module = result.module;
+  for (const statement of module.staticImports) {
+    const typeOnly = statement.entries.length > 0 && statement.entries.every((entry) => entry.isType);
+    imports.push({ specifier: statement.moduleRequest.value, kind: typeOnly ? 'type-only' : 'static' });
+  }
+  for (const statement of module.staticExports) {
+    for (const entry of statement.entries) {
+      if (entry.moduleRequest) imports.push({ specifier: entry.moduleRequest.value, kind: entry.isType ? 'type-only' : 're-export' });
+    }
+  }
+  for (const dynamic of module.dynamicImports) {
+    const literal = stringLiteral(text.slice(dynamic.moduleRequest.start, dynamic.moduleRequest.end));
+    if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
+  }
+  // Walking the tree costs more than parsing; only do it when it can find something.
+  if (text.includes('require') || (lang !== 'jsx' && text.includes('import('))) {
+    new Visitor({
+      CallExpression(node) {
+        const argument = node.arguments[0];
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1 && argument?.type === 'Literal' && typeof argument.value === 'string') {
+          imports.push({ specifier: argument.value, kind: 'require' });
+        }
+      },
+      TSImportEqualsDeclaration(node) {
+        if (node.moduleReference.type === 'TSExternalModuleReference') {
+          imports.push({ specifier: node.moduleReference.expression.value, kind: node.importKind === 'type' ? 'type-only' : 'require' });
+        }
+      },
+      TSImportType(node) {
+        imports.push({ specifier: node.source.value, kind: 'type-only' });
+      },
+    }).visit(result.program);
+  }
+  const firstError = result.errors.find((error) => error.severity === 'Error');
+  const counts = countLines(text, result.comments);
+  return firstError ? { ...counts, imports, error: `syntax error: ${firstError.message}` } : { ...counts, imports };
+}
+
+/** The value of a string literal or a template literal without substitutions. */
+function stringLiteral(source: string): string | undefined {
+  const trimmed = source.trim();
+  const quote = trimmed[0];
+  if ((quote === '"' || quote === "'") && trimmed.endsWith(quote) && trimmed.length >= 2) {
+    try {
+      return quote === '"' ? (JSON.parse(trimmed) as string) : (JSON.parse(`"${trimmed.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string);
+    } catch {
+      return undefined;
+    }
+  }
+  if (quote === '`' && trimmed.endsWith('`') && !trimmed.includes('${')) return trimmed.slice(1, -1);
+  return undefined;
+}
+
+/** Counts lines, and lines holding code outside the given comment spans. */
+export function countLines(text: string, comments: ReadonlyArray<{ start: number; end: number }>): { lines: number; loc: number } {
+  if (text.length === 0) return { lines: 0, loc: 0 };
+  let lines = 0;
+  let loc = 0;
+  let lineHasCode = false;
+  let commentIndex = 0;
+  let nextComment = comments[0];
+  for (let i = 0; i < text.length; i++) {
+    if (nextComment && i === nextComment.start) {
+      // Skip the comment, counting the line ends inside it.
+      for (; i < nextComment.end; i++) {
+        if (text.charCodeAt(i) === 10) {
+          lines++;
+          if (lineHasCode) loc++;
+          lineHasCode = false;
+        }
+      }
+      nextComment = comments[++commentIndex];
+      i--;
+      continue;
+    }
+    const code = text.charCodeAt(i);
+    if (code === 10) {
+      lines++;
+      if (lineHasCode) loc++;
+      lineHasCode = false;
+    } else if (code !== 32 && code !== 9 && code !== 13 && code !== 0xfeff) {
+      lineHasCode = true;
+    }
+  }
+  if (text.charCodeAt(text.length - 1) !== 10) {
+    lines++;
+    if (lineHasCode) loc++;
+  }
+  return { lines, loc };
+}

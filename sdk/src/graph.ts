@@ -1,0 +1,83 @@
+/**
+ * The code graph as plugins and API clients see it.
+ *
+ * Every node and edge has an `id` derived from repository paths, so the same
+ * file keeps the same id across restarts and re-indexing. Saved layout
+ * positions and overlay results are keyed by these ids.
+ */
+
+/** What a node stands for. Symbol kinds appear once the indexer records symbols. */
+export type NodeKind =
+  | 'directory'
+  | 'file'
+  | 'package'
+  | 'function'
+  | 'class'
+  | 'method'
+  | 'interface'
+  | 'type'
+  | 'variable';
+
+/** What an edge stands for: `contains` for the tree, `imports` for module references. */
+export type EdgeKind = 'contains' | 'imports';
+
+/** A point in layout space. */
+export interface Position {
+  /** Horizontal coordinate; any finite number. */
+  x: number;
+  /** Vertical coordinate; any finite number. */
+  y: number;
+}
+
+/** A node of the code graph. */
+export interface GraphNode {
+  /** Stable identifier: `dir:<path>`, `file:<path>`, `pkg:<name>` or `sym:<path>#<name>`. */
+  id: string;
+  /** What the node stands for. */
+  kind: NodeKind;
+  /** Last segment of the path (a file or directory name) or the symbol's name. */
+  name: string;
+  /** Repository-relative path with forward slashes; `.` for the repository root. */
+  path: string;
+  /** Id of the containing node; absent on the root directory and on packages. */
+  parent?: string;
+  /** Language of a file (`typescript`, `javascript`, `json`, ...); absent when unknown. */
+  language?: string;
+  /** Size of a file in bytes. */
+  bytes?: number;
+  /** Number of lines of a file or symbol. */
+  lines?: number;
+  /** Lines of code: lines that hold something other than white space and comments. */
+  loc?: number;
+  /** For a directory: the number of files below it, at any depth. */
+  files?: number;
+  /** First line of a symbol (1-based). */
+  startLine?: number;
+  /** Last line of a symbol (1-based, inclusive). */
+  endLine?: number;
+  /** True for a file whose content is not text. */
+  binary?: boolean;
+  /** Why a file could only be indexed in part (for example a syntax error). */
+  error?: string;
+  /** Saved layout position, present when one was saved for this node. */
+  position?: Position;
+}
+
+/** How a module reference was written in the source. */
+export type ImportReferenceKind = 'static' | 'dynamic' | 'require' | 're-export' | 'type-only';
+
+/** An edge of the code graph. */
+export interface GraphEdge {
+  /** Stable identifier: `<kind>:<source>-><target>`. */
+  id: string;
+  /** Id of the node the edge starts from (the container, or the importing file). */
+  source: string;
+  /** Id of the node the edge points to (the contained node, or the imported module). */
+  target: string;
+  /** What the edge stands for. */
+  kind: EdgeKind;
+  /** For `imports`: the kinds of reference that made this edge. */
+  references?: ImportReferenceKind[];
+  /** For `imports`: the specifiers as written in the source, in order of appearance. */
+  specifiers?: string[];
+}
