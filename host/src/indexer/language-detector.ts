@@ -1,5 +1,17 @@
 import * as linguist from 'linguist-languages';
 
+/**
+ * Linguist settles shared extensions with heuristics on file content; Strata
+ * settles them by name alone, preferring these (Linguist's popular languages
+ * and the common data and prose formats), so that `.rs` is Rust, `.md` is
+ * Markdown and `.yaml` is YAML.
+ */
+const PREFERRED = new Set([
+  'C', 'C#', 'C++', 'CoffeeScript', 'CSS', 'Dart', 'Elixir', 'Go', 'Groovy', 'HTML', 'Java', 'JavaScript', 'Kotlin',
+  'Objective-C', 'Perl', 'PHP', 'PowerShell', 'Python', 'Ruby', 'Rust', 'Scala', 'Shell', 'Swift', 'TypeScript', 'TSX',
+  'JSON', 'YAML', 'XML', 'Markdown', 'Text', 'SQL', 'R', 'OCaml', 'F#', 'Fortran', 'Verilog', 'Assembly', 'Scheme', 'Lean 4',
+]);
+
 interface LinguistLanguage {
   name: string;
   type: string;
@@ -20,10 +32,11 @@ export class LanguageDetector {
     const languages = Object.values(linguist as unknown as Record<string, LinguistLanguage>).filter(
       (language): language is LinguistLanguage => typeof language === 'object' && language !== null && typeof language.name === 'string',
     );
-    // An extension shared by several languages goes to the one whose primary
-    // extension it is, then to a programming language, then to the first.
+    // An extension shared by several languages goes to a preferred language,
+    // then to the one whose primary extension it is, then to a programming
+    // language, then to the first in Linguist's (alphabetical) order.
     const rank = (language: LinguistLanguage, extension: string): number =>
-      (language.extensions?.[0] === extension ? 0 : 2) + (language.type === 'programming' ? 0 : 1);
+      (PREFERRED.has(language.name) ? 0 : 4) + (language.extensions?.[0] === extension ? 0 : 2) + (language.type === 'programming' ? 0 : 1);
     const best = new Map<string, { language: LinguistLanguage; rank: number }>();
     for (const language of languages) {
       for (const extension of language.extensions ?? []) {

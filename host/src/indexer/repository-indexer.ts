@@ -72,7 +72,7 @@ export class RepositoryIndexer implements GraphSource {
       }
     }
 
-    edges.push(...this.resolveImports(importsByFile, fileNodes, onProgress));
+    edges.push(...this.resolveImports(listing.files, importsByFile, fileNodes, onProgress));
     const durationMs = Math.round(performance.now() - started);
     this.logger.info({ files: total, directories: listing.directories.length + 1, edges: edges.length, skipped: skipped.length, durationMs }, 'indexed repository');
     return {
@@ -126,12 +126,15 @@ export class RepositoryIndexer implements GraphSource {
     }
   }
 
-  private resolveImports(importsByFile: Map<string, ImportReference[]>, fileNodes: Map<string, GraphNode>, onProgress: (progress: BuildProgress) => void): GraphEdge[] {
+  /** Edges come out in the order of `files`, so the same repository always gives the same graph. */
+  private resolveImports(files: readonly string[], importsByFile: Map<string, ImportReference[]>, fileNodes: Map<string, GraphNode>, onProgress: (progress: BuildProgress) => void): GraphEdge[] {
     const resolver = new ImportResolver();
     const root = this.config.repositoryRoot;
     const edges: GraphEdge[] = [];
     let done = 0;
-    for (const [file, imports] of importsByFile) {
+    for (const file of files) {
+      const imports = importsByFile.get(file);
+      if (!imports) continue;
       const fromPath = path.join(root, file);
       const byTarget = new Map<string, { references: Set<ImportReferenceKind>; specifiers: string[] }>();
       for (const reference of imports) {

@@ -1,0 +1,72 @@
+import { Writable } from 'node:stream';
+import { startStrata, type RunningStrata, type StartOptions } from '@strata/host';
+
+/** A host started in this process on a free port, with its log captured. */
+export interface TestServer {
+  url: string;
+  strata: RunningStrata;
+  /** Every log record written so far. */
+  logs: Array<Record<string, unknown>>;
+  /** Sends a request under `/api` and reads the JSON answer. */
+  api(path: string, init?: RequestInit): Promise<ApiResponse>;
+  stop(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+/** Starts a host on `repository` (port 0, silent unless a test reads `logs`); stopped when the test ends. */
+export async function startTestServer(t: Teardown, repository: string, options: Partial<StartOptions> = {}): Promise<TestServer> {
+  const logs: Array<Record<string, unknown>> = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const strata = await startStrata({
+    repository,
+    env: {},
+    ...options,
+    flags: { port: 0, logLevel: 'info', ...options.flags },
+    logDestination,
+  });
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await strata.stop();
+  };
+  t.teardown(stop);
+  return { url: strata.url, strata, logs, api: (path, init) => request(strata.url, path, init), stop };
+}
+
+/** Sends a request and parses its JSON body (undefined when there is none). */
+export async function request(baseUrl: string, path: string, init?: RequestInit): Promise<ApiResponse> {
+  const response = await fetch(baseUrl + path, init);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** `init` for a JSON POST. */
+export function postJson(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+/** The URL path of a node. */
+export function nodePath(id: string): string {
+  return `/api/graph/nodes/${encodeURIComponent(id)}`;
+}
