@@ -1,0 +1,54 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import t from 'tap';
+import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { nodePath, postJson, startTestServer } from '../helpers/strata-server.ts';
+
+t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const { status, body: document } = await server.api('/api/openapi.json');
+  t.equal(status, 200);
+  t.equal(document.openapi, '3.1.0');
+  const validator = new Validator();
+  const result = await validator.validate(document);
+  t.same(result.errors ?? [], [], 'the document conforms to the OpenAPI 3.1 schema');
+  t.equal(result.valid, true);
+
+  const operations = Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+  t.same(operations.sort(), [
+    'DELETE /api/graph/layout',
+    'GET /api/graph',
+    'GET /api/graph/nodes/{id}',
+    'GET /api/openapi.json',
+    'POST /api/graph/layout',
+  ]);
+  t.match(document.paths['/api/graph/nodes/{id}'].get.responses['404'].description, /NOT_FOUND/);
+  t.match(document.paths['/api/graph/layout'].post.responses['413'].description, /PAYLOAD_TOO_LARGE/);
+  t.equal(document.paths['/api/graph/layout'].post.requestBody.required, true);
+});
+
+t.test('what the server answers conforms to the schemas the document publishes', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const document = (await server.api('/api/openapi.json')).body;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(document, 'openapi.json');
+  const check = (path: string, method: string, status: number, body: unknown): void => {
+    const pointer = `openapi.json#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`;
+    const validate = ajv.getSchema(pointer);
+    t.ok(validate, `${method} ${path} documents status ${status}`);
+    t.ok(validate?.(body), `${method} ${path} ${status} conforms: ${JSON.stringify(validate?.errors?.slice(0, 2))}`);
+  };
+  await server.api('/api/graph/layout', postJson({ positions: { 'file:src/index.ts': { x: 1, y: 2 } } }));
+  check('/api/graph', 'get', 200, (await server.api('/api/graph')).body);
+  check('/api/graph/nodes/{id}', 'get', 200, (await server.api(nodePath('file:src/index.ts'))).body);
+  check('/api/graph/nodes/{id}', 'get', 404, (await server.api(nodePath('nope'))).body);
+  check('/api/graph/layout', 'post', 200, (await server.api('/api/graph/layout', postJson({ positions: {} }))).body);
+  check('/api/graph/layout', 'post', 400, (await server.api('/api/graph/layout', postJson({ positions: 1 }))).body);
+  check('/api/graph/layout', 'delete', 200, (await server.api('/api/graph/layout', { method: 'DELETE' })).body);
+});
