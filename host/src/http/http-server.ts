@@ -108,9 +108,10 @@ export class RestifyHttpServer implements HttpServer {
         else if (error.code === 'EACCES') reject(new ListenError(`no permission to listen on port ${this.config.port}`));
         else reject(error);
       };
-      this.server.server.once('error', onError);
+      // restify re-emits the socket's errors on itself: listen there.
+      this.server.once('error', onError);
       this.server.listen(this.config.port, this.config.host, () => {
-        this.server.server.off('error', onError);
+        this.server.off('error', onError);
         const address = this.server.server.address() as AddressInfo;
         const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
         resolve({ host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` });

@@ -1,0 +1,102 @@
+import { createServer } from 'node:net';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import t from 'tap';
+import { HOST_VERSION } from '@strata/host';
+import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { runStrata } from '../helpers/strata-cli.ts';
+import { postJson, request } from '../helpers/strata-server.ts';
+
+t.test('strata --help and --version', async (t) => {
+  const help = runStrata(t, ['--help']);
+  t.equal(await help.exited, 0);
+  t.match(help.stdout(), /Usage: strata/);
+  t.match(help.stdout(), /serve \[options\] \[repo\]/);
+
+  const serveHelp = runStrata(t, ['serve', '--help']);
+  t.equal(await serveHelp.exited, 0);
+  for (const flag of ['--port', '--host', '--data-dir', '--config', '--log-level']) t.match(serveHelp.stdout(), flag);
+  t.match(serveHelp.stdout(), /Examples:/);
+
+  const version = runStrata(t, ['--version']);
+  t.equal(await version.exited, 0);
+  t.equal(version.stdout().trim(), HOST_VERSION);
+});
+
+t.test('strata serve indexes, prints the URL, serves, and stops cleanly on SIGTERM and SIGINT without losing data', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const run = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn']);
+    const url = await run.url();
+    t.match(run.stderr(), /Indexing: listing files/, 'a progress line while it indexes');
+    t.match(run.stdout(), new RegExp(`Strata is serving ${path.basename(repo)} at http://127\\.0\\.0\\.1:\\d+`));
+    const graph = await request(url, '/api/graph');
+    t.equal(graph.status, 200);
+    const x = signal === 'SIGTERM' ? 1 : 2;
+    t.equal((await request(url, '/api/graph/layout', postJson({ positions: { 'file:src/index.ts': { x, y: x } } }))).status, 200);
+    run.child.kill(signal);
+    t.equal(await run.exited, 0, `exits 0 on ${signal}`);
+    t.match(run.stderr(), new RegExp(`Received ${signal}`));
+
+    const again = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn']);
+    const node = await request(await again.url(), `/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
+    t.same(node.body.data.position, { x, y: x }, `the layout saved before ${signal} is there after a restart`);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  }
+});
+
+t.test('strata serve fails clearly for a missing path, a file, a port in use and bad settings', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+
+  const missing = runStrata(t, ['serve', path.join(repo, 'nope')]);
+  t.equal(await missing.exited, 2);
+  t.match(missing.stderr(), /^strata: .*nope does not exist\n$/);
+
+  const file = runStrata(t, ['serve', path.join(repo, 'README.md')]);
+  t.equal(await file.exited, 2);
+  t.match(file.stderr(), /README\.md is not a directory/);
+
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => blocker.close());
+  const port = (blocker.address() as { port: number }).port;
+  const busy = runStrata(t, ['serve', repo, '--port', String(port)]);
+  t.equal(await busy.exited, 1);
+  t.match(busy.stderr(), new RegExp(`port ${port} is already in use on 127\\.0\\.0\\.1; choose another with --port`));
+
+  const badFlag = runStrata(t, ['serve', repo, '--port', 'eighty']);
+  t.equal(await badFlag.exited, 2);
+  t.match(badFlag.stderr(), /strata: --port: must be integer/);
+
+  const outOfRange = runStrata(t, ['serve', repo, '--port', '70000']);
+  t.equal(await outOfRange.exited, 2);
+  t.match(outOfRange.stderr(), /--port: must be <= 65535/);
+
+  const badEnv = runStrata(t, ['serve', repo], { env: { STRATA_MAX_BODY_BYTES: 'lots' } });
+  t.equal(await badEnv.exited, 2);
+  t.match(badEnv.stderr(), /environment variable STRATA_MAX_BODY_BYTES: must be integer/);
+
+  const unknownEnv = runStrata(t, ['serve', repo], { env: { STRATA_PROT: '1' } });
+  t.equal(await unknownEnv.exited, 2);
+  t.match(unknownEnv.stderr(), /STRATA_PROT: is not a known setting/);
+
+  await writeFile(path.join(repo, 'strata.config.json'), JSON.stringify({ prot: 5050 }));
+  const badFile = runStrata(t, ['serve', repo]);
+  t.equal(await badFile.exited, 2);
+  t.match(badFile.stderr(), /strata\.config\.json: key "prot" is not a known field/);
+
+  await writeFile(path.join(repo, 'strata.config.json'), JSON.stringify({ index: { maxFileBytes: 'big' } }));
+  const badNested = runStrata(t, ['serve', repo]);
+  t.equal(await badNested.exited, 2);
+  t.match(badNested.stderr(), /key "index\.maxFileBytes" must be integer/);
+
+  await writeFile(path.join(repo, 'strata.config.json'), '{ not json');
+  const notJson = runStrata(t, ['serve', repo]);
+  t.equal(await notJson.exited, 2);
+  t.match(notJson.stderr(), /strata\.config\.json: not valid JSON/);
+
+  const missingConfig = runStrata(t, ['serve', repo, '--config', path.join(repo, 'absent.json')]);
+  t.equal(await missingConfig.exited, 2);
+  t.match(missingConfig.stderr(), /config file .*absent\.json does not exist/);
+});
