@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { GraphJsonCache } from '../graph/graph-json.js';
 import { GraphSource, type BuildProgress } from '../graph/graph-source.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { HttpServer } from '../http/http-server.js';
@@ -22,6 +23,7 @@ export class StrataApp {
   constructor(
     @inject(GraphSource) private readonly source: GraphSource,
     @inject(GraphStore) private readonly graph: GraphStore,
+    @inject(GraphJsonCache) private readonly graphJson: GraphJsonCache,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
     @inject(HttpServer) private readonly http: HttpServer,
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
@@ -40,6 +42,8 @@ export class StrataApp {
     const address = await this.http.listen(ready);
     try {
       this.graph.replace(await this.source.build(onProgress));
+      // Serialize the graph now, so that the first client does not wait for it.
+      this.graphJson.current();
     } catch (error) {
       await this.http.close();
       throw error;

@@ -22,7 +22,7 @@ export interface GraphStore {
   has(id: string): boolean;
   edgesOf(id: string): NodeEdges;
   nodes(): Iterable<GraphNode>;
-  edges(): Iterable<GraphEdge>;
+  edges(): readonly GraphEdge[];
 }
 
 /** Injection token of the `GraphStore`. */
@@ -90,7 +90,7 @@ export class InMemoryGraphStore implements GraphStore {
     return this.nodesById.values();
   }
 
-  edges(): Iterable<GraphEdge> {
+  edges(): readonly GraphEdge[] {
     return this.edgeList;
   }
 }

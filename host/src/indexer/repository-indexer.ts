@@ -35,7 +35,7 @@ export class RepositoryIndexer implements GraphSource {
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
     const listing = await walkRepository(root, [this.config.dataDir]);
-    const skipped: SkippedEntry[] = [...listing.skipped];
+    const skipped: SkippedEntry[] = listing.skipped;
 
     const nodes: GraphNode[] = [];
     const edges: GraphEdge[] = [];
@@ -72,7 +72,7 @@ export class RepositoryIndexer implements GraphSource {
       }
     }
 
-    edges.push(...this.resolveImports(listing.files, importsByFile, fileNodes, onProgress));
+    for (const edge of this.resolveImports(listing.files, importsByFile, fileNodes, onProgress)) edges.push(edge);
     const durationMs = Math.round(performance.now() - started);
     this.logger.info({ files: total, directories: listing.directories.length + 1, edges: edges.length, skipped: skipped.length, durationMs }, 'indexed repository');
     return {
