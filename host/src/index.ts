@@ -8,7 +8,8 @@ import { StrataApp, type ServingAddress } from './app/strata-app.js';
 import { createContainer } from './composition-root.js';
 import { loadConfig, type ConfigSources } from './config/config-loader.js';
 import type { StrataConfig } from './config/strata-config.js';
-import type { BuildProgress } from './graph/graph-source.js';
+import { GraphSource, type BuildProgress } from './graph/graph-source.js';
+import type { CodeGraph } from './graph/code-graph.js';
 import { createLogger } from './logging/logger.js';
 
 export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
@@ -17,6 +18,7 @@ export { ListenError } from './http/http-server.js';
 export { HOST_VERSION } from './host-version.js';
 export type { StrataConfig, StrataSettings } from './config/strata-config.js';
 export type { BuildProgress } from './graph/graph-source.js';
+export type { CodeGraph, GraphBuildInfo, SkippedEntry } from './graph/code-graph.js';
 export type { ServingAddress } from './app/strata-app.js';
 
 /** Options of `startStrata`. */
@@ -32,6 +34,16 @@ export interface RunningStrata extends ServingAddress {
   config: StrataConfig;
   /** Stops serving and writes the store out. */
   stop(): Promise<void>;
+}
+
+/**
+ * Indexes a repository once and returns its graph, without serving it (the
+ * benchmarks and future CLI commands use this).
+ */
+export async function indexRepository(options: ConfigSources & { onProgress?: (progress: BuildProgress) => void }): Promise<CodeGraph> {
+  const config = loadConfig(options);
+  const logger = createLogger('silent');
+  return createContainer(config, logger).resolve<GraphSource>(GraphSource).build(options.onProgress);
 }
 
 /** Loads the configuration, indexes the repository and serves it. */

@@ -46,6 +46,21 @@ t.test('strata serve indexes, prints the URL, serves, and stops cleanly on SIGTE
   }
 });
 
+t.test('strata serve . serves Strata\'s own repository', async (t) => {
+  const checkout = path.resolve(import.meta.dirname, '../..');
+  const dataDir = await makeRepo(t, {});
+  const run = runStrata(t, ['serve', '.', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { cwd: checkout });
+  const url = await run.url();
+  const { body } = await request(url, '/api/graph');
+  const ids = new Set(body.data.nodes.map((node: { id: string }) => node.id));
+  for (const id of ['dir:.', 'dir:host/src', 'file:host/src/index.ts', 'file:sdk/src/graph.ts', 'file:README.md']) t.ok(ids.has(id), `has ${id}`);
+  t.notOk([...ids].some((id) => /^(dir|file):(node_modules|\.git|host\/dist)(\/|$)/.test(String(id))), 'no node_modules, .git or build output (ignored by .gitignore)');
+  const edgeIds = new Set(body.data.edges.map((edge: { id: string }) => edge.id));
+  t.ok(edgeIds.has('imports:file:host/src/index.ts->file:host/src/composition-root.ts'), 'its own imports are edges');
+  run.child.kill('SIGTERM');
+  t.equal(await run.exited, 0);
+});
+
 t.test('strata serve fails clearly for a missing path, a file, a port in use and bad settings', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
 
