@@ -31,15 +31,18 @@ export interface Position {
 
 /** A node of the code graph. */
 export interface GraphNode {
-  /** Stable identifier: `dir:<path>`, `file:<path>`, `pkg:<name>` or `sym:<path>#<name>`. */
+  /** Stable identifier: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>` or `sym:<path>#<Class>.<method>`. */
   id: string;
   /** What the node stands for. */
   kind: NodeKind;
   /** Last segment of the path (a file or directory name) or the symbol's name. */
   name: string;
-  /** Repository-relative path with forward slashes; `.` for the repository root. */
+  /**
+   * Repository-relative path with forward slashes: `.` for the root, the
+   * file's path for a symbol, the package name (`react`, `node:fs`) for a package.
+   */
   path: string;
-  /** Id of the containing node; absent on the root directory and on packages. */
+  /** Id of the containing node (directory, file, or class for a method); absent on the root directory and on packages. */
   parent?: string;
   /** Language of a file (`typescript`, `javascript`, `json`, ...); absent when unknown. */
   language?: string;
@@ -57,6 +60,10 @@ export interface GraphNode {
   endLine?: number;
   /** True for a file whose content is not text. */
   binary?: boolean;
+  /** For a symbol: whether the file exports it. */
+  exported?: boolean;
+  /** For a package: true for a Node.js built-in module (`node:fs`). */
+  builtin?: boolean;
   /** Why a file could only be indexed in part (for example a syntax error). */
   error?: string;
   /** Saved layout position, present when one was saved for this node. */

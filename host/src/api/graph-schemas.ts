@@ -13,10 +13,10 @@ const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only
 
 /** A node record as the API returns it. */
 export const GraphNodeSchema = Type.Object({
-  id: Type.String({ description: 'Stable id derived from the path: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>`.' }),
+  id: Type.String({ description: 'Stable id derived from the path: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>`, `sym:<path>#<Class>.<method>`.' }),
   kind: StringEnum(NODE_KINDS),
   name: Type.String(),
-  path: Type.String({ description: 'Repository-relative path with forward slashes; `.` for the root.' }),
+  path: Type.String({ description: 'Repository-relative path with forward slashes; `.` for the root; the package name for a package.' }),
   parent: Type.Optional(Type.String({ description: 'Id of the containing node.' })),
   language: Type.Optional(Type.String()),
   bytes: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -26,6 +26,8 @@ export const GraphNodeSchema = Type.Object({
   startLine: Type.Optional(Type.Integer({ minimum: 1 })),
   endLine: Type.Optional(Type.Integer({ minimum: 1 })),
   binary: Type.Optional(Type.Boolean()),
+  exported: Type.Optional(Type.Boolean({ description: 'For a symbol: whether its file exports it.' })),
+  builtin: Type.Optional(Type.Boolean({ description: 'For a package: a Node.js built-in module.' })),
   error: Type.Optional(Type.String({ description: 'Why the node could only be indexed in part.' })),
   position: Type.Optional(PositionSchema),
 });

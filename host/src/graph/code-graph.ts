@@ -8,6 +8,14 @@ export interface SkippedEntry {
   reason: string;
 }
 
+/** An import the indexer could not follow. */
+export interface UnresolvedImport {
+  /** Repository-relative path of the importing file. */
+  file: string;
+  specifier: string;
+  reason: string;
+}
+
 /** Facts about how a graph was built. */
 export interface GraphBuildInfo {
   /** Name of the repository's root directory. */
@@ -18,7 +26,14 @@ export interface GraphBuildInfo {
   durationMs: number;
   /** Files and directories left out, with the reason; ignored paths (`.gitignore`) are not listed. */
   skipped: SkippedEntry[];
+  /** How many imports could not be resolved to a file or a package. */
+  unresolvedCount: number;
+  /** The first of them (at most `UNRESOLVED_SAMPLE`), to see why. */
+  unresolved: UnresolvedImport[];
 }
+
+/** How many unresolved imports a graph's build info lists. */
+export const UNRESOLVED_SAMPLE = 200;
 
 /** A complete graph as a graph source produces it. */
 export interface CodeGraph {

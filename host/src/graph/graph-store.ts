@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import type { GraphEdge, GraphNode } from '@strata/sdk';
 import type { CodeGraph, GraphBuildInfo } from './code-graph.js';
+import type { GraphDelta } from './graph-delta.js';
 
 /** Edges that meet one node. */
 export interface NodeEdges {
@@ -18,6 +19,8 @@ export interface GraphStore {
   readonly edgeCount: number;
   /** Replaces the whole graph. */
   replace(graph: CodeGraph): void;
+  /** Applies a change; the revision increases once. `buildInfo` replaces the old one when given. */
+  apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void;
   node(id: string): GraphNode | undefined;
   has(id: string): boolean;
   edgesOf(id: string): NodeEdges;
@@ -34,9 +37,10 @@ const NO_EDGES: readonly GraphEdge[] = Object.freeze([]);
 @injectable()
 export class InMemoryGraphStore implements GraphStore {
   private nodesById = new Map<string, GraphNode>();
-  private edgeList: GraphEdge[] = [];
-  private incoming = new Map<string, GraphEdge[]>();
-  private outgoing = new Map<string, GraphEdge[]>();
+  private edgesById = new Map<string, GraphEdge>();
+  private edgeList: GraphEdge[] | undefined = [];
+  private incoming = new Map<string, Map<string, GraphEdge>>();
+  private outgoing = new Map<string, Map<string, GraphEdge>>();
   private currentRevision = 0;
   private info: GraphBuildInfo | undefined;
 
@@ -53,24 +57,31 @@ export class InMemoryGraphStore implements GraphStore {
   }
 
   get edgeCount(): number {
-    return this.edgeList.length;
+    return this.edgesById.size;
   }
 
   replace(graph: CodeGraph): void {
-    const nodesById = new Map<string, GraphNode>();
-    for (const node of graph.nodes) nodesById.set(node.id, Object.freeze(node));
-    const incoming = new Map<string, GraphEdge[]>();
-    const outgoing = new Map<string, GraphEdge[]>();
-    for (const edge of graph.edges) {
-      Object.freeze(edge);
-      push(outgoing, edge.source, edge);
-      push(incoming, edge.target, edge);
-    }
-    this.nodesById = nodesById;
+    this.nodesById = new Map();
+    this.edgesById = new Map();
+    this.incoming = new Map();
+    this.outgoing = new Map();
+    for (const node of graph.nodes) this.nodesById.set(node.id, Object.freeze(node));
+    for (const edge of graph.edges) this.putEdge(edge);
     this.edgeList = graph.edges;
-    this.incoming = incoming;
-    this.outgoing = outgoing;
     this.info = graph.build;
+    this.currentRevision += 1;
+  }
+
+  apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void {
+    for (const id of delta.removedEdges) this.removeEdge(id);
+    for (const id of delta.removedNodes) this.nodesById.delete(id);
+    for (const node of delta.upsertedNodes) this.nodesById.set(node.id, Object.freeze(node));
+    for (const edge of delta.upsertedEdges) {
+      this.removeEdge(edge.id);
+      this.putEdge(edge);
+    }
+    this.edgeList = undefined;
+    if (buildInfo) this.info = buildInfo;
     this.currentRevision += 1;
   }
 
@@ -83,7 +94,9 @@ export class InMemoryGraphStore implements GraphStore {
   }
 
   edgesOf(id: string): NodeEdges {
-    return { incoming: this.incoming.get(id) ?? NO_EDGES, outgoing: this.outgoing.get(id) ?? NO_EDGES };
+    const incoming = this.incoming.get(id);
+    const outgoing = this.outgoing.get(id);
+    return { incoming: incoming ? [...incoming.values()] : NO_EDGES, outgoing: outgoing ? [...outgoing.values()] : NO_EDGES };
   }
 
   nodes(): Iterable<GraphNode> {
@@ -91,12 +104,28 @@ export class InMemoryGraphStore implements GraphStore {
   }
 
   edges(): readonly GraphEdge[] {
+    this.edgeList ??= [...this.edgesById.values()];
     return this.edgeList;
+  }
+
+  private putEdge(edge: GraphEdge): void {
+    Object.freeze(edge);
+    this.edgesById.set(edge.id, edge);
+    index(this.outgoing, edge.source).set(edge.id, edge);
+    index(this.incoming, edge.target).set(edge.id, edge);
+  }
+
+  private removeEdge(id: string): void {
+    const edge = this.edgesById.get(id);
+    if (!edge) return;
+    this.edgesById.delete(id);
+    this.outgoing.get(edge.source)?.delete(id);
+    this.incoming.get(edge.target)?.delete(id);
   }
 }
 
-function push(map: Map<string, GraphEdge[]>, key: string, edge: GraphEdge): void {
-  const list = map.get(key);
-  if (list) list.push(edge);
-  else map.set(key, [edge]);
+function index(map: Map<string, Map<string, GraphEdge>>, key: string): Map<string, GraphEdge> {
+  let entry = map.get(key);
+  if (!entry) map.set(key, (entry = new Map()));
+  return entry;
 }

@@ -17,6 +17,16 @@ export function fileId(path: string): string {
   return `file:${path}`;
 }
 
+/** Id of a package node: `pkg:react`, `pkg:@scope/name`, `pkg:node:fs`. */
+export function packageId(name: string): string {
+  return `pkg:${name}`;
+}
+
+/** Id of a symbol: `sym:src/a.ts#helper`, or `sym:src/a.ts#Shape.area` for a method. */
+export function symbolId(filePath: string, name: string, container?: string): string {
+  return `sym:${filePath}#${container === undefined ? name : `${container}.${name}`}`;
+}
+
 /** Id of an edge: `<kind>:<source>-><target>`. */
 export function edgeId(kind: string, source: string, target: string): string {
   return `${kind}:${source}->${target}`;

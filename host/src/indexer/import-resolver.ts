@@ -27,6 +27,11 @@ export class ImportResolver {
     builtinModules: true,
   });
 
+  /** Forgets what the resolver learnt of the file system (after files were added or removed). */
+  clearCache(): void {
+    this.resolver.clearCache();
+  }
+
   /** Resolves `specifier` as written in the file at absolute path `fromFile`. */
   resolve(fromFile: string, specifier: string): Resolution {
     const result = this.resolver.resolveFileSync(fromFile, specifier);

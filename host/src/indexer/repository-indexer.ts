@@ -1,177 +1,165 @@
-import { open } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isBinaryFile } from 'isbinaryfile';
 import { inject, injectable } from 'tsyringe';
-import type { GraphEdge, GraphNode, ImportReferenceKind } from '@strata/sdk';
 import { StrataConfig } from '../config/strata-config.js';
-import type { CodeGraph, SkippedEntry } from '../graph/code-graph.js';
-import type { BuildProgress, GraphSource } from '../graph/graph-source.js';
-import { ROOT_PATH, directoryId, edgeId, fileId } from '../graph/node-ids.js';
+import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-graph.js';
+import type { BuildProgress, GraphRefresh, GraphSource } from '../graph/graph-source.js';
 import { Logger } from '../logging/logger.js';
+import { FileReaderPool } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
-import { LanguageDetector } from './language-detector.js';
-import { walkRepository } from './repository-walker.js';
-import { analyzeSource, countLines, isParsedSource, type ImportReference } from './source-file-analyzer.js';
+import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
+import { RepositoryWalker } from './repository-walker.js';
 
-/** Files read at once. */
-const READ_CONCURRENCY = 32;
+/** Files whose change alters how every import resolves. */
+const RESOLUTION_FILES = /(^|\/)(tsconfig(\.[\w-]+)?\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
+/** Files whose change alters what is listed at all. */
+const LISTING_FILES = /(^|\/)\.gitignore$|^\.git\/info\/exclude$/;
+
+interface IndexState {
+  walker: RepositoryWalker;
+  resolver: ImportResolver;
+  model: RepositoryGraphModel;
+}
 
 /**
- * Builds the graph of a repository on disk: directories and files with
- * `contains` edges, and file-to-file `imports` edges resolved as TypeScript
- * and Node resolve them.
+ * Builds the graph of a repository on disk: directories, files and their
+ * symbols with `contains` edges, and `imports` edges to files and packages,
+ * resolved as TypeScript and Node resolve them. Files are read and parsed on
+ * every core. After the first build it keeps what it read, so that a change
+ * re-reads only the changed files.
  */
 @injectable()
 export class RepositoryIndexer implements GraphSource {
-  private readonly languages = new LanguageDetector();
+  private state: IndexState | undefined;
+  private readonly pool: FileReaderPool;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.pool = new FileReaderPool(config.repositoryRoot, config.index.maxFileBytes);
+  }
 
   async build(onProgress: (progress: BuildProgress) => void = () => {}): Promise<CodeGraph> {
     const started = performance.now();
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
-    const listing = await walkRepository(root, [this.config.dataDir]);
-    const skipped: SkippedEntry[] = listing.skipped;
-
-    const nodes: GraphNode[] = [];
-    const edges: GraphEdge[] = [];
-    const directories = new Map<string, GraphNode>();
-    const rootNode: GraphNode = { id: directoryId(ROOT_PATH), kind: 'directory', name: path.basename(root), path: ROOT_PATH, files: 0 };
-    directories.set(ROOT_PATH, rootNode);
-    nodes.push(rootNode);
-    for (const dir of listing.directories) {
-      const parentPath = parentOf(dir);
-      const node: GraphNode = { id: directoryId(dir), kind: 'directory', name: dir.slice(dir.lastIndexOf('/') + 1), path: dir, parent: directoryId(parentPath), files: 0 };
-      directories.set(dir, node);
-      nodes.push(node);
-      edges.push(containsEdge(node.parent!, node.id));
-    }
-
-    const fileNodes = new Map<string, GraphNode>();
-    const importsByFile = new Map<string, ImportReference[]>();
-    let done = 0;
+    const walker = new RepositoryWalker(root, [this.config.dataDir]);
+    const listing = await walker.walk();
     const total = listing.files.length;
-    await forEachConcurrently(listing.files, READ_CONCURRENCY, async (file) => {
-      const { node, imports } = await this.readFile(file);
-      fileNodes.set(file, node);
-      if (imports.length > 0) importsByFile.set(file, imports);
-      done++;
-      if (done % 250 === 0) onProgress({ phase: 'reading', done, total });
-    });
-    onProgress({ phase: 'reading', done, total });
-    for (const file of listing.files) {
-      const node = fileNodes.get(file)!;
-      nodes.push(node);
-      edges.push(containsEdge(node.parent!, node.id));
-      for (let dir: string | undefined = parentOf(file); dir !== undefined; dir = dir === ROOT_PATH ? undefined : parentOf(dir)) {
-        directories.get(dir)!.files! += 1;
+    onProgress({ phase: 'reading', done: 0, total });
+    const facts = await this.pool.readAll(listing.files, (done) => onProgress({ phase: 'reading', done, total }));
+    onProgress({ phase: 'resolving', done: 0, total });
+    const resolver = new ImportResolver();
+    const model = new RepositoryGraphModel(root, resolver);
+    const { nodes, edges } = model.load(listing.directories, facts, listing.skipped);
+    onProgress({ phase: 'resolving', done: total, total });
+    this.state = { walker, resolver, model };
+    const build = this.buildInfo(model, started);
+    this.logger.info({ files: total, directories: listing.directories.length + 1, nodes: nodes.length, edges: edges.length, skipped: build.skipped.length, unresolved: build.unresolvedCount, durationMs: build.durationMs }, 'indexed repository');
+    return { nodes, edges, build };
+  }
+
+  async refresh(changedPaths: readonly string[]): Promise<GraphRefresh> {
+    const started = performance.now();
+    const paths = [...new Set(changedPaths.map(normalize).filter((p) => p !== ''))].sort();
+    if (!this.state || paths.some((p) => LISTING_FILES.test(p))) return { kind: 'rebuilt', graph: await this.build() };
+    const { walker, resolver, model } = this.state;
+    const root = this.config.repositoryRoot;
+
+    const removedFiles = new Set<string>();
+    const removedDirectories = new Set<string>();
+    const addedDirectories: string[] = [];
+    const toRead = new Set<string>();
+    const skipped: SkippedEntry[] = [];
+    const walked = new Set<string>();
+    const walkNew = async (directory: string): Promise<void> => {
+      if (walked.has(directory)) return;
+      walked.add(directory);
+      const sub = await walker.walkFrom(directory);
+      addedDirectories.push(...sub.directories.filter((d) => !model.hasDirectory(d)));
+      for (const file of sub.files) toRead.add(file);
+      skipped.push(...sub.skipped);
+    };
+    /** The topmost directory above `p` that the model does not know, if any. */
+    const newAncestor = (p: string): string | undefined => {
+      const segments = p.split('/');
+      for (let i = 1; i < segments.length; i++) {
+        const ancestor = segments.slice(0, i).join('/');
+        if (!model.hasDirectory(ancestor)) return ancestor;
+      }
+      return undefined;
+    };
+
+    for (const p of paths) {
+      const absolute = path.join(root, p);
+      const link = await lstat(absolute).catch(() => undefined);
+      const target = link && (await stat(absolute).catch(() => undefined));
+      if (!link || !target) {
+        if (model.hasFile(p)) removedFiles.add(p);
+        else if (model.hasDirectory(p)) for (const entry of model.entriesBelow(p)) (entry.kind === 'file' ? removedFiles : removedDirectories).add(entry.path);
+        continue;
+      }
+      const isDirectory = target.isDirectory();
+      if (isDirectory && link.isSymbolicLink()) continue;
+      if (await walker.isExcluded(p, isDirectory)) {
+        if (model.hasFile(p)) removedFiles.add(p);
+        continue;
+      }
+      const ancestor = newAncestor(p);
+      if (ancestor !== undefined) await walkNew(ancestor);
+      else if (isDirectory) {
+        if (!model.hasDirectory(p)) await walkNew(p);
+      } else if (target.isFile()) {
+        toRead.add(p);
       }
     }
 
-    for (const edge of this.resolveImports(listing.files, importsByFile, fileNodes, onProgress)) edges.push(edge);
-    const durationMs = Math.round(performance.now() - started);
-    this.logger.info({ files: total, directories: listing.directories.length + 1, edges: edges.length, skipped: skipped.length, durationMs }, 'indexed repository');
+    const addsOrRemoves = removedFiles.size > 0 || [...toRead].some((file) => !model.hasFile(file));
+    const resolutionChanged = paths.some((p) => RESOLUTION_FILES.test(p));
+    if (addsOrRemoves || resolutionChanged) resolver.clearCache();
+    const reresolve = new Set<string>();
+    for (const file of removedFiles) for (const importer of model.importersOf(file)) reresolve.add(importer);
+    if (resolutionChanged) {
+      for (const file of model.filePaths()) reresolve.add(file);
+    } else if (addsOrRemoves) {
+      // A new file can satisfy an import that led nowhere, or to a package (through tsconfig paths).
+      const stems = new Set([...toRead].filter((file) => !model.hasFile(file)).flatMap(stemsOf));
+      for (const file of model.filesWithLooseImports(stems)) reresolve.add(file);
+    }
+    for (const file of removedFiles) reresolve.delete(file);
+
+    const facts = toRead.size > 300 ? await this.pool.readAll([...toRead]) : await this.pool.readInline([...toRead]);
+    const delta = model.update({
+      addedDirectories,
+      removedDirectories: [...removedDirectories].sort().reverse(),
+      removedFiles: [...removedFiles],
+      readFiles: facts,
+      reresolve: [...reresolve],
+      skipped: [...model.diagnostics().skipped.filter((entry) => !paths.some((p) => entry.path === p || entry.path.startsWith(`${p}/`))), ...skipped],
+    });
+    const build = this.buildInfo(model, started);
+    this.logger.debug({ changed: paths.length, read: facts.length, reresolved: reresolve.size, durationMs: build.durationMs }, 'refreshed graph');
+    return { kind: 'delta', delta, build, readFiles: facts.length, reresolvedFiles: reresolve.size };
+  }
+
+  private buildInfo(model: RepositoryGraphModel, started: number): GraphBuildInfo {
     return {
-      nodes,
-      edges,
-      build: { repository: path.basename(root), indexedAt: new Date().toISOString(), durationMs, skipped },
+      repository: path.basename(this.config.repositoryRoot),
+      indexedAt: new Date().toISOString(),
+      durationMs: Math.round(performance.now() - started),
+      ...model.diagnostics(),
     };
   }
-
-  private async readFile(file: string): Promise<{ node: GraphNode; imports: ImportReference[] }> {
-    const name = file.slice(file.lastIndexOf('/') + 1);
-    const node: GraphNode = { id: fileId(file), kind: 'file', name, path: file, parent: directoryId(parentOf(file)) };
-    const language = this.languages.detect(name);
-    if (language) node.language = language;
-    let handle;
-    try {
-      handle = await open(path.join(this.config.repositoryRoot, file), 'r');
-      const { size } = await handle.stat();
-      node.bytes = size;
-      if (size > this.config.index.maxFileBytes) {
-        node.error = `not read: ${size} bytes is over the limit of ${this.config.index.maxFileBytes} (index.maxFileBytes)`;
-        return { node, imports: [] };
-      }
-      const buffer = await handle.readFile();
-      if (buffer.length > 0 && (await isBinaryFile(buffer))) {
-        node.binary = true;
-        delete node.language;
-        return { node, imports: [] };
-      }
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
-      } catch {
-        text = buffer.toString('latin1');
-        node.error = 'not valid UTF-8; read as Latin-1';
-      }
-      if (!isParsedSource(name)) {
-        Object.assign(node, countLines(text, []));
-        return { node, imports: [] };
-      }
-      const facts = analyzeSource(name, text);
-      node.lines = facts.lines;
-      node.loc = facts.loc;
-      if (facts.error) node.error = facts.error;
-      return { node, imports: facts.imports };
-    } catch (error) {
-      node.error = `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-      return { node, imports: [] };
-    } finally {
-      await handle?.close();
-    }
-  }
-
-  /** Edges come out in the order of `files`, so the same repository always gives the same graph. */
-  private resolveImports(files: readonly string[], importsByFile: Map<string, ImportReference[]>, fileNodes: Map<string, GraphNode>, onProgress: (progress: BuildProgress) => void): GraphEdge[] {
-    const resolver = new ImportResolver();
-    const root = this.config.repositoryRoot;
-    const edges: GraphEdge[] = [];
-    let done = 0;
-    for (const file of files) {
-      const imports = importsByFile.get(file);
-      if (!imports) continue;
-      const fromPath = path.join(root, file);
-      const byTarget = new Map<string, { references: Set<ImportReferenceKind>; specifiers: string[] }>();
-      for (const reference of imports) {
-        const resolution = resolver.resolve(fromPath, reference.specifier);
-        if (resolution.kind !== 'file') continue;
-        const target = path.relative(root, resolution.path).split(path.sep).join('/');
-        if (target.startsWith('..') || !fileNodes.has(target) || target === file) continue;
-        let entry = byTarget.get(target);
-        if (!entry) byTarget.set(target, (entry = { references: new Set(), specifiers: [] }));
-        entry.references.add(reference.kind);
-        if (!entry.specifiers.includes(reference.specifier)) entry.specifiers.push(reference.specifier);
-      }
-      const source = fileId(file);
-      for (const [target, { references, specifiers }] of byTarget) {
-        const targetId = fileId(target);
-        edges.push({ id: edgeId('imports', source, targetId), source, target: targetId, kind: 'imports', references: [...references].sort(), specifiers });
-      }
-      if (++done % 500 === 0) onProgress({ phase: 'resolving', done, total: importsByFile.size });
-    }
-    onProgress({ phase: 'resolving', done, total: importsByFile.size });
-    return edges;
-  }
 }
 
-function parentOf(relativePath: string): string {
-  const slash = relativePath.lastIndexOf('/');
-  return slash === -1 ? ROOT_PATH : relativePath.slice(0, slash);
+function normalize(p: string): string {
+  return p.split(path.sep).join('/').replace(/^\.\//, '').replace(/\/+$/, '');
 }
 
-function containsEdge(source: string, target: string): GraphEdge {
-  return { id: edgeId('contains', source, target), source, target, kind: 'contains' };
-}
-
-async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+/** Names an import of a new file could end with: its stem, and its directory's name for an index file. */
+function stemsOf(file: string): string[] {
+  const segments = file.split('/');
+  const stem = specifierStem(segments.at(-1)!);
+  return stem === 'index' && segments.length > 1 ? [stem, segments.at(-2)!] : [stem];
 }

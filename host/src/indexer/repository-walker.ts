@@ -6,11 +6,11 @@ import type { SkippedEntry } from '../graph/code-graph.js';
 /** Directory names never descended into, wherever they are. */
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
-/** What a walk of a repository found. Paths are repository-relative with forward slashes. */
+/** What a walk found. Paths are repository-relative with forward slashes. */
 export interface RepositoryListing {
-  /** Every directory below the root (the root itself excluded), parents before children. */
+  /** Directories (the root excluded), parents before children. */
   directories: string[];
-  /** Every file to index. */
+  /** Files to index. */
   files: string[];
   /** What was left out for a reason other than an ignore rule. */
   skipped: SkippedEntry[];
@@ -23,21 +23,66 @@ interface IgnoreScope {
 }
 
 /**
- * Lists a repository's directories and files as git would track them:
- * `.gitignore` files at every level and `.git/info/exclude` are honoured,
- * `.git` and `node_modules` are skipped, and so are the `excluded` absolute
- * paths (the data directory). Symbolic links to files are listed; links to
- * directories are not followed, so link loops cannot trap the walk.
+ * Lists a repository as git would track it: `.gitignore` files at every
+ * level and `.git/info/exclude` are honoured, `.git` and `node_modules` are
+ * skipped, and so are the `excluded` absolute paths (the data directory).
+ * Symbolic links to files are listed; links to directories are not followed,
+ * so link loops cannot trap it.
  */
-export async function walkRepository(root: string, excluded: readonly string[] = []): Promise<RepositoryListing> {
-  const listing: RepositoryListing = { directories: [], files: [], skipped: [] };
-  const excludedSet = new Set(excluded.map((p) => path.resolve(p)));
-  const rootScope: IgnoreScope = { base: '', rules: ignore() };
-  const exclude = await readOptional(path.join(root, '.git', 'info', 'exclude'));
-  if (exclude !== undefined) rootScope.rules.add(exclude);
+export class RepositoryWalker {
+  private readonly excluded: Set<string>;
+  /** Rules of each directory's own `.gitignore` (null: it has none). */
+  private readonly rulesByDirectory = new Map<string, Ignore | null>();
+  private rootRules: Ignore | undefined;
 
-  const walk = async (relativeDir: string, scopes: IgnoreScope[]): Promise<void> => {
-    const absoluteDir = relativeDir === '' ? root : path.join(root, relativeDir);
+  constructor(
+    private readonly root: string,
+    excluded: readonly string[] = [],
+  ) {
+    this.excluded = new Set(excluded.map((p) => path.resolve(p)));
+  }
+
+  /** Lists the whole repository. */
+  async walk(): Promise<RepositoryListing> {
+    return this.walkFrom('');
+  }
+
+  /**
+   * Lists a directory and everything below it (for a directory that appeared
+   * after the first walk). The directory itself is the first of `directories`.
+   */
+  async walkFrom(relativeDir: string): Promise<RepositoryListing> {
+    const listing: RepositoryListing = { directories: relativeDir === '' ? [] : [relativeDir], files: [], skipped: [] };
+    await this.walkDirectory(relativeDir, await this.scopesFor(relativeDir), listing);
+    return listing;
+  }
+
+  /**
+   * Whether a path is left out: under `.git`, `node_modules` or an excluded
+   * path, or matched by an ignore rule of any directory above it.
+   */
+  async isExcluded(relativePath: string, isDirectory: boolean): Promise<boolean> {
+    const segments = relativePath.split('/');
+    if (segments.some((segment) => ALWAYS_SKIPPED.has(segment))) return true;
+    for (let i = 1; i <= segments.length; i++) {
+      if (this.excluded.has(path.join(this.root, ...segments.slice(0, i)))) return true;
+    }
+    // A path is out when any directory above it is ignored, as in git.
+    for (let i = 1; i < segments.length; i++) {
+      const ancestor = segments.slice(0, i).join('/');
+      if (isIgnored(await this.scopesFor(segments.slice(0, i - 1).join('/')), ancestor, true)) return true;
+    }
+    return isIgnored(await this.scopesFor(segments.slice(0, -1).join('/')), relativePath, isDirectory);
+  }
+
+  /** Forgets cached ignore rules (after a `.gitignore` changed). */
+  forgetRules(): void {
+    this.rulesByDirectory.clear();
+    this.rootRules = undefined;
+  }
+
+  private async walkDirectory(relativeDir: string, scopes: IgnoreScope[], listing: RepositoryListing): Promise<void> {
+    const absoluteDir = relativeDir === '' ? this.root : path.join(this.root, relativeDir);
     let entries;
     try {
       entries = await readdir(absoluteDir, { withFileTypes: true });
@@ -47,8 +92,11 @@ export async function walkRepository(root: string, excluded: readonly string[] =
     }
     let localScopes = scopes;
     if (entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) {
-      const rules = await readOptional(path.join(absoluteDir, '.gitignore'));
-      if (rules !== undefined) localScopes = [...scopes, { base: relativeDir, rules: ignore().add(rules) }];
+      const rules = await this.rulesOf(relativeDir);
+      // walkFrom() already brings the rules of the directory it starts in.
+      if (rules && !scopes.some((scope) => scope.rules === rules)) localScopes = [...scopes, { base: relativeDir, rules }];
+    } else {
+      this.rulesByDirectory.set(relativeDir, null);
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirectories: string[] = [];
@@ -56,7 +104,7 @@ export async function walkRepository(root: string, excluded: readonly string[] =
       if (entry.isDirectory() && ALWAYS_SKIPPED.has(entry.name)) continue;
       const relativePath = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
       const absolutePath = path.join(absoluteDir, entry.name);
-      if (excludedSet.has(absolutePath)) continue;
+      if (this.excluded.has(absolutePath)) continue;
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
         const target = await stat(absolutePath).catch(() => undefined);
@@ -81,11 +129,35 @@ export async function walkRepository(root: string, excluded: readonly string[] =
         listing.files.push(relativePath);
       }
     }
-    for (const subdirectory of subdirectories) await walk(subdirectory, localScopes);
-  };
+    for (const subdirectory of subdirectories) await this.walkDirectory(subdirectory, localScopes, listing);
+  }
 
-  await walk('', [rootScope]);
-  return listing;
+  /** The ignore scopes that apply inside `relativeDir`: the root's exclude file and every `.gitignore` from the root down to it. */
+  private async scopesFor(relativeDir: string): Promise<IgnoreScope[]> {
+    if (!this.rootRules) {
+      this.rootRules = ignore();
+      const exclude = await readOptional(path.join(this.root, '.git', 'info', 'exclude'));
+      if (exclude !== undefined) this.rootRules.add(exclude);
+    }
+    const scopes: IgnoreScope[] = [{ base: '', rules: this.rootRules }];
+    const segments = relativeDir === '' ? [] : relativeDir.split('/');
+    for (let i = 0; i <= segments.length; i++) {
+      const directory = segments.slice(0, i).join('/');
+      const rules = await this.rulesOf(directory);
+      if (rules) scopes.push({ base: directory, rules });
+    }
+    return scopes;
+  }
+
+  private async rulesOf(relativeDir: string): Promise<Ignore | null> {
+    let rules = this.rulesByDirectory.get(relativeDir);
+    if (rules === undefined) {
+      const text = await readOptional(path.join(this.root, relativeDir, '.gitignore'));
+      rules = text === undefined ? null : ignore().add(text);
+      this.rulesByDirectory.set(relativeDir, rules);
+    }
+    return rules;
+  }
 }
 
 /** Deeper rules win over shallower ones, as in git; a later negation re-includes. */

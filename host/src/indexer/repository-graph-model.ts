@@ -1,0 +1,344 @@
+import path from 'node:path';
+import type { GraphEdge, GraphNode, ImportReferenceKind } from '@strata/sdk';
+import { UNRESOLVED_SAMPLE, type CodeGraph, type SkippedEntry, type UnresolvedImport } from '../graph/code-graph.js';
+import type { GraphDelta } from '../graph/graph-delta.js';
+import { ROOT_PATH, directoryId, edgeId, fileId, packageId, symbolId } from '../graph/node-ids.js';
+import type { FileFacts } from './file-reader.js';
+import type { ImportResolver } from './import-resolver.js';
+
+/** What one file's imports lead to. */
+interface ResolvedImports {
+  edges: GraphEdge[];
+  /** Package names this file imports. */
+  packages: string[];
+  unresolved: UnresolvedImport[];
+}
+
+/** Where a specifier leads, in graph terms. */
+type Target = { kind: 'file'; path: string } | { kind: 'package'; name: string; builtin: boolean } | { kind: 'unresolved'; reason: string };
+
+/**
+ * The graph of a repository kept as per-file parts (the file node, its
+ * symbols, its edges), so that a change to some files is turned into a
+ * `GraphDelta` that touches only what those files contribute.
+ */
+export class RepositoryGraphModel {
+  private readonly directories = new Set<string>();
+  private readonly files = new Map<string, FileFacts>();
+  private readonly imports = new Map<string, ResolvedImports>();
+  private readonly packageUsers = new Map<string, { builtin: boolean; users: number }>();
+  private readonly filesBelow = new Map<string, number>();
+  private skipped: SkippedEntry[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly resolver: ImportResolver,
+  ) {}
+
+  get fileCount(): number {
+    return this.files.size;
+  }
+
+  hasFile(file: string): boolean {
+    return this.files.has(file);
+  }
+
+  hasDirectory(directory: string): boolean {
+    return directory === ROOT_PATH || this.directories.has(directory);
+  }
+
+  /** Every file path, in no particular order. */
+  filePaths(): IterableIterator<string> {
+    return this.files.keys();
+  }
+
+  /** Files that import `file` (by an edge to it). */
+  importersOf(file: string): string[] {
+    const target = fileId(file);
+    const importers: string[] = [];
+    for (const [source, resolved] of this.imports) if (resolved.edges.some((edge) => edge.target === target)) importers.push(source);
+    return importers;
+  }
+
+  /**
+   * Files with an import that resolved to nothing or to a package and whose
+   * specifier ends with one of `stems` (`./util/x.js` ends with `x`).
+   */
+  filesWithLooseImports(stems: ReadonlySet<string>): string[] {
+    const loose: string[] = [];
+    for (const [source, resolved] of this.imports) {
+      const specifiers = [
+        ...resolved.unresolved.map((entry) => entry.specifier),
+        ...resolved.edges.filter((edge) => edge.target.startsWith('pkg:')).flatMap((edge) => edge.specifiers ?? []),
+      ];
+      if (specifiers.some((specifier) => stems.has(specifierStem(specifier)))) loose.push(source);
+    }
+    return loose;
+  }
+
+  /** The files and directories at or below `directory`. */
+  entriesBelow(directory: string): Array<{ kind: 'file' | 'directory'; path: string }> {
+    const prefix = `${directory}/`;
+    const entries: Array<{ kind: 'file' | 'directory'; path: string }> = [];
+    for (const d of this.directories) if (d === directory || d.startsWith(prefix)) entries.push({ kind: 'directory', path: d });
+    for (const f of this.files.keys()) if (f.startsWith(prefix)) entries.push({ kind: 'file', path: f });
+    return entries;
+  }
+
+  /** Builds the whole graph from a listing and the facts of every file in it (same order). */
+  load(directories: readonly string[], facts: readonly FileFacts[], skipped: SkippedEntry[]): Pick<CodeGraph, 'nodes' | 'edges'> {
+    for (const directory of directories) this.directories.add(directory);
+    for (const file of facts) this.addFile(file);
+    for (const file of facts) this.resolveFile(file.path);
+    this.skipped = skipped;
+    const nodes: GraphNode[] = [this.directoryNode(ROOT_PATH)];
+    const edges: GraphEdge[] = [];
+    for (const directory of directories) {
+      nodes.push(this.directoryNode(directory));
+      edges.push(containsEdge(directoryId(parentOf(directory)), directoryId(directory)));
+    }
+    for (const file of facts) {
+      const part = this.filePart(file);
+      for (const node of part.nodes) nodes.push(node);
+      for (const edge of part.edges) edges.push(edge);
+    }
+    for (const file of facts) for (const edge of this.imports.get(file.path)!.edges) edges.push(edge);
+    for (const [name, { builtin }] of this.packageUsers) nodes.push(packageNode(name, builtin));
+    return { nodes, edges };
+  }
+
+  /** What the build info reports about skips and unresolved imports. */
+  diagnostics(): { skipped: SkippedEntry[]; unresolvedCount: number; unresolved: UnresolvedImport[] } {
+    const unresolved: UnresolvedImport[] = [];
+    let unresolvedCount = 0;
+    for (const resolved of this.imports.values()) {
+      unresolvedCount += resolved.unresolved.length;
+      for (const entry of resolved.unresolved) if (unresolved.length < UNRESOLVED_SAMPLE) unresolved.push(entry);
+    }
+    return { skipped: this.skipped, unresolvedCount, unresolved };
+  }
+
+  /**
+   * Applies a change of the repository: directories and files that now exist
+   * or are gone, files whose content changed (with their new facts), and
+   * files whose imports must be resolved again. Returns what changed in graph terms.
+   */
+  update(change: {
+    addedDirectories: readonly string[];
+    removedDirectories: readonly string[];
+    removedFiles: readonly string[];
+    readFiles: readonly FileFacts[];
+    reresolve: readonly string[];
+    skipped?: SkippedEntry[];
+  }): GraphDelta {
+    const delta: GraphDelta = { removedNodes: [], upsertedNodes: [], removedEdges: [], upsertedEdges: [] };
+    const touchedDirectories = new Set<string>();
+    const packagesBefore = new Set(this.packageUsers.keys());
+
+    for (const file of change.removedFiles) {
+      const facts = this.files.get(file);
+      if (!facts) continue;
+      const part = this.filePart(facts);
+      for (const node of part.nodes) delta.removedNodes.push(node.id);
+      for (const edge of part.edges) delta.removedEdges.push(edge.id);
+      for (const edge of this.imports.get(file)?.edges ?? []) delta.removedEdges.push(edge.id);
+      this.forgetImports(file);
+      this.removeFile(file, touchedDirectories);
+    }
+    for (const directory of change.removedDirectories) {
+      if (!this.directories.delete(directory)) continue;
+      delta.removedNodes.push(directoryId(directory));
+      delta.removedEdges.push(edgeId('contains', directoryId(parentOf(directory)), directoryId(directory)));
+      touchedDirectories.delete(directory);
+    }
+    for (const directory of change.addedDirectories) {
+      if (this.directories.has(directory)) continue;
+      this.directories.add(directory);
+      touchedDirectories.add(directory);
+      delta.upsertedEdges.push(containsEdge(directoryId(parentOf(directory)), directoryId(directory)));
+    }
+    for (const facts of change.readFiles) {
+      const previous = this.files.get(facts.path);
+      if (previous) {
+        // Symbols that disappeared go; the rest are upserted below.
+        const before = this.filePart(previous);
+        const after = new Set(this.filePart(facts).nodes.map((node) => node.id));
+        for (const node of before.nodes) if (!after.has(node.id)) {
+          delta.removedNodes.push(node.id);
+          delta.removedEdges.push(edgeId('contains', node.parent!, node.id));
+        }
+        this.files.set(facts.path, facts);
+      } else {
+        this.addFile(facts, touchedDirectories);
+      }
+      const part = this.filePart(facts);
+      for (const node of part.nodes) delta.upsertedNodes.push(node);
+      for (const edge of part.edges) delta.upsertedEdges.push(edge);
+    }
+    const toResolve = new Set([...change.readFiles.map((facts) => facts.path), ...change.reresolve]);
+    for (const file of toResolve) {
+      if (!this.files.has(file)) continue;
+      const before = new Set((this.imports.get(file)?.edges ?? []).map((edge) => edge.id));
+      this.forgetImports(file);
+      this.resolveFile(file);
+      for (const edge of this.imports.get(file)!.edges) {
+        before.delete(edge.id);
+        delta.upsertedEdges.push(edge);
+      }
+      for (const id of before) delta.removedEdges.push(id);
+    }
+    for (const directory of touchedDirectories) if (this.hasDirectory(directory)) delta.upsertedNodes.push(this.directoryNode(directory));
+    for (const name of packagesBefore) if (!this.packageUsers.has(name)) delta.removedNodes.push(packageId(name));
+    for (const [name, { builtin }] of this.packageUsers) if (!packagesBefore.has(name)) delta.upsertedNodes.push(packageNode(name, builtin));
+    if (change.skipped) this.skipped = change.skipped;
+    return delta;
+  }
+
+  private addFile(facts: FileFacts, touched?: Set<string>): void {
+    this.files.set(facts.path, facts);
+    for (let directory = parentOf(facts.path); ; directory = parentOf(directory)) {
+      this.filesBelow.set(directory, (this.filesBelow.get(directory) ?? 0) + 1);
+      touched?.add(directory);
+      if (directory === ROOT_PATH) break;
+    }
+  }
+
+  private removeFile(file: string, touched: Set<string>): void {
+    this.files.delete(file);
+    for (let directory = parentOf(file); ; directory = parentOf(directory)) {
+      const count = (this.filesBelow.get(directory) ?? 1) - 1;
+      if (count === 0) this.filesBelow.delete(directory);
+      else this.filesBelow.set(directory, count);
+      touched.add(directory);
+      if (directory === ROOT_PATH) break;
+    }
+  }
+
+  private directoryNode(directory: string): GraphNode {
+    const files = this.filesBelow.get(directory) ?? 0;
+    if (directory === ROOT_PATH) return { id: directoryId(ROOT_PATH), kind: 'directory', name: path.basename(this.root), path: ROOT_PATH, files };
+    return { id: directoryId(directory), kind: 'directory', name: directory.slice(directory.lastIndexOf('/') + 1), path: directory, parent: directoryId(parentOf(directory)), files };
+  }
+
+  /** The file node, its symbol nodes, and the contains edges to them. */
+  private filePart(facts: FileFacts): { nodes: GraphNode[]; edges: GraphEdge[] } {
+    const { path: file, imports: _imports, symbols, ...figures } = facts;
+    const id = fileId(file);
+    const parent = directoryId(parentOf(file));
+    const nodes: GraphNode[] = [{ id, kind: 'file', name: file.slice(file.lastIndexOf('/') + 1), path: file, parent, ...figures }];
+    const edges: GraphEdge[] = [containsEdge(parent, id)];
+    const seen = new Set<string>();
+    for (const symbol of symbols) {
+      const symbolNodeId = symbolId(file, symbol.name, symbol.container);
+      if (seen.has(symbolNodeId)) continue;
+      seen.add(symbolNodeId);
+      const container = symbol.container === undefined ? id : symbolId(file, symbol.container);
+      nodes.push({
+        id: symbolNodeId, kind: symbol.kind, name: symbol.name, path: file, parent: container,
+        lines: symbol.endLine - symbol.startLine + 1, startLine: symbol.startLine, endLine: symbol.endLine, exported: symbol.exported,
+      });
+      edges.push(containsEdge(container, symbolNodeId));
+    }
+    return { nodes, edges };
+  }
+
+  private resolveFile(file: string): void {
+    const facts = this.files.get(file)!;
+    const from = path.join(this.root, file);
+    const source = fileId(file);
+    const byTarget = new Map<string, { references: Set<ImportReferenceKind>; specifiers: string[] }>();
+    const packages = new Set<string>();
+    const unresolved: UnresolvedImport[] = [];
+    for (const reference of facts.imports) {
+      const target = this.locate(from, reference.specifier);
+      let targetId: string;
+      if (target.kind === 'unresolved') {
+        unresolved.push({ file, specifier: reference.specifier, reason: target.reason });
+        continue;
+      } else if (target.kind === 'file') {
+        if (target.path === file) continue;
+        targetId = fileId(target.path);
+      } else {
+        targetId = packageId(target.name);
+        if (!packages.has(target.name)) {
+          packages.add(target.name);
+          const entry = this.packageUsers.get(target.name);
+          if (entry) entry.users++;
+          else this.packageUsers.set(target.name, { builtin: target.builtin, users: 1 });
+        }
+      }
+      let entry = byTarget.get(targetId);
+      if (!entry) byTarget.set(targetId, (entry = { references: new Set(), specifiers: [] }));
+      entry.references.add(reference.kind);
+      if (!entry.specifiers.includes(reference.specifier)) entry.specifiers.push(reference.specifier);
+    }
+    const edges: GraphEdge[] = [];
+    for (const [target, { references, specifiers }] of byTarget) {
+      edges.push({ id: edgeId('imports', source, target), source, target, kind: 'imports', references: [...references].sort(), specifiers });
+    }
+    this.imports.set(file, { edges, packages: [...packages], unresolved });
+  }
+
+  private forgetImports(file: string): void {
+    const resolved = this.imports.get(file);
+    if (!resolved) return;
+    for (const name of resolved.packages) {
+      const entry = this.packageUsers.get(name)!;
+      if (--entry.users === 0) this.packageUsers.delete(name);
+    }
+    this.imports.delete(file);
+  }
+
+  private locate(from: string, specifier: string): Target {
+    const resolution = this.resolver.resolve(from, specifier);
+    const bareName = packageNameOf(specifier);
+    if (resolution.kind === 'builtin') return { kind: 'package', name: resolution.name, builtin: true };
+    if (resolution.kind === 'file') {
+      const relative = path.relative(this.root, resolution.path).split(path.sep).join('/');
+      const outside = relative.startsWith('../') || path.isAbsolute(relative);
+      const segments = relative.split('/');
+      const modulesAt = segments.lastIndexOf('node_modules');
+      if (modulesAt !== -1 || outside) {
+        const name = bareName ?? (modulesAt !== -1 ? packageNameFromSegments(segments.slice(modulesAt + 1)) : undefined);
+        return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${resolution.path})` };
+      }
+      if (this.files.has(relative)) return { kind: 'file', path: relative };
+      return { kind: 'unresolved', reason: `resolves to ${relative}, which is not indexed (ignored or skipped)` };
+    }
+    if (bareName) return { kind: 'package', name: bareName, builtin: false };
+    return { kind: 'unresolved', reason: resolution.reason };
+  }
+}
+
+/** The last segment of a specifier or file name without its extensions: `./a/b.js` and `b.d.ts` give `b`. */
+export function specifierStem(specifier: string): string {
+  const last = specifier.slice(specifier.lastIndexOf('/') + 1);
+  const dot = last.indexOf('.', 1);
+  return dot === -1 ? last : last.slice(0, dot);
+}
+
+/** The package a bare specifier names (`@scope/name/sub` is `@scope/name`), or undefined for paths, `#imports` and URLs. */
+export function packageNameOf(specifier: string): string | undefined {
+  if (/^[./#]|^[a-z][a-z0-9+.-]*:/i.test(specifier)) return undefined;
+  return packageNameFromSegments(specifier.split('/'));
+}
+
+const PACKAGE_NAME = /^(@[a-z0-9][\w.~-]*\/)?[a-z0-9][\w.~-]*$/i;
+
+function packageNameFromSegments(segments: string[]): string | undefined {
+  const name = segments[0]?.startsWith('@') ? segments.slice(0, 2).join('/') : segments[0];
+  return name && PACKAGE_NAME.test(name) ? name : undefined;
+}
+
+function packageNode(name: string, builtin: boolean): GraphNode {
+  return builtin ? { id: packageId(name), kind: 'package', name, path: name, builtin: true } : { id: packageId(name), kind: 'package', name, path: name };
+}
+
+function parentOf(relativePath: string): string {
+  const slash = relativePath.lastIndexOf('/');
+  return slash === -1 ? ROOT_PATH : relativePath.slice(0, slash);
+}
+
+function containsEdge(source: string, target: string): GraphEdge {
+  return { id: edgeId('contains', source, target), source, target, kind: 'contains' };
+}
