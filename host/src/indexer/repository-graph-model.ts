@@ -5,6 +5,7 @@ import type { GraphDelta } from '../graph/graph-delta.js';
 import { ROOT_PATH, directoryId, edgeId, fileId, packageId, symbolId } from '../graph/node-ids.js';
 import type { FileFacts } from './file-reader.js';
 import type { ImportResolver } from './import-resolver.js';
+import type { WorkspacePackages } from './workspace-packages.js';
 
 /** What one file's imports lead to. */
 interface ResolvedImports {
@@ -33,7 +34,13 @@ export class RepositoryGraphModel {
   constructor(
     private readonly root: string,
     private readonly resolver: ImportResolver,
+    private workspaces: WorkspacePackages,
   ) {}
+
+  /** Replaces the workspace packages (after a package.json or pnpm-workspace.yaml changed). */
+  setWorkspaces(workspaces: WorkspacePackages): void {
+    this.workspaces = workspaces;
+  }
 
   get fileCount(): number {
     return this.files.size;
@@ -45,6 +52,11 @@ export class RepositoryGraphModel {
 
   hasDirectory(directory: string): boolean {
     return directory === ROOT_PATH || this.directories.has(directory);
+  }
+
+  /** Every directory path but the root's. */
+  directoryPaths(): string[] {
+    return [...this.directories];
   }
 
   /** Every file path, in no particular order. */
@@ -290,8 +302,12 @@ export class RepositoryGraphModel {
   }
 
   private locate(from: string, specifier: string): Target {
-    const resolution = this.resolver.resolve(from, specifier);
     const bareName = packageNameOf(specifier);
+    if (bareName && this.workspaces.has(bareName)) {
+      const found = this.workspaces.resolve(bareName, specifier.slice(bareName.length + 1), (file) => this.files.has(file));
+      return 'file' in found ? { kind: 'file', path: found.file } : { kind: 'unresolved', reason: found.reason };
+    }
+    const resolution = this.resolver.resolve(from, specifier);
     if (resolution.kind === 'builtin') return { kind: 'package', name: resolution.name, builtin: true };
     if (resolution.kind === 'file') {
       const relative = path.relative(this.root, resolution.path).split(path.sep).join('/');

@@ -9,6 +9,7 @@ import { FileReaderPool } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
 import { RepositoryWalker } from './repository-walker.js';
+import { WorkspacePackages } from './workspace-packages.js';
 
 /** Files whose change alters how every import resolves. */
 const RESOLUTION_FILES = /(^|\/)(tsconfig(\.[\w-]+)?\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
@@ -51,7 +52,9 @@ export class RepositoryIndexer implements GraphSource {
     const facts = await this.pool.readAll(listing.files, (done) => onProgress({ phase: 'reading', done, total }));
     onProgress({ phase: 'resolving', done: 0, total });
     const resolver = new ImportResolver();
-    const model = new RepositoryGraphModel(root, resolver);
+    const listed = new Set(listing.files);
+    const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
+    const model = new RepositoryGraphModel(root, resolver, workspaces);
     const { nodes, edges } = model.load(listing.directories, facts, listing.skipped);
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { walker, resolver, model };
@@ -118,6 +121,9 @@ export class RepositoryIndexer implements GraphSource {
     const addsOrRemoves = removedFiles.size > 0 || [...toRead].some((file) => !model.hasFile(file));
     const resolutionChanged = paths.some((p) => RESOLUTION_FILES.test(p));
     if (addsOrRemoves || resolutionChanged) resolver.clearCache();
+    if (resolutionChanged) {
+      model.setWorkspaces(await WorkspacePackages.discover(root, [...model.directoryPaths(), ...addedDirectories], (file) => model.hasFile(file) || toRead.has(file)));
+    }
     const reresolve = new Set<string>();
     for (const file of removedFiles) for (const importer of model.importersOf(file)) reresolve.add(importer);
     if (resolutionChanged) {

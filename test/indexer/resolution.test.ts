@@ -1,0 +1,159 @@
+import t from 'tap';
+import { indexRepository } from '@strata/host';
+import { makeRepo, type FixtureFiles } from '../helpers/fixture-repo.ts';
+
+interface ResolutionCase {
+  name: string;
+  files: FixtureFiles;
+  /** The importing file. */
+  from: string;
+  /** Ids the file's import edges point to, with the reference kinds that made them. */
+  expect: Record<string, string[]>;
+}
+
+const cases: ResolutionCase[] = [
+  { name: 'relative path with its extension', files: { 'a.ts': "import './b.ts';", 'b.ts': '' }, from: 'a.ts', expect: { 'file:b.ts': ['static'] } },
+  { name: 'relative path without an extension', files: { 'a.ts': "import { b } from './b';", 'b.ts': 'export const b = 1;' }, from: 'a.ts', expect: { 'file:b.ts': ['static'] } },
+  { name: '.js specifier naming a .ts source', files: { 'a.ts': "import { b } from './b.js';", 'b.ts': 'export const b = 1;' }, from: 'a.ts', expect: { 'file:b.ts': ['static'] } },
+  { name: '.js specifier naming a .js file', files: { 'a.js': "import b from './b.js';", 'b.js': 'export default 1;' }, from: 'a.js', expect: { 'file:b.js': ['static'] } },
+  { name: 'directory index file', files: { 'a.ts': "import { x } from './lib';", 'lib/index.ts': 'export const x = 1;' }, from: 'a.ts', expect: { 'file:lib/index.ts': ['static'] } },
+  { name: '.mjs and .cjs specifiers naming .mts and .cts sources', files: { 'a.mts': "import './m.mjs';\nimport c = require('./c.cjs');", 'm.mts': '', 'c.cts': 'export = 1;' }, from: 'a.mts', expect: { 'file:m.mts': ['static'], 'file:c.cts': ['require'] } },
+  { name: '.mjs and .cjs files', files: { 'a.mjs': "import './m.mjs';\nconst c = await import('./c.cjs');", 'm.mjs': '', 'c.cjs': 'module.exports = 1;' }, from: 'a.mjs', expect: { 'file:m.mjs': ['static'], 'file:c.cjs': ['dynamic'] } },
+  { name: '.tsx and .jsx', files: { 'a.tsx': "import V from './view';\nimport W from './widget.jsx';\nexport const x = <V />;", 'view.tsx': 'export default () => <div />;', 'widget.jsx': 'export default () => <p />;' }, from: 'a.tsx', expect: { 'file:view.tsx': ['static'], 'file:widget.jsx': ['static'] } },
+  {
+    name: 'tsconfig paths with baseUrl',
+    files: { 'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } } }), 'src/main.ts': "import { u } from '@app/util';", 'src/util.ts': 'export const u = 1;' },
+    from: 'src/main.ts', expect: { 'file:src/util.ts': ['static'] },
+  },
+  {
+    name: 'tsconfig paths without baseUrl',
+    files: { 'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { '~/*': ['./src/*'] } } }), 'src/main.ts': "import { u } from '~/deep/util';", 'src/deep/util.ts': 'export const u = 1;' },
+    from: 'src/main.ts', expect: { 'file:src/deep/util.ts': ['static'] },
+  },
+  {
+    name: 'tsconfig baseUrl alone',
+    files: { 'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: 'src' } }), 'src/main.ts': "import { u } from 'shared/util';", 'src/shared/util.ts': 'export const u = 1;' },
+    from: 'src/main.ts', expect: { 'file:src/shared/util.ts': ['static'] },
+  },
+  {
+    name: 'tsconfig extends a base that declares paths',
+    files: {
+      'tsconfig.base.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '#lib/*': ['lib/*'] } } }),
+      'tsconfig.json': JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: { strict: true } }),
+      'src/main.ts': "import { l } from '#lib/tool';", 'lib/tool.ts': 'export const l = 1;',
+    },
+    from: 'src/main.ts', expect: { 'file:lib/tool.ts': ['static'] },
+  },
+  {
+    name: 'package.json imports',
+    files: { 'package.json': JSON.stringify({ name: 'app', imports: { '#internal/*': './src/internal/*.ts' } }), 'src/main.ts': "import { i } from '#internal/secret';", 'src/internal/secret.ts': 'export const i = 1;' },
+    from: 'src/main.ts', expect: { 'file:src/internal/secret.ts': ['static'] },
+  },
+  {
+    name: 'package.json exports, the package importing itself by name',
+    files: { 'package.json': JSON.stringify({ name: 'me', exports: { '.': './src/index.ts', './feature': './src/feature.ts' } }), 'src/index.ts': "export * from 'me/feature';", 'src/feature.ts': 'export const f = 1;' },
+    from: 'src/index.ts', expect: { 'file:src/feature.ts': ['re-export'] },
+  },
+  {
+    name: 'npm workspaces: a package resolves to its sources, not to its missing build output',
+    files: {
+      'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
+      'packages/util/package.json': JSON.stringify({ name: '@acme/util', main: 'dist/index.js', types: 'dist/index.d.ts' }),
+      'packages/util/src/index.ts': 'export const u = 1;',
+      'packages/util/src/helpers.ts': 'export const h = 1;',
+      'packages/app/package.json': JSON.stringify({ name: '@acme/app' }),
+      'packages/app/src/main.ts': "import { u } from '@acme/util';\nimport { h } from '@acme/util/helpers';",
+    },
+    from: 'packages/app/src/main.ts', expect: { 'file:packages/util/src/index.ts': ['static'], 'file:packages/util/src/helpers.ts': ['static'] },
+  },
+  {
+    name: 'yarn workspaces (object form) with exports conditions and patterns',
+    files: {
+      'package.json': JSON.stringify({ private: true, workspaces: { packages: ['libs/**'] } }),
+      'libs/core/package.json': JSON.stringify({ name: 'core', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.mjs' }, './parts/*': { import: './dist/parts/*.mjs' } } }),
+      'libs/core/src/index.ts': 'export {};',
+      'libs/core/src/parts/wheel.ts': 'export {};',
+      'app.ts': "import 'core';\nimport 'core/parts/wheel';",
+    },
+    from: 'app.ts', expect: { 'file:libs/core/src/index.ts': ['static'], 'file:libs/core/src/parts/wheel.ts': ['static'] },
+  },
+  {
+    name: 'pnpm workspaces, with the outDir to rootDir mapping of the package tsconfig',
+    files: {
+      'package.json': JSON.stringify({ name: 'mono', private: true }),
+      'pnpm-workspace.yaml': "packages:\n  - 'pkgs/*'\n  - '!pkgs/ignored'\n",
+      'pkgs/a/package.json': JSON.stringify({ name: 'a', main: 'out/main.js' }),
+      'pkgs/a/tsconfig.json': JSON.stringify({ compilerOptions: { outDir: 'out', rootDir: 'source' } }),
+      'pkgs/a/source/main.ts': 'export {};',
+      'pkgs/ignored/package.json': JSON.stringify({ name: 'ignored-pkg' }),
+      'pkgs/ignored/index.ts': '',
+      'pkgs/b/index.ts': "import 'a';\nimport 'ignored-pkg';",
+    },
+    from: 'pkgs/b/index.ts', expect: { 'file:pkgs/a/source/main.ts': ['static'], 'pkg:ignored-pkg': ['static'] },
+  },
+  {
+    name: 'packages, installed or not, and Node built-ins',
+    files: {
+      'a.ts': "import fs from 'fs';\nimport path from 'node:path';\nimport React from 'react';\nimport { x } from '@scope/lib/sub/deep';\nimport _ from 'lodash';\nimport type { T } from 'types-only';",
+      'node_modules/lodash/package.json': JSON.stringify({ name: 'lodash', main: 'lodash.js' }),
+      'node_modules/lodash/lodash.js': 'module.exports = {};',
+    },
+    from: 'a.ts',
+    expect: { 'pkg:node:fs': ['static'], 'pkg:node:path': ['static'], 'pkg:react': ['static'], 'pkg:@scope/lib': ['static'], 'pkg:lodash': ['static'], 'pkg:types-only': ['type-only'] },
+  },
+  {
+    name: 'every kind of reference, one edge per target',
+    files: {
+      'a.ts': [
+        "import { b } from './b';",
+        "import type { B } from './b';",
+        "export * from './c';",
+        "export type { C } from './c';",
+        'const d = await import(`./d`);',
+        "const e = require('./e');",
+        "import f = require('./f');",
+        "type G = import('./g').G;",
+        "const notLiteral = await import('./' + 'h');",
+      ].join('\n'),
+      'b.ts': 'export const b = 1; export type B = 1;', 'c.ts': 'export type C = 1;', 'd.ts': '', 'e.ts': '', 'f.ts': 'export = 1;', 'g.ts': 'export type G = 1;', 'h.ts': '',
+    },
+    from: 'a.ts',
+    expect: { 'file:b.ts': ['static', 'type-only'], 'file:c.ts': ['re-export', 'type-only'], 'file:d.ts': ['dynamic'], 'file:e.ts': ['require'], 'file:f.ts': ['require'], 'file:g.ts': ['type-only'] },
+  },
+];
+
+for (const c of cases) {
+  t.test(c.name, async (t) => {
+    const repo = await makeRepo(t, c.files);
+    const graph = await indexRepository({ repository: repo, env: {} });
+    const edges = graph.edges.filter((edge) => edge.kind === 'imports' && edge.source === `file:${c.from}`);
+    t.same(Object.fromEntries(edges.map((edge) => [edge.target, edge.references])), c.expect);
+    for (const edge of edges) t.equal(edge.id, `imports:${edge.source}->${edge.target}`);
+    const targets = new Set(edges.map((edge) => edge.target));
+    for (const id of targets) t.ok(graph.nodes.some((node) => node.id === id), `${id} is a node`);
+  });
+}
+
+t.test('package nodes: one per name, built-ins marked, no container', async (t) => {
+  const repo = await makeRepo(t, { 'a.ts': "import 'react';\nimport 'react/jsx-runtime';\nimport 'fs';", 'b.ts': "import 'node:fs';\nimport 'react';" });
+  const graph = await indexRepository({ repository: repo, env: {} });
+  const packages = graph.nodes.filter((node) => node.kind === 'package');
+  t.same(packages.sort((a, b) => a.id.localeCompare(b.id)), [
+    { id: 'pkg:node:fs', kind: 'package', name: 'node:fs', path: 'node:fs', builtin: true },
+    { id: 'pkg:react', kind: 'package', name: 'react', path: 'react' },
+  ]);
+  const react = graph.edges.find((edge) => edge.id === 'imports:file:a.ts->pkg:react');
+  t.same(react?.specifiers, ['react', 'react/jsx-runtime'], 'specifiers are kept in order');
+});
+
+t.test('an import that leads nowhere is reported, not guessed', async (t) => {
+  const repo = await makeRepo(t, { 'a.ts': "import './missing';\nimport '@/alias/not/configured';\nimport './ignored.js';", '.gitignore': 'ignored.js\n', 'ignored.js': '' });
+  const graph = await indexRepository({ repository: repo, env: {} });
+  t.equal(graph.edges.filter((edge) => edge.kind === 'imports').length, 0);
+  t.equal(graph.build.unresolvedCount, 3);
+  t.match(graph.build.unresolved, [
+    { file: 'a.ts', specifier: './missing', reason: String },
+    { file: 'a.ts', specifier: '@/alias/not/configured', reason: String },
+    { file: 'a.ts', specifier: './ignored.js', reason: /not indexed/ },
+  ]);
+});
