@@ -7,6 +7,7 @@ import { StrataConfig } from './config/strata-config.js';
 import { GraphJsonCache } from './graph/graph-json.js';
 import { GraphSource } from './graph/graph-source.js';
 import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
+import { LiveGraphUpdater } from './graph/live-graph-updater.js';
 import { ApiResource } from './http/api-route.js';
 import { HttpServer, RestifyHttpServer } from './http/http-server.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
@@ -29,6 +30,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(LayoutPositionStore, NedbLayoutPositionStore);
   container.registerSingleton(GraphSource, RepositoryIndexer);
   container.registerSingleton(GraphJsonCache);
+  container.registerSingleton(LiveGraphUpdater);
 
   // API resources: each adds its routes to the HTTP server.
   container.registerSingleton(ApiResource, GraphResource);

@@ -35,6 +35,8 @@ export class GraphResource implements ApiResource {
           indexedAt: Type.String({ format: 'date-time' }),
           indexDurationMs: Type.Integer(),
           skipped: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
+          unresolvedCount: Type.Integer({ description: 'Imports that led neither to a file nor to a package.' }),
+          unresolved: Type.Array(Type.Object({ file: Type.String(), specifier: Type.String(), reason: Type.String() }), { description: 'The first of them, with the reason.' }),
         }),
         errors: [],
         handle: async () => {
@@ -50,6 +52,8 @@ export class GraphResource implements ApiResource {
             indexedAt: build?.indexedAt ?? '',
             indexDurationMs: build?.durationMs ?? 0,
             skipped: build?.skipped ?? [],
+            unresolvedCount: build?.unresolvedCount ?? 0,
+            unresolved: build?.unresolved ?? [],
           };
           return new SerializedJson(['{"data":', body, `,"meta":${JSON.stringify(meta)}}`]);
         },

@@ -2,6 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import { GraphJsonCache } from '../graph/graph-json.js';
 import { GraphSource, type BuildProgress } from '../graph/graph-source.js';
 import { GraphStore } from '../graph/graph-store.js';
+import { LiveGraphUpdater } from '../graph/live-graph-updater.js';
+import { StrataConfig } from '../config/strata-config.js';
 import { HttpServer } from '../http/http-server.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { Logger } from '../logging/logger.js';
@@ -27,6 +29,8 @@ export class StrataApp {
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
     @inject(HttpServer) private readonly http: HttpServer,
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
+    @inject(LiveGraphUpdater) private readonly liveUpdater: LiveGraphUpdater,
+    @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -44,6 +48,7 @@ export class StrataApp {
       this.graph.replace(await this.source.build(onProgress));
       // Serialize the graph now, so that the first client does not wait for it.
       this.graphJson.current();
+      if (this.config.watch) await this.liveUpdater.start();
     } catch (error) {
       await this.http.close();
       throw error;
@@ -56,6 +61,7 @@ export class StrataApp {
   /** Stops accepting requests, lets those in flight finish, and writes the store out. Safe to call twice. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      await this.liveUpdater.stop();
       await this.http.close();
       await this.dataDirectory.close();
       this.logger.info('stopped');

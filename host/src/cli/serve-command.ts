@@ -12,6 +12,7 @@ interface ServeOptions {
   dataDir?: string;
   config?: string;
   logLevel?: string;
+  watch?: boolean;
 }
 
 /** `strata serve [repo]`: index a repository and serve its graph. */
@@ -22,6 +23,7 @@ export function serveCommand(): Command {
     .option('-p, --port <port>', 'TCP port (default: 5050)')
     .option('--host <address>', 'address to bind (default: 127.0.0.1)')
     .option('--data-dir <dir>', 'where Strata keeps its store (default: <repo>/.strata)')
+    .option('--no-watch', 'do not follow edits to the repository')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', `
@@ -43,6 +45,7 @@ Examples:
       if (options.port !== undefined) flags.port = numberOrRaw(options.port) as number;
       if (options.host !== undefined) flags.host = options.host;
       if (options.dataDir !== undefined) flags.dataDir = options.dataDir;
+      if (options.watch === false) flags.watch = false;
       if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
 
       const progress = new ProgressLine();

@@ -67,6 +67,7 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     maxBodyBytes: merged.maxBodyBytes,
     requestTimeoutMs: merged.requestTimeoutMs,
     authToken: merged.authToken,
+    watch: merged.watch,
     index: Object.freeze({ maxFileBytes: merged.index.maxFileBytes }),
   });
 }

@@ -16,6 +16,7 @@ export const StrataSettingsSchema = Type.Object(
     logLevel: Type.Optional(StringEnum(LOG_LEVELS, { description: 'Least severe level written to the log.' })),
     maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' })),
     requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
+    watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
     authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every /api request must carry `Authorization: Bearer <token>`.' })),
     index: Type.Optional(
       Type.Object(
@@ -40,6 +41,7 @@ export const DEFAULT_SETTINGS = {
   logLevel: 'info',
   maxBodyBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 60_000,
+  watch: true,
   index: {
     maxFileBytes: 2 * 1024 * 1024,
   },
@@ -57,6 +59,7 @@ export interface StrataConfig {
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
   readonly authToken: string | undefined;
+  readonly watch: boolean;
   readonly index: { readonly maxFileBytes: number };
 }
 

@@ -1,0 +1,135 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import { indexRepository } from '@strata/host';
+import { SAMPLE_REPO, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
+import { nodePath, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
+
+/** Waits until the served graph's revision passes `revision` and `ready` holds for it. */
+async function nextGraph(server: TestServer, revision: number, ready: (graph: any) => boolean = () => true): Promise<any> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { body } = await server.api('/api/graph');
+    if (body.meta.revision > revision && ready(body)) return body;
+    if (Date.now() > deadline) throw new Error(`the graph did not change in time (revision ${body.meta.revision})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The live graph equals what a cold index of the same files gives, positions aside. */
+async function matchesColdIndex(t: Test, live: any, repo: string): Promise<void> {
+  const cold = await indexRepository({ repository: repo, env: {} });
+  const strip = ({ position: _p, ...node }: any) => node;
+  const byId = (items: Array<{ id: string }>) => Object.fromEntries(items.map((item) => [item.id, item]));
+  t.same(byId(live.data.nodes.map(strip)), byId(cold.nodes), 'nodes equal a cold index');
+  t.same(byId(live.data.edges), byId(cold.edges), 'edges equal a cold index');
+  t.equal(live.meta.unresolvedCount ?? cold.build.unresolvedCount, cold.build.unresolvedCount);
+}
+
+function ids(graph: any): Set<string> {
+  return new Set(graph.data.nodes.map((node: { id: string }) => node.id));
+}
+
+t.test('an edited file is re-read: its imports, symbols and figures change, nothing else does', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  await server.api('/api/graph/layout', postJson({ positions: { 'file:src/types.ts': { x: 5, y: 6 } } }));
+  const before = (await server.api('/api/graph')).body;
+  await writeFile(path.join(repo, 'src/types.ts'), "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\n");
+  const after = await nextGraph(server, before.meta.revision);
+  const edge = after.data.edges.find((e: { id: string }) => e.id === 'imports:file:src/types.ts->file:src/util/format.ts');
+  t.same(edge?.references, ['static'], 'the new import is an edge');
+  t.ok(ids(after).has('sym:src/types.ts#area'), 'the new function is a symbol');
+  t.match(after.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts'), { lines: 3, position: { x: 5, y: 6 } }, 'figures are new; the saved position stays attached');
+  t.same([...ids(before)].filter((id) => !ids(after).has(id)), [], 'no node id changed');
+  await matchesColdIndex(t, after, repo);
+});
+
+t.test('added, deleted and renamed files and directories', async (t) => {
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, 'src/wants.ts': "import { soon } from './later/soon';\nexport const w = soon;\n" });
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  t.equal(graph.meta.unresolvedCount, 1, 'an import of a file that does not exist yet');
+
+  await writeFiles(repo, { 'src/later/soon.ts': 'export const soon = 1;\n' });
+  graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has('file:src/later/soon.ts'));
+  t.ok(ids(graph).has('dir:src/later'), 'its new directory is a node');
+  t.ok(graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/wants.ts->file:src/later/soon.ts'), 'the import that led nowhere now has its edge');
+  t.equal(graph.meta.unresolvedCount, 0);
+  await matchesColdIndex(t, graph, repo);
+
+  await rm(path.join(repo, 'src/util/format.ts'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('file:src/util/format.ts'));
+  t.notOk(graph.data.edges.some((e: { target: string }) => e.target === 'file:src/util/format.ts'), 'edges to a deleted file go');
+  t.notOk(ids(graph).has('sym:src/util/format.ts#format'), 'and so do its symbols');
+  await matchesColdIndex(t, graph, repo);
+
+  await rename(path.join(repo, 'src/lazy.ts'), path.join(repo, 'src/eager.ts'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has('file:src/eager.ts') && !ids(g).has('file:src/lazy.ts'));
+  await matchesColdIndex(t, graph, repo);
+
+  await rm(path.join(repo, 'src/legacy'), { recursive: true });
+  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
+  t.notOk([...ids(graph)].some((id) => id.includes('src/legacy')), 'a deleted directory takes everything below it');
+  await matchesColdIndex(t, graph, repo);
+});
+
+t.test('an editor that saves through a temporary file and a rename', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const before = (await server.api('/api/graph')).body;
+  const target = path.join(repo, 'src/lazy.ts');
+  await writeFile(`${target}.swp~`, 'export default 2;\nexport function later() {}\n');
+  await rename(`${target}.swp~`, target);
+  const after = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/lazy.ts#later'));
+  t.notOk([...ids(after)].some((id) => id.includes('.swp~')), 'the temporary file leaves no node');
+  await matchesColdIndex(t, after, repo);
+});
+
+t.test('a branch switch that touches thousands of files', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const before = (await server.api('/api/graph')).body;
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 2000; i++) files[`feature/m${i % 40}/f${i}.ts`] = `import { x } from '../m${(i + 1) % 40}/f${(i + 1) % 2000}';\nexport const x = ${i};\n`;
+  await writeFiles(repo, files);
+  await rm(path.join(repo, 'docs'), { recursive: true });
+  await writeFile(path.join(repo, 'src/index.ts'), "export const replaced = true;\n");
+  const after = await nextGraph(server, before.meta.revision, (g) => g.data.nodes.filter((n: { kind: string }) => n.kind === 'file').length === 2000 + 11 && !ids(g).has('dir:docs'));
+  t.pass(`settled at revision ${after.meta.revision}`);
+  await matchesColdIndex(t, after, repo);
+});
+
+t.test('rules that change what is listed or how imports resolve', async (t) => {
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, 'src/aliased.ts': "import { h } from '@lib/helper';\nexport const a = h;\n" });
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  t.ok(ids(graph).has('pkg:@lib/helper'), 'without a tsconfig the alias looks like a package');
+
+  await writeFile(path.join(repo, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['src/util/*'] } } }));
+  graph = await nextGraph(server, graph.meta.revision, (g) => g.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/aliased.ts->file:src/util/helper.ts'));
+  t.notOk(ids(graph).has('pkg:@lib/helper'), 'a tsconfig.json change re-resolves imports');
+  await matchesColdIndex(t, graph, repo);
+
+  await writeFile(path.join(repo, '.gitignore'), 'dist/\n*.log\nsrc/legacy/\n');
+  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
+  await matchesColdIndex(t, graph, repo);
+
+  await mkdir(path.join(repo, 'dist'), { recursive: true });
+  await writeFile(path.join(repo, 'dist/ignored.ts'), 'export {};\n');
+  await writeFile(path.join(repo, 'src/types.ts'), 'export interface Shape { size: number; name: string }\n');
+  graph = await nextGraph(server, graph.meta.revision);
+  t.notOk(ids(graph).has('file:dist/ignored.ts'), 'files under an ignored directory stay out');
+  await matchesColdIndex(t, graph, repo);
+});
+
+t.test('--no-watch (watch: false) serves the graph as it was at start', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  const before = (await server.api('/api/graph')).body;
+  await writeFiles(repo, { 'src/new.ts': 'export {};\n' });
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const after = (await server.api('/api/graph')).body;
+  t.equal(after.meta.revision, before.meta.revision);
+  t.equal((await server.api(nodePath('file:src/new.ts'))).status, 404);
+});
