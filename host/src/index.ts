@@ -43,7 +43,12 @@ export interface RunningStrata extends ServingAddress {
 export async function indexRepository(options: ConfigSources & { onProgress?: (progress: BuildProgress) => void }): Promise<CodeGraph> {
   const config = loadConfig(options);
   const logger = createLogger('silent');
-  return createContainer(config, logger).resolve<GraphSource>(GraphSource).build(options.onProgress);
+  const source = createContainer(config, logger).resolve<GraphSource>(GraphSource);
+  try {
+    return await source.build(options.onProgress);
+  } finally {
+    await source.close();
+  }
 }
 
 /** Loads the configuration, indexes the repository and serves it. */

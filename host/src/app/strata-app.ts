@@ -62,6 +62,7 @@ export class StrataApp {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.liveUpdater.stop();
+      await this.source.close();
       await this.http.close();
       await this.dataDirectory.close();
       this.logger.info('stopped');

@@ -27,6 +27,8 @@ export interface GraphSource {
    * were added, changed or removed. Only valid after `build`.
    */
   refresh(changedPaths: readonly string[]): Promise<GraphRefresh>;
+  /** Releases threads and caches. */
+  close(): Promise<void>;
 }
 
 /** Injection token of the `GraphSource`. */

@@ -15,6 +15,8 @@ const BATCH = 128;
  */
 export class FileReaderPool {
   private readonly languages = new LanguageDetector();
+  /** A thread kept for the small reads of live updates, so that parsing never runs on the server's thread. */
+  private standby: { worker: Worker; nextId: number; waiting: Map<number, (facts: FileFacts[]) => void> } | undefined;
 
   constructor(
     private readonly root: string,
@@ -68,7 +70,54 @@ export class FileReaderPool {
     return results;
   }
 
-  /** Reads on this thread, for small jobs and single-file updates. */
+  /**
+   * Reads a few files on the standby thread (started on first use, or by
+   * `warmUp`). A large heap on the calling thread makes the parser's first
+   * use there cost a full garbage collection; on the standby thread it does not.
+   */
+  async readFew(files: readonly string[]): Promise<FileFacts[]> {
+    if (files.length === 0) return [];
+    const standby = this.startStandby();
+    const id = standby.nextId++;
+    return new Promise((resolve) => {
+      standby.waiting.set(id, resolve);
+      standby.worker.postMessage({ id, files: [...files] } satisfies ReadRequest);
+    });
+  }
+
+  /** Starts the standby thread and has it parse once, ahead of the first live update. */
+  warmUp(sampleFile: string | undefined): void {
+    if (sampleFile !== undefined) void this.readFew([sampleFile]);
+    else this.startStandby();
+  }
+
+  /** Stops the standby thread. */
+  async close(): Promise<void> {
+    const standby = this.standby;
+    this.standby = undefined;
+    await standby?.worker.terminate();
+  }
+
+  private startStandby(): NonNullable<FileReaderPool['standby']> {
+    if (this.standby) return this.standby;
+    const worker = new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes } });
+    worker.unref();
+    const standby = { worker, nextId: 0, waiting: new Map<number, (facts: FileFacts[]) => void>() };
+    worker.on('message', ({ id, facts }: ReadResponse) => {
+      standby.waiting.get(id)?.(facts);
+      standby.waiting.delete(id);
+    });
+    worker.once('exit', () => {
+      if (this.standby === standby) this.standby = undefined;
+      // Whoever waits gets the files read here instead.
+      for (const [id, resolve] of standby.waiting) resolve([]);
+      standby.waiting.clear();
+    });
+    this.standby = standby;
+    return standby;
+  }
+
+  /** Reads on this thread, for small jobs. */
   async readInline(files: readonly string[], onProgress: (done: number) => void = () => {}): Promise<FileFacts[]> {
     const results = new Array<FileFacts>(files.length);
     let next = 0;

@@ -29,6 +29,10 @@ export class RepositoryGraphModel {
   private readonly imports = new Map<string, ResolvedImports>();
   private readonly packageUsers = new Map<string, { builtin: boolean; users: number }>();
   private readonly filesBelow = new Map<string, number>();
+  /** Reverse index: file id of an import target → files importing it. */
+  private readonly importers = new Map<string, Set<string>>();
+  /** Stem of a specifier that led nowhere or to a package → files that wrote it. */
+  private readonly looseByStem = new Map<string, Set<string>>();
   private skipped: SkippedEntry[] = [];
 
   constructor(
@@ -66,10 +70,7 @@ export class RepositoryGraphModel {
 
   /** Files that import `file` (by an edge to it). */
   importersOf(file: string): string[] {
-    const target = fileId(file);
-    const importers: string[] = [];
-    for (const [source, resolved] of this.imports) if (resolved.edges.some((edge) => edge.target === target)) importers.push(source);
-    return importers;
+    return [...(this.importers.get(fileId(file)) ?? [])];
   }
 
   /**
@@ -77,15 +78,9 @@ export class RepositoryGraphModel {
    * specifier ends with one of `stems` (`./util/x.js` ends with `x`).
    */
   filesWithLooseImports(stems: ReadonlySet<string>): string[] {
-    const loose: string[] = [];
-    for (const [source, resolved] of this.imports) {
-      const specifiers = [
-        ...resolved.unresolved.map((entry) => entry.specifier),
-        ...resolved.edges.filter((edge) => edge.target.startsWith('pkg:')).flatMap((edge) => edge.specifiers ?? []),
-      ];
-      if (specifiers.some((specifier) => stems.has(specifierStem(specifier)))) loose.push(source);
-    }
-    return loose;
+    const loose = new Set<string>();
+    for (const stem of stems) for (const file of this.looseByStem.get(stem) ?? []) loose.add(file);
+    return [...loose];
   }
 
   /** The files and directories at or below `directory`. */
@@ -287,13 +282,21 @@ export class RepositoryGraphModel {
     const edges: GraphEdge[] = [];
     for (const [target, { references, specifiers }] of byTarget) {
       edges.push({ id: edgeId('imports', source, target), source, target, kind: 'imports', references: [...references].sort(), specifiers });
+      if (target.startsWith('file:')) addTo(this.importers, target, file);
+      else for (const specifier of specifiers) addTo(this.looseByStem, specifierStem(specifier), file);
     }
+    for (const entry of unresolved) addTo(this.looseByStem, specifierStem(entry.specifier), file);
     this.imports.set(file, { edges, packages: [...packages], unresolved });
   }
 
   private forgetImports(file: string): void {
     const resolved = this.imports.get(file);
     if (!resolved) return;
+    for (const edge of resolved.edges) {
+      if (edge.target.startsWith('file:')) removeFrom(this.importers, edge.target, file);
+      else for (const specifier of edge.specifiers ?? []) removeFrom(this.looseByStem, specifierStem(specifier), file);
+    }
+    for (const entry of resolved.unresolved) removeFrom(this.looseByStem, specifierStem(entry.specifier), file);
     for (const name of resolved.packages) {
       const entry = this.packageUsers.get(name)!;
       if (--entry.users === 0) this.packageUsers.delete(name);
@@ -344,6 +347,19 @@ const PACKAGE_NAME = /^(@[a-z0-9][\w.~-]*\/)?[a-z0-9][\w.~-]*$/i;
 function packageNameFromSegments(segments: string[]): string | undefined {
   const name = segments[0]?.startsWith('@') ? segments.slice(0, 2).join('/') : segments[0];
   return name && PACKAGE_NAME.test(name) ? name : undefined;
+}
+
+function addTo(index: Map<string, Set<string>>, key: string, value: string): void {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom(index: Map<string, Set<string>>, key: string, value: string): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) index.delete(key);
 }
 
 function packageNode(name: string, builtin: boolean): GraphNode {

@@ -58,6 +58,7 @@ export class RepositoryIndexer implements GraphSource {
     const { nodes, edges } = model.load(listing.directories, facts, listing.skipped);
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { walker, resolver, model };
+    this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
     const build = this.buildInfo(model, started);
     this.logger.info({ files: total, directories: listing.directories.length + 1, nodes: nodes.length, edges: edges.length, skipped: build.skipped.length, unresolved: build.unresolvedCount, durationMs: build.durationMs }, 'indexed repository');
     return { nodes, edges, build };
@@ -135,7 +136,9 @@ export class RepositoryIndexer implements GraphSource {
     }
     for (const file of removedFiles) reresolve.delete(file);
 
-    const facts = toRead.size > 300 ? await this.pool.readAll([...toRead]) : await this.pool.readInline([...toRead]);
+    const reading = [...toRead];
+    let facts = toRead.size > 300 ? await this.pool.readAll(reading) : await this.pool.readFew(reading);
+    if (facts.length !== reading.length) facts = await this.pool.readInline(reading);
     const delta = model.update({
       addedDirectories,
       removedDirectories: [...removedDirectories].sort().reverse(),
@@ -147,6 +150,10 @@ export class RepositoryIndexer implements GraphSource {
     const build = this.buildInfo(model, started);
     this.logger.debug({ changed: paths.length, read: facts.length, reresolved: reresolve.size, durationMs: build.durationMs }, 'refreshed graph');
     return { kind: 'delta', delta, build, readFiles: facts.length, reresolvedFiles: reresolve.size };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
   }
 
   private buildInfo(model: RepositoryGraphModel, started: number): GraphBuildInfo {

@@ -1,0 +1,99 @@
+/**
+ * Cold indexing of a generated repository of 100k files (time, peak memory)
+ * and the time to bring the served graph up to date after a one-file change,
+ * against the floors of issue 3 and against a full re-index measured in the
+ * same run.
+ *
+ *   npm run bench:live               (100k files)
+ *   npm run bench:live -- 20000      (another size)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateRepo } from './generate-repo.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const STRATA_BIN = path.resolve(here, '../../host/bin/strata.js');
+const FILES = Number(process.argv[2] ?? 100_000);
+const CHANGES = 7;
+
+const repo = mkdtempSync(path.join(tmpdir(), 'strata-live-'));
+try {
+  const generated = generateRepo(repo, Math.round(FILES * 21 / 20));
+  process.stderr.write(`generated ${generated.files} files in ${generated.directories} directories\n`);
+
+  // Cold index, alone in a child process: wall time and peak memory.
+  const cold = spawnSync(process.execPath, [path.join(here, 'cold-index-child.ts'), repo], { cwd: path.resolve(here, '../..'), encoding: 'utf8' });
+  if (cold.status !== 0) throw new Error(cold.stderr);
+  const coldRun = JSON.parse(cold.stdout.trim().split('\n').pop()!) as { ms: number; peakKb: number; nodes: number; edges: number };
+
+  // Live: serve, change one file at a time, read the server's own timing of each update.
+  const server = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const updates: Array<{ durationMs: number }> = [];
+  let log = '';
+  server.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+    let newline;
+    while ((newline = log.indexOf('\n')) !== -1) {
+      const line = log.slice(0, newline);
+      log = log.slice(newline + 1);
+      if (line.includes('"graph updated"')) updates.push(JSON.parse(line) as { durationMs: number });
+    }
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /at (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  try {
+    const target = 'pkg1/file3.ts';
+    const nodeUrl = `${url}/api/graph/nodes/${encodeURIComponent(`file:${target}`)}`;
+    const updateMs: number[] = [];
+    const visibleMs: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      const seen = updates.length;
+      const marker = `export function changed${i}() { return ${i}; }\n`;
+      const t0 = performance.now();
+      // Alternate: edit a file, add a file, delete it again.
+      if (i % 3 === 0) appendFileSync(path.join(repo, target), marker);
+      else if (i % 3 === 1) writeFileSync(path.join(repo, 'pkg1/added.ts'), `import { value } from './file3.js';\n${marker}`);
+      else unlinkSync(path.join(repo, 'pkg1/added.ts'));
+      const probe = i % 3 === 0 ? nodeUrl : `${url}/api/graph/nodes/${encodeURIComponent('file:pkg1/added.ts')}`;
+      const wanted = i % 3 === 2 ? 404 : 200;
+      for (;;) {
+        const response = await fetch(probe);
+        const body = (await response.json()) as { data?: { outgoing?: Array<{ target: string }> } };
+        const done = response.status === wanted && (i % 3 !== 0 || body.data?.outgoing?.some((edge) => edge.target.endsWith(`#changed${i}`)));
+        if (done && updates.length > seen) break;
+        if (performance.now() - t0 > 20_000) throw new Error('change not seen within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      visibleMs.push(performance.now() - t0);
+      updateMs.push(updates.at(-1)!.durationMs);
+      process.stderr.write(`change ${i} (${["edit", "add", "delete"][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`);
+    }
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const rows = [
+      ['files', String(generated.files)],
+      ['nodes / edges', `${coldRun.nodes} / ${coldRun.edges}`],
+      ['cold index s (floor 30)', `${(coldRun.ms / 1000).toFixed(1)} (${(coldRun.ms / 30_000).toFixed(2)} of the floor)`],
+      ['cold index peak RSS MB (floor 2048)', `${(coldRun.peakKb / 1024).toFixed(0)} (${(coldRun.peakKb / 1024 / 2048).toFixed(2)} of the floor)`],
+      ['one-file update ms, in the server (median of 7; floor 200)', `${median(updateMs)} (max ${Math.max(...updateMs)}; ${(median(updateMs) / 200).toFixed(2)} of the floor)`],
+      ['one-file change visible over HTTP ms (median of 7)', `${median(visibleMs).toFixed(0)} (includes ${40} ms of event settling)`],
+      ['full re-index / one-file update', `${(coldRun.ms / median(updateMs)).toFixed(0)}x`],
+    ];
+    process.stdout.write(`${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('exit', resolve));
+  }
+} finally {
+  rmSync(repo, { recursive: true, force: true });
+}
+
