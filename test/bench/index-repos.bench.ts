@@ -6,8 +6,9 @@
  *   npm run bench:index -- <repository> [<repository>...] [--runs N] [--details DIR] [--peer-exclude REGEX]
  *
  * Each tool runs in a process of its own (test/bench/index-tool-run.ts), one
- * after the other, after the repository's files were read once so that every
- * tool finds them in the page cache. "wall" is from starting the process to
+ * after the other and taking turns when there are several runs, after the
+ * repository's files were read once so that every tool finds them in the
+ * page cache. "wall" is from starting the process to
  * the tool's call returning (Node's start and loading the tool included);
  * "call" is the call alone; "peak" is the process's VmHWM when the call
  * returned. With --runs N each tool runs N times: median times, highest peak.
@@ -46,12 +47,16 @@ for (const repository of repositories) {
   process.stdout.write(`\n=== ${name} (${repository}) ===\n`);
   const warm = warmUp(repository);
   process.stdout.write(`read ${warm.files} files (${(warm.bytes / 1e6).toFixed(1)} MB) once, outside node_modules and .git, to warm the page cache\n`);
-  const measured = new Map<ToolName, Measured>();
-  for (const tool of TOOL_NAMES) {
-    const result = await measure(tool, repository, runs, peerExclude);
-    measured.set(tool, result);
-    process.stderr.write(`${name}: ${TOOL_LABELS[tool]} ${(result.wallMs / 1000).toFixed(2)} s\n`);
+  // Runs take turns (Strata, dependency-cruiser, madge, Strata, ...) so that whatever else the machine does falls on every tool alike.
+  const runsByTool = new Map<ToolName, Measured[]>(TOOL_NAMES.map((tool) => [tool, []]));
+  for (let run = 0; run < runs; run++) {
+    for (const tool of TOOL_NAMES) {
+      const result = await runOnce(tool, repository, peerExclude);
+      runsByTool.get(tool)!.push(result);
+      process.stderr.write(`${name}: ${TOOL_LABELS[tool]} run ${run + 1}: ${seconds(result.wallMs)} s\n`);
+    }
   }
+  const measured = new Map<ToolName, Measured>(TOOL_NAMES.map((tool) => [tool, summarize(tool, runsByTool.get(tool)!)]));
   const strata = measured.get('strata')!;
   printTable(
     ['tool', 'files', 'JS/TS files', 'wall s', 'call s', 'peak MB', 'JS/TS files/s', 'wall / Strata'],
@@ -126,9 +131,8 @@ function warmUp(root: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
-async function measure(tool: ToolName, repository: string, count: number, peerExclude: string | undefined): Promise<Measured> {
-  const runsDone: Measured[] = [];
-  for (let i = 0; i < count; i++) runsDone.push(await runOnce(tool, repository, peerExclude));
+/** Median times and the highest peak of a tool's runs; the last run's output. */
+function summarize(tool: ToolName, runsDone: Measured[]): Measured {
   const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     tool,
