@@ -102,6 +102,40 @@ const cases: ResolutionCase[] = [
     expect: { 'pkg:node:fs': ['static'], 'pkg:node:path': ['static'], 'pkg:react': ['static'], 'pkg:@scope/lib': ['static'], 'pkg:lodash': ['static'], 'pkg:types-only': ['type-only'] },
   },
   {
+    name: 'a tsconfig extending a package that is not installed does not stop resolution',
+    files: {
+      'tsconfig.json': JSON.stringify({ extends: '@acme/tsconfig', compilerOptions: { outDir: 'dist' } }),
+      'source/core.ts': "import { E } from '../errors/E.js';\nimport { u } from './util';",
+      'errors/E.ts': 'export class E {}', 'source/util.ts': 'export const u = 1;',
+    },
+    from: 'source/core.ts', expect: { 'file:errors/E.ts': ['static'], 'file:source/util.ts': ['static'] },
+  },
+  {
+    name: 'specifiers with a query or a fragment (bundler conventions)',
+    files: { 'main.js': "import W from './worker.ts?worker';\nimport css from './style.css?raw';", 'worker.ts': '', 'style.css': 'a {}' },
+    from: 'main.js', expect: { 'file:worker.ts': ['static'], 'file:style.css': ['static'] },
+  },
+  {
+    name: 'triple-slash path references',
+    files: { 'client.d.ts': '/// <reference path="./types/meta.d.ts" />\n/// <reference path="globals.d.ts" />\n/// <reference types="node" />\nexport {};', 'types/meta.d.ts': '', 'globals.d.ts': '' },
+    from: 'client.d.ts', expect: { 'file:types/meta.d.ts': ['type-only'], 'file:globals.d.ts': ['type-only'] },
+  },
+  {
+    name: 'a JavaScript file importing ./x.js gets x.js, as Node does, even beside x.ts',
+    files: { 'main.js': "import './x.js';\nimport './only-ts.js';", 'x.js': '', 'x.ts': '', 'only-ts.ts': '' },
+    from: 'main.js', expect: { 'file:x.js': ['static'], 'file:only-ts.ts': ['static'] },
+  },
+  {
+    name: 'a TypeScript file importing ./x.js gets x.ts, as TypeScript does',
+    files: { 'main.ts': "import './x.js';", 'x.js': '', 'x.ts': '' },
+    from: 'main.ts', expect: { 'file:x.ts': ['static'] },
+  },
+  {
+    name: 'an import of a symbolic link to a file leads to the link',
+    files: { 'main.ts': "import './linked';", 'linked.ts': { symlink: 'real/target.ts' }, 'real/target.ts': 'export {};' },
+    from: 'main.ts', expect: { 'file:linked.ts': ['static'] },
+  },
+  {
     name: 'every kind of reference, one edge per target',
     files: {
       'a.ts': [
@@ -114,11 +148,12 @@ const cases: ResolutionCase[] = [
         "import f = require('./f');",
         "type G = import('./g').G;",
         "const notLiteral = await import('./' + 'h');",
+        'const i = require(`./i`);',
       ].join('\n'),
-      'b.ts': 'export const b = 1; export type B = 1;', 'c.ts': 'export type C = 1;', 'd.ts': '', 'e.ts': '', 'f.ts': 'export = 1;', 'g.ts': 'export type G = 1;', 'h.ts': '',
+      'b.ts': 'export const b = 1; export type B = 1;', 'c.ts': 'export type C = 1;', 'd.ts': '', 'e.ts': '', 'f.ts': 'export = 1;', 'g.ts': 'export type G = 1;', 'h.ts': '', 'i.ts': '',
     },
     from: 'a.ts',
-    expect: { 'file:b.ts': ['static', 'type-only'], 'file:c.ts': ['re-export', 'type-only'], 'file:d.ts': ['dynamic'], 'file:e.ts': ['require'], 'file:f.ts': ['require'], 'file:g.ts': ['type-only'] },
+    expect: { 'file:b.ts': ['static', 'type-only'], 'file:c.ts': ['re-export', 'type-only'], 'file:d.ts': ['dynamic'], 'file:e.ts': ['require'], 'file:f.ts': ['require'], 'file:g.ts': ['type-only'], 'file:i.ts': ['require'] },
   },
 ];
 

@@ -322,6 +322,9 @@ export class RepositoryGraphModel {
         return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${resolution.path})` };
       }
       if (this.files.has(relative)) return { kind: 'file', path: relative };
+      // `./worker.ts?worker`, `./style.css?raw`, `./x.js#frag`: the resolver keeps the query on the path.
+      const bare = relative.replace(/[?#].*$/, '');
+      if (bare !== relative && this.files.has(bare)) return { kind: 'file', path: bare };
       return { kind: 'unresolved', reason: `resolves to ${relative}, which is not indexed (ignored or skipped)` };
     }
     if (bareName) return { kind: 'package', name: bareName, builtin: false };

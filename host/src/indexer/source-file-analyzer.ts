@@ -36,6 +36,8 @@ const PARSER_LANG: Record<string, ParserOptions['lang']> = {
   '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
 };
 
+const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
+
 /** Whether files with this name are parsed for imports. */
 export function isParsedSource(filename: string): boolean {
   return parserLang(filename) !== undefined;
@@ -77,8 +79,10 @@ export function analyzeSource(filename: string, text: string): SourceFileFacts {
     new Visitor({
       CallExpression(node) {
         const argument = node.arguments[0];
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1 && argument?.type === 'Literal' && typeof argument.value === 'string') {
-          imports.push({ specifier: argument.value, kind: 'require' });
+        if (node.callee.type !== 'Identifier' || node.callee.name !== 'require' || node.arguments.length !== 1) return;
+        if (argument?.type === 'Literal' && typeof argument.value === 'string') imports.push({ specifier: argument.value, kind: 'require' });
+        else if (argument?.type === 'TemplateLiteral' && argument.expressions.length === 0 && argument.quasis[0]?.value.cooked != null) {
+          imports.push({ specifier: argument.quasis[0].value.cooked, kind: 'require' });
         }
       },
       TSImportEqualsDeclaration(node) {
@@ -90,6 +94,12 @@ export function analyzeSource(filename: string, text: string): SourceFileFacts {
         imports.push({ specifier: node.source.value, kind: 'type-only' });
       },
     }).visit(result.program);
+  }
+  // Triple-slash references: `/// <reference path="./types.d.ts" />`, always relative to the file.
+  for (const comment of result.comments) {
+    if (comment.type !== 'Line' || !comment.value.startsWith('/')) continue;
+    const reference = TRIPLE_SLASH_PATH.exec(comment.value);
+    if (reference) imports.push({ specifier: /^\.{0,2}\//.test(reference[1]!) ? reference[1]! : `./${reference[1]}`, kind: 'type-only' });
   }
   const firstError = result.errors.find((error) => error.severity === 'Error');
   const counts = countLines(text, result.comments);
