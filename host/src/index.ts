@@ -4,17 +4,17 @@
  */
 import 'reflect-metadata';
 import type { DestinationStream } from 'pino';
-import { StrataApp, type ServingAddress } from './app/strata-app.js';
-import { createContainer } from './composition-root.js';
+import type { ServingAddress } from './app/strata-app.js';
 import { loadConfig, type ConfigSources } from './config/config-loader.js';
 import type { StrataConfig } from './config/strata-config.js';
-import { GraphSource, type BuildProgress } from './graph/graph-source.js';
+import type { BuildProgress } from './graph/graph-source.js';
+import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import type { CodeGraph } from './graph/code-graph.js';
 import { createLogger } from './logging/logger.js';
 
 export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
-export { ListenError } from './http/http-server.js';
+export { ListenError } from './http/listen-error.js';
 export { HOST_VERSION } from './host-version.js';
 export type { StrataConfig, StrataSettings } from './config/strata-config.js';
 export type { BuildProgress } from './graph/graph-source.js';
@@ -43,7 +43,8 @@ export interface RunningStrata extends ServingAddress {
 export async function indexRepository(options: ConfigSources & { onProgress?: (progress: BuildProgress) => void }): Promise<CodeGraph> {
   const config = loadConfig(options);
   const logger = createLogger('silent');
-  const source = createContainer(config, logger).resolve<GraphSource>(GraphSource);
+  // No container here: indexing alone needs none of the server, and loading it costs half a second.
+  const source = new RepositoryIndexer(config, logger);
   try {
     return await source.build(options.onProgress);
   } finally {
@@ -55,6 +56,7 @@ export async function indexRepository(options: ConfigSources & { onProgress?: (p
 export async function startStrata(options: StartOptions): Promise<RunningStrata> {
   const config = loadConfig(options);
   const logger = createLogger(config.logLevel, options.logDestination);
+  const [{ createContainer }, { StrataApp }] = await Promise.all([import('./composition-root.js'), import('./app/strata-app.js')]);
   const app = createContainer(config, logger).resolve(StrataApp);
   const address = await app.start(options.onProgress);
   return { ...address, config, stop: () => app.stop() };

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
-import { ListenError } from '../http/http-server.js';
+import { ListenError } from '../http/listen-error.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 

@@ -12,6 +12,7 @@ import { ApiResource, SerializedJson, defineRoute, type ApiRoute } from './api-r
 import { Type } from '@sinclair/typebox';
 import { envelope, errorBody, writeError, writeJson } from './json-responses.js';
 import { readJsonBody } from './request-body.js';
+import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { HOST_VERSION } from '../host-version.js';
 
@@ -31,10 +32,6 @@ export interface HttpServer {
 /** Injection token of the `HttpServer`. */
 export const HttpServer = Symbol('HttpServer');
 
-/** The server could not start listening; the message says why in words a user can act on. */
-export class ListenError extends Error {
-  override readonly name = 'ListenError';
-}
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -21,49 +21,83 @@ export class FileReaderPool {
   constructor(
     private readonly root: string,
     private readonly maxFileBytes: number,
-    private readonly threads = availableParallelism(),
+    /** Worker threads besides the calling thread, which reads too. */
+    private readonly threads = Math.max(1, availableParallelism() - 1),
   ) {}
 
-  /** Reads `files`; calls `onProgress` with how many are done. Facts come back in the order of `files`. */
+  /** Threads started ahead of `readAll`, so that loading their modules overlaps the walk. */
+  private prestarted: Worker[] = [];
+
+  /** Starts the reading threads now; `readAll` uses them (or ends them, for a small job). */
+  prestart(): void {
+    if (this.prestarted.length > 0 || this.threads < 1) return;
+    this.prestarted = Array.from({ length: this.threads }, () => this.newWorker());
+  }
+
+  /**
+   * Reads `files`; calls `onProgress` with how many are done. Facts come back
+   * in the order of `files`. The calling thread reads batches too, so that
+   * work starts at once while the threads are still loading.
+   */
   async readAll(files: readonly string[], onProgress: (done: number) => void = () => {}): Promise<FileFacts[]> {
-    if (files.length <= INLINE_LIMIT || this.threads <= 1) return this.readInline(files, onProgress);
+    const prestarted = this.prestarted;
+    this.prestarted = [];
+    if (files.length <= INLINE_LIMIT || this.threads < 1) {
+      await Promise.all(prestarted.map((worker) => worker.terminate()));
+      return this.readInline(files, onProgress);
+    }
     const results = new Array<FileFacts>(files.length);
-    const batches: Array<{ start: number; files: string[] }> = [];
-    for (let start = 0; start < files.length; start += BATCH) batches.push({ start, files: files.slice(start, start + BATCH) });
-    let nextBatch = 0;
+    let nextStart = 0;
     let done = 0;
-    const workerCount = Math.min(this.threads, batches.length);
-    const workers = Array.from({ length: workerCount }, () =>
-      new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes } }),
-    );
+    const take = (): { start: number; files: string[] } | undefined => {
+      if (nextStart >= files.length) return undefined;
+      const start = nextStart;
+      nextStart += BATCH;
+      return { start, files: files.slice(start, start + BATCH) };
+    };
+    const store = (start: number, facts: readonly FileFacts[]): void => {
+      for (let i = 0; i < facts.length; i++) results[start + i] = this.withLanguage(facts[i]!);
+      done += facts.length;
+      onProgress(done);
+    };
+    const workers = Array.from({ length: this.threads }, (_, i) => prestarted[i] ?? this.newWorker());
+    await Promise.all(prestarted.slice(this.threads).map((worker) => worker.terminate()));
     try {
-      await Promise.all(workers.map((worker) => new Promise<void>((resolve, reject) => {
+      const threadLanes = workers.map((worker) => new Promise<void>((resolve, reject) => {
         const inFlight = new Map<number, number>();
+        let nextId = 0;
         const send = (): void => {
-          if (nextBatch >= batches.length) {
+          const batch = take();
+          if (!batch) {
             if (inFlight.size === 0) resolve();
             return;
           }
-          const id = nextBatch++;
-          inFlight.set(id, batches[id]!.start);
-          worker.postMessage({ id, files: batches[id]!.files } satisfies ReadRequest);
+          const id = nextId++;
+          inFlight.set(id, batch.start);
+          worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
         };
         worker.on('message', ({ id, facts }: ReadResponse) => {
           const start = inFlight.get(id)!;
           inFlight.delete(id);
-          for (let i = 0; i < facts.length; i++) results[start + i] = facts[i]!;
-          done += facts.length;
-          onProgress(done);
+          store(start, facts);
           send();
         });
         worker.once('error', reject);
         worker.once('exit', (code) => {
-          if (nextBatch < batches.length || inFlight.size > 0) reject(new Error(`file reader thread exited (${code}) before it finished`));
+          if (inFlight.size > 0) reject(new Error(`file reader thread exited (${code}) before it finished`));
         });
         // Two batches in flight keep a thread busy while the next answer travels.
         send();
         send();
-      })));
+      }));
+      // This thread's lane: one batch at a time, letting the threads' answers in between.
+      const ownLane = (async () => {
+        for (let batch = take(); batch; batch = take()) {
+          store(batch.start, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes)));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      await Promise.all([ownLane, ...threadLanes]);
     } finally {
       await Promise.all(workers.map((worker) => worker.terminate()));
     }
@@ -98,13 +132,25 @@ export class FileReaderPool {
     await standby?.worker.terminate();
   }
 
+  private withLanguage(facts: FileFacts): FileFacts {
+    if (!facts.binary) {
+      const language = this.languages.detect(facts.path.slice(facts.path.lastIndexOf('/') + 1));
+      if (language) facts.language = language;
+    }
+    return facts;
+  }
+
+  private newWorker(): Worker {
+    return new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes } });
+  }
+
   private startStandby(): NonNullable<FileReaderPool['standby']> {
     if (this.standby) return this.standby;
-    const worker = new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes } });
+    const worker = this.newWorker();
     worker.unref();
     const standby = { worker, nextId: 0, waiting: new Map<number, (facts: FileFacts[]) => void>() };
     worker.on('message', ({ id, facts }: ReadResponse) => {
-      standby.waiting.get(id)?.(facts);
+      standby.waiting.get(id)?.(facts.map((f) => this.withLanguage(f)));
       standby.waiting.delete(id);
     });
     worker.once('exit', () => {
@@ -119,18 +165,8 @@ export class FileReaderPool {
 
   /** Reads on this thread, for small jobs. */
   async readInline(files: readonly string[], onProgress: (done: number) => void = () => {}): Promise<FileFacts[]> {
-    const results = new Array<FileFacts>(files.length);
-    let next = 0;
-    let done = 0;
-    const lane = async (): Promise<void> => {
-      while (next < files.length) {
-        const index = next++;
-        results[index] = await readFileFacts(this.root, files[index]!, this.maxFileBytes, this.languages);
-        if (++done % 250 === 0) onProgress(done);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(32, files.length) }, lane));
-    onProgress(done);
+    const results = files.map((file) => this.withLanguage(readFileFacts(this.root, file, this.maxFileBytes)));
+    onProgress(results.length);
     return results;
   }
 }

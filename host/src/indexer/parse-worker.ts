@@ -4,7 +4,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileFacts, type FileFacts } from './file-reader.js';
-import { LanguageDetector } from './language-detector.js';
 
 interface WorkerOptions {
   root: string;
@@ -24,18 +23,7 @@ export interface ReadResponse {
 }
 
 const { root, maxFileBytes } = workerData as WorkerOptions;
-const languages = new LanguageDetector();
-const CONCURRENCY = 16;
-
-parentPort!.on('message', async ({ id, files }: ReadRequest) => {
-  const facts = new Array<FileFacts>(files.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next++;
-      facts[index] = await readFileFacts(root, files[index]!, maxFileBytes, languages);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, lane));
+parentPort!.on('message', ({ id, files }: ReadRequest) => {
+  const facts = files.map((file): FileFacts => readFileFacts(root, file, maxFileBytes));
   parentPort!.postMessage({ id, facts } satisfies ReadResponse);
 });

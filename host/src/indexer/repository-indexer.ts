@@ -45,6 +45,7 @@ export class RepositoryIndexer implements GraphSource {
     const started = performance.now();
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
+    this.pool.prestart();
     const walker = new RepositoryWalker(root, [this.config.dataDir]);
     const listing = await walker.walk();
     const total = listing.files.length;

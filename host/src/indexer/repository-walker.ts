@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { SkippedEntry } from '../graph/code-graph.js';
@@ -83,9 +83,10 @@ export class RepositoryWalker {
 
   private async walkDirectory(relativeDir: string, scopes: IgnoreScope[], listing: RepositoryListing): Promise<void> {
     const absoluteDir = relativeDir === '' ? this.root : path.join(this.root, relativeDir);
-    let entries;
+    // Synchronous calls: a walk of thousands of directories is several times faster than with promises.
+    let entries: Dirent[];
     try {
-      entries = await readdir(absoluteDir, { withFileTypes: true });
+      entries = readdirSync(absoluteDir, { withFileTypes: true });
     } catch (error) {
       listing.skipped.push({ path: relativeDir || '.', reason: `unreadable directory (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
       return;
@@ -107,7 +108,7 @@ export class RepositoryWalker {
       if (this.excluded.has(absolutePath)) continue;
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
-        const target = await stat(absolutePath).catch(() => undefined);
+        const target = statSync(absolutePath, { throwIfNoEntry: false });
         if (!target) {
           listing.skipped.push({ path: relativePath, reason: 'broken symbolic link' });
           continue;
@@ -136,7 +137,7 @@ export class RepositoryWalker {
   private async scopesFor(relativeDir: string): Promise<IgnoreScope[]> {
     if (!this.rootRules) {
       this.rootRules = ignore();
-      const exclude = await readOptional(path.join(this.root, '.git', 'info', 'exclude'));
+      const exclude = readOptional(path.join(this.root, '.git', 'info', 'exclude'));
       if (exclude !== undefined) this.rootRules.add(exclude);
     }
     const scopes: IgnoreScope[] = [{ base: '', rules: this.rootRules }];
@@ -152,7 +153,7 @@ export class RepositoryWalker {
   private async rulesOf(relativeDir: string): Promise<Ignore | null> {
     let rules = this.rulesByDirectory.get(relativeDir);
     if (rules === undefined) {
-      const text = await readOptional(path.join(this.root, relativeDir, '.gitignore'));
+      const text = readOptional(path.join(this.root, relativeDir, '.gitignore'));
       rules = text === undefined ? null : ignore().add(text);
       this.rulesByDirectory.set(relativeDir, rules);
     }
@@ -172,9 +173,9 @@ function isIgnored(scopes: readonly IgnoreScope[], relativePath: string, isDirec
   return ignored;
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
+function readOptional(file: string): string | undefined {
   try {
-    return await readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }

@@ -36,6 +36,8 @@ const PARSER_LANG: Record<string, ParserOptions['lang']> = {
   '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
 };
 
+const REQUIRE_CALL = /\brequire\s*\(/;
+const IMPORT_TYPE = /\bimport\s*\(/;
 const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
 
 /** Whether files with this name are parsed for imports. */
@@ -75,7 +77,7 @@ export function analyzeSource(filename: string, text: string): SourceFileFacts {
     if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
   }
   // Walking the tree costs more than parsing; only do it when it can find something.
-  if (text.includes('require') || (lang !== 'jsx' && text.includes('import('))) {
+  if (REQUIRE_CALL.test(text) || (lang !== 'jsx' && IMPORT_TYPE.test(text))) {
     new Visitor({
       CallExpression(node) {
         const argument = node.arguments[0];
@@ -213,9 +215,25 @@ function stringLiteral(source: string): string | undefined {
   return undefined;
 }
 
+const NOT_BLANK = /[^ \t\r\ufeff]/;
+
 /** Counts lines, and lines holding code outside the given comment spans. */
 export function countLines(text: string, comments: ReadonlyArray<{ start: number; end: number }>): { lines: number; loc: number } {
   if (text.length === 0) return { lines: 0, loc: 0 };
+  if (comments.length === 0) {
+    // No comments: a line is code when it is not blank. Jumping from line end to line end is much faster than a loop over characters.
+    let lines = 0;
+    let loc = 0;
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      lines++;
+      if (NOT_BLANK.test(text.slice(start, end))) loc++;
+      start = end + 1;
+    }
+    return { lines, loc };
+  }
   let lines = 0;
   let loc = 0;
   let lineHasCode = false;
