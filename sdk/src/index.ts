@@ -11,3 +11,16 @@ export type {
   Position,
 } from './graph.js';
 export { SDK_VERSION } from './version.js';
+export {
+  bandLegend,
+  blendColors,
+  colorBands,
+  colorScale,
+  fromRgb,
+  isHexColor,
+  normalizeHex,
+  scaleLegend,
+  toRgb,
+  type ColorBand,
+  type HexColor,
+} from './colors.js';
