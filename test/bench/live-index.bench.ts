@@ -7,15 +7,15 @@
  *   npm run bench:live               (100k files)
  *   npm run bench:live -- 20000      (another size)
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateRepo } from './generate-repo.ts';
+import { startServeProcess } from './serve-process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const STRATA_BIN = path.resolve(here, '../../host/bin/strata.js');
 const FILES = Number(process.argv[2] ?? 100_000);
 const CHANGES = 7;
 
@@ -30,10 +30,11 @@ try {
   const coldRun = JSON.parse(cold.stdout.trim().split('\n').pop()!) as { ms: number; peakKb: number; nodes: number; edges: number };
 
   // Live: serve, change one file at a time, read the server's own timing of each update.
-  const server = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = await startServeProcess(repo, 'info', 'pipe');
+  const { url } = server;
   const updates: Array<{ durationMs: number }> = [];
   let log = '';
-  server.stderr.on('data', (chunk: Buffer) => {
+  server.child.stderr!.on('data', (chunk: Buffer) => {
     log += chunk.toString();
     let newline;
     while ((newline = log.indexOf('\n')) !== -1) {
@@ -41,15 +42,6 @@ try {
       log = log.slice(newline + 1);
       if (line.includes('"graph updated"')) updates.push(JSON.parse(line) as { durationMs: number });
     }
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   try {
     const target = 'pkg1/file3.ts';
@@ -90,8 +82,7 @@ try {
     ];
     process.stdout.write(`${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.on('exit', resolve));
+    await server.stop();
   }
 } finally {
   rmSync(repo, { recursive: true, force: true });

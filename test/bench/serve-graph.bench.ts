@@ -6,15 +6,13 @@
  *   npm run bench:serve              (both sizes)
  *   npm run bench:serve -- 10000     (one size)
  */
-import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateRepo } from './generate-repo.ts';
+import { startServeProcess } from './serve-process.ts';
 
-const STRATA_BIN = path.resolve(fileURLToPath(import.meta.url), '../../../host/bin/strata.js');
 const WARM_RUNS = 7;
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -25,19 +23,12 @@ printTable(['nodes', 'edges', 'MB', 'index s', 'first GET ms', 'warm GET ms (med
 async function measure(nodeCount: number): Promise<string[]> {
   const repo = mkdtempSync(path.join(tmpdir(), 'strata-bench-'));
   try {
-    const { files, directories } = generateRepo(repo, nodeCount);
+    // Each generated file also declares one function: 41 nodes for every 21 the generator counts.
+    const { files, directories } = generateRepo(repo, Math.round((nodeCount * 21) / 41));
     process.stderr.write(`generated ${files} files in ${directories} directories\n`);
     const started = performance.now();
-    const server = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /at (http:\/\/\S+)/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+    const server = await startServeProcess(repo, 'warn', 'inherit');
+    const url = server.url;
     const indexSeconds = (performance.now() - started) / 1000;
     try {
       const first = await timedGet(url);
@@ -55,15 +46,14 @@ async function measure(nodeCount: number): Promise<string[]> {
         JSON.stringify(payload);
         stringify.push(performance.now() - t0);
       }
-      const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+      const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0);
       const floor = median(stringify);
       return [
         String(payload.data.nodes.length), String(payload.data.edges.length), (Buffer.byteLength(text) / 1e6).toFixed(1), indexSeconds.toFixed(1),
         first.ms.toFixed(1), median(warm).toFixed(1), floor.toFixed(1), (median(warm) / floor).toFixed(2), (first.ms / floor).toFixed(2), (peakKb / 1024).toFixed(0),
       ];
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.on('exit', resolve));
+      await server.stop();
     }
   } finally {
     rmSync(repo, { recursive: true, force: true });

@@ -1,0 +1,35 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const STRATA_BIN = path.resolve(fileURLToPath(import.meta.url), '../../../host/bin/strata.js');
+
+/** A `strata serve` child process of a benchmark, and the URL it printed. */
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  /** Stops it with SIGTERM and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts `strata serve <repo> --port 0 --log-level <level>` and waits until it prints its URL. */
+export async function startServeProcess(repo: string, logLevel: string, stderr: 'pipe' | 'inherit'): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel], { stdio: ['ignore', 'pipe', stderr] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /at (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`strata serve exited with ${code}`)));
+  });
+  return {
+    child,
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve));
+    },
+  };
+}
