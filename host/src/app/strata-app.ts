@@ -42,7 +42,11 @@ export class StrataApp {
   async start(onProgress?: (progress: BuildProgress) => void): Promise<ServingAddress> {
     await this.layout.load();
     let markReady!: () => void;
-    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    let markFailed!: (error: unknown) => void;
+    const ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      markFailed = reject;
+    });
     const address = await this.http.listen(ready);
     try {
       this.graph.replace(await this.source.build(onProgress));
@@ -50,6 +54,8 @@ export class StrataApp {
       this.graphJson.current();
       if (this.config.watch) await this.liveUpdater.start();
     } catch (error) {
+      markFailed(error);
+      await this.liveUpdater.stop();
       await this.http.close();
       throw error;
     }

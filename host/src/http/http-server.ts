@@ -75,7 +75,15 @@ export class RestifyHttpServer implements HttpServer {
         writeError(response, 'UNAUTHORIZED', 'this server requires the header Authorization: Bearer <token>');
         return next(false);
       }
-      if (this.ready) return void this.ready.then(() => next());
+      if (this.ready) {
+        return void this.ready.then(
+          () => next(),
+          () => {
+            writeError(response, 'INTERNAL_ERROR', 'the repository could not be indexed; the server log has the details');
+            next(false);
+          },
+        );
+      }
       return next();
     });
     for (const route of this.routes) this.register(route);
@@ -98,6 +106,8 @@ export class RestifyHttpServer implements HttpServer {
     this.ready = ready?.then(() => {
       this.ready = undefined;
     });
+    // A failed start answers the requests that waited; it is reported by whoever started the server.
+    this.ready?.catch(() => undefined);
     return new Promise((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
         if (error.code === 'EADDRINUSE') reject(new ListenError(`port ${this.config.port} is already in use on ${this.config.host}; choose another with --port`));
