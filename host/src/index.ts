@@ -15,6 +15,7 @@ import { createLogger } from './logging/logger.js';
 export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 export { ListenError } from './http/listen-error.js';
+export { DataDirectoryLockedError } from './storage/data-directory.js';
 export { HOST_VERSION } from './host-version.js';
 export type { StrataConfig, StrataSettings } from './config/strata-config.js';
 export type { BuildProgress } from './graph/graph-source.js';

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { HOST_VERSION } from '@strata/host';
@@ -114,4 +115,21 @@ t.test('strata serve fails clearly for a missing path, a file, a port in use and
   const missingConfig = runStrata(t, ['serve', repo, '--config', path.join(repo, 'absent.json')]);
   t.equal(await missingConfig.exited, 2);
   t.match(missingConfig.stderr(), /config file .*absent\.json does not exist/);
+});
+
+t.test('one data directory, one server: a second is refused, the lock of a dead one is taken over', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const first = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn']);
+  await first.url();
+  const second = runStrata(t, ['serve', repo, '--port', '0']);
+  t.equal(await second.exited, 1, 'a second server on the same data directory is refused');
+  t.match(second.stderr(), /data directory .*\.strata is in use by another Strata \(process \d+\); stop it, or give this one another --data-dir/);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const afterCrash = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn']);
+  await afterCrash.url();
+  t.pass('the lock of a process that died is taken over');
+  afterCrash.child.kill('SIGTERM');
+  t.equal(await afterCrash.exited, 0);
+  t.notOk(existsSync(path.join(repo, '.strata', 'strata.lock')), 'a clean stop releases the lock');
 });

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
+import { DataDirectoryLockedError } from '../storage/data-directory.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -21,7 +22,7 @@ try {
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 2;
-  } else if (error instanceof ListenError) {
+  } else if (error instanceof ListenError || error instanceof DataDirectoryLockedError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 1;
   } else {

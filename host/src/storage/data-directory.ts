@@ -1,4 +1,4 @@
-import { mkdir, writeFile, access } from 'node:fs/promises';
+import { mkdir, writeFile, access, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
@@ -19,6 +19,13 @@ export interface DataDirectory {
   /** Compacts every open collection so that the files on disk are complete and minimal. */
   close(): Promise<void>;
 }
+
+/** Another process holds the data directory. */
+export class DataDirectoryLockedError extends Error {
+  override readonly name = 'DataDirectoryLockedError';
+}
+
+const LOCK_FILE = 'strata.lock';
 
 /** Injection token of the `DataDirectory`. */
 export const DataDirectory = Symbol('DataDirectory');
@@ -50,11 +57,13 @@ export class NedbDataDirectory implements DataDirectory {
   async close(): Promise<void> {
     const collections = await Promise.all(this.open.values());
     await Promise.all(collections.map((store) => (store as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync()));
+    if (this.prepared) await rm(path.join(this.config.dataDir, LOCK_FILE), { force: true });
   }
 
   private prepare(): Promise<void> {
     this.prepared ??= (async () => {
       await mkdir(this.config.dataDir, { recursive: true });
+      await this.lock();
       // Keep the store out of the user's commits, as tools' caches do.
       const gitignore = path.join(this.config.dataDir, '.gitignore');
       try {
@@ -64,5 +73,36 @@ export class NedbDataDirectory implements DataDirectory {
       }
     })();
     return this.prepared;
+  }
+
+  /**
+   * Takes the directory for this process: two hosts writing one store would
+   * lose each other's writes. A lock left by a process that is gone is taken over.
+   */
+  private async lock(): Promise<void> {
+    const lockFile = path.join(this.config.dataDir, LOCK_FILE);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await writeFile(lockFile, `${process.pid}\n`, { flag: 'wx' });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+        throw new DataDirectoryLockedError(`data directory ${this.config.dataDir} is in use by another Strata (process ${holder}); stop it, or give this one another --data-dir`);
+      }
+      await rm(lockFile, { force: true });
+    }
+    throw new DataDirectoryLockedError(`could not lock the data directory ${this.config.dataDir}`);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
