@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import restify from 'restify';
 import { injectAll, inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
-import type { ErrorCode } from '../errors/error-codes.js';
+import { statusOf, type ErrorCode } from '../errors/error-codes.js';
 import { StrataError } from '../errors/strata-error.js';
 import { Logger } from '../logging/logger.js';
 import { compileSchema, type SchemaCheck } from '../validation/schema-validator.js';
@@ -95,8 +95,7 @@ export class RestifyHttpServer implements HttpServer {
           : code === 'METHOD_NOT_ALLOWED' ? `${pathOf(request)} does not accept ${request.method}`
           : 'unexpected server error';
         if (code === 'INTERNAL_ERROR') this.logger.error({ err: error, reqId: requestId(request) }, 'routing failed');
-        const status = code === 'NOT_FOUND' ? 404 : code === 'METHOD_NOT_ALLOWED' ? 405 : 500;
-        response.sendRaw(status, errorBody(code, message), { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        response.sendRaw(statusOf(code), errorBody(code, message), { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       }
       done();
     });
