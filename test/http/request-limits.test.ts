@@ -62,3 +62,24 @@ t.test('the default limit admits the positions of a 100k-node graph', async (t) 
   t.equal(status, 200);
   t.equal(body.data.ignored, 100_000);
 });
+
+t.test('a client that disconnects in the middle of a body leaves the server serving', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const { port } = new URL(server.url);
+  const { connect } = await import('node:net');
+  for (let i = 0; i < 20; i++) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write('POST /api/graph/layout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"positions": {');
+        setTimeout(() => socket.destroy(), 20);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    });
+  }
+  const { status } = await server.api('/api/graph');
+  t.equal(status, 200, 'still serving');
+  const aborted = server.logs.filter((record) => record.msg === 'request' && record.url === '/api/graph/layout');
+  t.equal(aborted.length, 0, 'no answer was written to the clients that left');
+});

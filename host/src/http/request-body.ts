@@ -63,14 +63,20 @@ function collect(request: IncomingMessage, limitBytes: number): Promise<Buffer> 
       cleanup();
       reject(new StrataError('BAD_REQUEST', `request body could not be read: ${error.message}`));
     };
+    // A client that goes away mid-body may fire neither 'end' nor 'error'.
+    const onClose = (): void => {
+      if (!request.complete) onError(new Error('the client closed the connection before the body ended'));
+    };
     const cleanup = (): void => {
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', onError);
+      request.off('close', onClose);
     };
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', onError);
+    request.on('close', onClose);
   });
 }
 
