@@ -1,0 +1,482 @@
+/**
+ * The code that runs inside each plugin's isolate, next to the plugin: it
+ * keeps the graph columns resident, builds the apply context, checks every
+ * style as it is set, and hands the results out as typed arrays.
+ *
+ * `createIsolateRuntime` is evaluated in the isolate from its source text
+ * (`createIsolateRuntime.toString()`), so it must not use anything from
+ * outside its own body. The benchmark also calls it in-process to compare.
+ */
+
+/** What the sandbox process gives the runtime. */
+export interface RuntimeHost {
+  /** Asks the host to run a capability; the answer comes back through `IsolateRuntime.settle` with the same `callId`. */
+  send(callId: number, capability: string, args: unknown[]): void;
+  /** Writes a line to the host's log. */
+  log(message: string): void;
+}
+
+/** The graph as the runtime receives it (see `GraphColumns` in the SDK). */
+export interface GraphPayload {
+  revision: number;
+  nodes: {
+    id: string[];
+    kind: Uint8Array;
+    kindNames: string[];
+    name: string[];
+    path: string[];
+    parent: Int32Array;
+    language: Uint16Array;
+    languageNames: string[];
+    loc: Float64Array;
+    lines: Float64Array;
+    bytes: Float64Array;
+    startLine: Int32Array;
+    endLine: Int32Array;
+  };
+  edges: { source: Int32Array; target: Int32Array; kind: Uint8Array; kindNames: string[] };
+}
+
+/** An apply as the runtime receives it. */
+export interface RuntimeApplyRequest {
+  params: Record<string, unknown>;
+  inputs: Record<string, string[]>;
+  capabilities: string[];
+}
+
+/** The styles of one overlay after an apply: one entry per graph node. */
+export interface OverlayColumns {
+  id: string;
+  /** The legend set during the apply, or null to keep the declared one. */
+  legend: Record<string, string> | null;
+  /** 0 for none, else 0x1000000 + 0xRRGGBB. */
+  color: Uint32Array;
+  /** NaN for none. */
+  size: Float64Array;
+  /** NaN for none. */
+  value: Float64Array;
+  /** Index into `badgeText`, -1 for none. */
+  badge: Int32Array;
+  badgeText: string[];
+  /** Nodes with at least one style field. */
+  styled: number;
+}
+
+/** What an apply gives back. */
+export type RuntimeApplyOutcome =
+  | { ok: true; graphRevision: number; overlays: OverlayColumns[]; durationMs: number }
+  | { ok: false; error: { name: string; message: string; stack: string } };
+
+/** What registering the plugin's default export gives back. */
+export type RuntimeRegisterOutcome =
+  | { ok: true; sdkVersion: string; overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }> }
+  | { ok: false; error: { name: string; message: string; stack: string } };
+
+/** The runtime's entry points, called by the sandbox process. */
+export interface IsolateRuntime {
+  register(namespace: unknown): RuntimeRegisterOutcome;
+  setGraph(graph: GraphPayload): void;
+  apply(request: RuntimeApplyRequest): Promise<RuntimeApplyOutcome>;
+  /** Delivers the host's answer to capability call `callId`: its value, or an error message. */
+  settle(callId: number, ok: boolean, value: unknown): void;
+}
+
+export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
+  // Taken before any plugin code runs, so that a plugin that replaces
+  // globals cannot change what the runtime does with its results.
+  const getOwn = Object.getOwnPropertyDescriptor;
+  const getPrototype = Object.getPrototypeOf;
+  const ErrorPrototype = Error.prototype;
+  const reflectApply = Reflect.apply;
+  const isArray = Array.isArray;
+  const isFinite = Number.isFinite;
+  const isInteger = Number.isInteger;
+  const keysOf = Object.keys;
+  const stringify = JSON.stringify;
+  const now = Date.now;
+  const MapCtor = Map;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+  const regexTest = RegExp.prototype.test;
+  const SIZE_MIN = 0.1;
+  const SIZE_MAX = 10;
+  const MAX_BADGE = 32;
+  const MAX_LEGEND_ENTRIES = 64;
+  const MAX_LABEL = 64;
+  const MAX_LOG_LINES = 100;
+  const OVERLAY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+  const OVERLAY_TYPES = ['color', 'size', 'badge'];
+
+  let descriptor: { overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>; apply: unknown } | undefined;
+  let graph: GraphPayload | undefined;
+  let graphIndex: Map<string, number> | undefined;
+  let kindLists: Map<string, Int32Array> | undefined;
+  let childLists: { offsets: Int32Array; items: Int32Array } | undefined;
+  let outLists: { offsets: Int32Array; items: Int32Array } | undefined;
+  let inLists: { offsets: Int32Array; items: Int32Array } | undefined;
+  let applying = false;
+  let nextCallId = 1;
+  const pendingCalls = new MapCtor<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const mapDelete = Map.prototype.delete;
+
+  function settle(callId: number, ok: boolean, value: unknown): void {
+    const pending = reflectApply(mapGet, pendingCalls, [callId]) as { resolve(value: unknown): void; reject(error: Error): void } | undefined;
+    if (!pending) return;
+    reflectApply(mapDelete, pendingCalls, [callId]);
+    if (ok) pending.resolve(value);
+    else {
+      const error = new Error(typeof value === 'string' ? value : 'capability failed');
+      error.name = 'CapabilityError';
+      pending.reject(error);
+    }
+  }
+
+  function fail(message: string): never {
+    throw new TypeError(message);
+  }
+
+  function describe(error: unknown): { name: string; message: string; stack: string } {
+    // Only own data properties are read: a getter or a proxy could run forever.
+    if (typeof error === 'object' && error !== null) {
+      let isError = false;
+      try {
+        for (let proto = getPrototype(error), depth = 0; proto !== null && depth < 32; proto = getPrototype(proto), depth++) {
+          if (proto === ErrorPrototype) {
+            isError = true;
+            break;
+          }
+        }
+      } catch {
+        isError = false;
+      }
+      if (!isError) return { name: 'NonErrorThrown', message: 'the plugin threw an object that is not an Error', stack: '' };
+      const text = (target: object, key: string): string => {
+        try {
+          const property = getOwn(target, key);
+          return property && typeof property.value === 'string' ? property.value.slice(0, 4000) : '';
+        } catch {
+          return '';
+        }
+      };
+      let name = text(error, 'name');
+      if (name === '') {
+        try {
+          // Error subclasses keep \`name\` on the prototype: read it the same careful way.
+          const proto = getPrototype(error);
+          name = (proto && text(proto, 'name')) || 'Error';
+        } catch {
+          name = 'Error';
+        }
+      }
+      const message = text(error, 'message');
+      return { name, message: message === '' ? `${name} without a message` : message, stack: text(error, 'stack') };
+    }
+    let shown: string;
+    if (typeof error === 'string') shown = stringify(error.slice(0, 1000));
+    else if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint' || error === undefined || error === null) shown = String(error);
+    else if (typeof error === 'symbol') shown = 'a symbol';
+    else shown = `a ${typeof error}`;
+    return { name: 'NonErrorThrown', message: `the plugin threw ${shown}, not an Error`, stack: '' };
+  }
+
+  function checkLegend(legend: unknown, where: string): Record<string, string> {
+    if (typeof legend !== 'object' || legend === null || isArray(legend)) fail(`${where}: a legend must be an object of label -> hex color`);
+    const names = keysOf(legend);
+    if (names.length > MAX_LEGEND_ENTRIES) fail(`${where}: a legend has at most ${MAX_LEGEND_ENTRIES} entries, this one has ${names.length}`);
+    const out: Record<string, string> = {};
+    for (const label of names) {
+      const property = getOwn(legend, label);
+      const color = property ? property.value : undefined;
+      if (label.length > MAX_LABEL) fail(`${where}: legend label "${label.slice(0, 20)}..." is longer than ${MAX_LABEL} characters`);
+      if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: legend color of ${stringify(label)} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
+      out[label] = color;
+    }
+    return out;
+  }
+
+  function register(namespace: unknown): RuntimeRegisterOutcome {
+    try {
+      const exported = typeof namespace === 'object' && namespace !== null ? (namespace as { default?: unknown }).default : undefined;
+      if (typeof exported !== 'object' || exported === null) fail('the entry has no default export; export default definePlugin({...})');
+      const candidate = exported as Record<string, unknown>;
+      if (candidate.strataPlugin !== 1) fail('the default export is not a plugin descriptor; make it with definePlugin() from @strata/sdk');
+      const sdkVersion = candidate.sdkVersion;
+      if (typeof sdkVersion !== 'string') fail('the descriptor has no sdkVersion');
+      const apply = candidate.apply;
+      if (typeof apply !== 'function') fail('the descriptor has no apply function');
+      const overlays = candidate.overlays;
+      if (!isArray(overlays) || overlays.length === 0 || overlays.length > 16) fail('the descriptor must list between 1 and 16 overlays');
+      const seen = new MapCtor<string, boolean>();
+      const checked: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }> = [];
+      for (let i = 0; i < overlays.length; i++) {
+        const overlay = overlays[i] as Record<string, unknown>;
+        const where = `overlays[${i}]`;
+        if (typeof overlay !== 'object' || overlay === null) fail(`${where} is not an object`);
+        const { id, name, type, description, legend } = overlay;
+        if (typeof id !== 'string' || !reflectApply(regexTest, OVERLAY_ID, [id])) fail(`${where}.id must be lower-case letters, digits and dashes, got ${stringify(id) ?? String(id)}`);
+        if (reflectApply(mapGet, seen, [id])) fail(`${where}.id "${id}" is used twice`);
+        reflectApply(mapSet, seen, [id, true]);
+        if (typeof name !== 'string' || name.length === 0 || name.length > 100) fail(`${where}.name must be a string of 1 to 100 characters`);
+        if (typeof type !== 'string' || !OVERLAY_TYPES.includes(type)) fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
+        if (description !== undefined && typeof description !== 'string') fail(`${where}.description must be a string`);
+        checked.push({ id, name, type, description: typeof description === 'string' ? description.slice(0, 500) : '', legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`) });
+      }
+      descriptor = { overlays: checked, apply };
+      return { ok: true, sdkVersion, overlays: checked };
+    } catch (error) {
+      return { ok: false, error: describe(error) };
+    }
+  }
+
+  function setGraph(payload: GraphPayload): void {
+    graph = payload;
+    graphIndex = undefined;
+    kindLists = undefined;
+    childLists = undefined;
+    outLists = undefined;
+    inLists = undefined;
+  }
+
+  function compressed(count: number, keys: Int32Array, values: Int32Array | undefined, length: number): { offsets: Int32Array; items: Int32Array } {
+    const offsets = new Int32Array(count + 1);
+    for (let i = 0; i < length; i++) offsets[keys[i]! + 1]!++;
+    for (let i = 0; i < count; i++) offsets[i + 1]! += offsets[i]!;
+    const fill = offsets.slice(0, count);
+    const items = new Int32Array(length);
+    for (let i = 0; i < length; i++) items[fill[keys[i]!]!++] = values ? values[i]! : i;
+    return { offsets, items };
+  }
+
+  function graphView(payload: GraphPayload): unknown {
+    const nodes = payload.nodes;
+    const edges = payload.edges;
+    const count = nodes.id.length;
+    const checkIndex = (index: unknown): number => {
+      if (typeof index !== 'number' || !isInteger(index) || index < 0 || index >= count) fail(`node index ${String(index)} is out of range (0 to ${count - 1})`);
+      return index;
+    };
+    const slice = (lists: { offsets: Int32Array; items: Int32Array }, index: number): Int32Array => lists.items.subarray(lists.offsets[index]!, lists.offsets[index + 1]!);
+    return Object.freeze({
+      revision: payload.revision,
+      nodeCount: count,
+      edgeCount: edges.source.length,
+      nodes,
+      edges,
+      indexOf(id: string): number {
+        if (!graphIndex) {
+          graphIndex = new MapCtor();
+          for (let i = 0; i < count; i++) reflectApply(mapSet, graphIndex, [nodes.id[i], i]);
+        }
+        const found = reflectApply(mapGet, graphIndex, [id]) as number | undefined;
+        return found === undefined ? -1 : found;
+      },
+      node(index: number) {
+        const i = checkIndex(index);
+        const optional = (value: number): number | undefined => (Number.isNaN(value) ? undefined : value);
+        return {
+          index: i,
+          id: nodes.id[i]!,
+          kind: nodes.kindNames[nodes.kind[i]!]!,
+          name: nodes.name[i]!,
+          path: nodes.path[i]!,
+          parent: nodes.parent[i]!,
+          language: nodes.language[i] === 0 ? undefined : nodes.languageNames[nodes.language[i]!],
+          loc: optional(nodes.loc[i]!),
+          lines: optional(nodes.lines[i]!),
+          bytes: optional(nodes.bytes[i]!),
+          startLine: nodes.startLine[i] === 0 ? undefined : nodes.startLine[i],
+          endLine: nodes.endLine[i] === 0 ? undefined : nodes.endLine[i],
+        };
+      },
+      nodesOfKind(kind: string): Int32Array {
+        if (!kindLists) {
+          kindLists = new MapCtor();
+          const code = new Int32Array(count);
+          for (let i = 0; i < count; i++) code[i] = nodes.kind[i]!;
+          const lists = compressed(nodes.kindNames.length, code, undefined, count);
+          for (let k = 0; k < nodes.kindNames.length; k++) reflectApply(mapSet, kindLists, [nodes.kindNames[k], slice(lists, k)]);
+        }
+        return (reflectApply(mapGet, kindLists, [kind]) as Int32Array | undefined) ?? new Int32Array(0);
+      },
+      children(index: number): Int32Array {
+        if (!childLists) {
+          // Children by the parent column: the `contains` tree.
+          const parents: number[] = [];
+          const kids: number[] = [];
+          for (let i = 0; i < count; i++) {
+            if (nodes.parent[i]! >= 0) {
+              parents.push(nodes.parent[i]!);
+              kids.push(i);
+            }
+          }
+          childLists = compressed(count, Int32Array.from(parents), Int32Array.from(kids), kids.length);
+        }
+        return slice(childLists, checkIndex(index));
+      },
+      outgoing(index: number): Int32Array {
+        outLists ??= compressed(count, edges.source, undefined, edges.source.length);
+        return slice(outLists, checkIndex(index));
+      },
+      incoming(index: number): Int32Array {
+        inLists ??= compressed(count, edges.target, undefined, edges.target.length);
+        return slice(inLists, checkIndex(index));
+      },
+    });
+  }
+
+  function emptyGraph(): GraphPayload {
+    const none = new Int32Array(0);
+    return {
+      revision: 0,
+      nodes: { id: [], kind: new Uint8Array(0), kindNames: [], name: [], path: [], parent: none, language: new Uint16Array(0), languageNames: [''], loc: new Float64Array(0), lines: new Float64Array(0), bytes: new Float64Array(0), startLine: none, endLine: none },
+      edges: { source: none, target: none, kind: new Uint8Array(0), kindNames: [] },
+    };
+  }
+
+  function writer(overlayId: string, payload: GraphPayload, view: { indexOf(id: string): number }) {
+    const count = payload.nodes.id.length;
+    const columns: OverlayColumns = {
+      id: overlayId,
+      legend: null,
+      color: new Uint32Array(count),
+      size: new Float64Array(count).fill(NaN),
+      value: new Float64Array(count).fill(NaN),
+      badge: new Int32Array(count).fill(-1),
+      badgeText: [],
+      styled: 0,
+    };
+    const marked = new Uint8Array(count);
+    const where = `overlay "${overlayId}"`;
+    return {
+      columns,
+      api: Object.freeze({
+        set(node: unknown, style: unknown): void {
+          let index: number;
+          if (typeof node === 'string') {
+            index = view.indexOf(node);
+            if (index < 0) fail(`${where}: unknown node id ${stringify(node.slice(0, 300))}`);
+          } else if (typeof node === 'number' && isInteger(node) && node >= 0 && node < count) {
+            index = node;
+          } else {
+            fail(`${where}: a node is named by its id or its index (0 to ${count - 1}), got ${typeof node === 'number' ? node : typeof node}`);
+          }
+          if (typeof style !== 'object' || style === null) fail(`${where}: the style of ${payload.nodes.id[index]} is not an object`);
+          const { color, size, badge, value } = style as Record<string, unknown>;
+          const label = payload.nodes.id[index];
+          if (color !== undefined) {
+            if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: color of ${label} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
+            let digits = color.slice(1);
+            if (digits.length === 3) digits = digits[0]! + digits[0] + digits[1] + digits[1] + digits[2] + digits[2];
+            columns.color[index] = 0x1000000 + parseInt(digits, 16);
+          }
+          if (size !== undefined) {
+            if (typeof size !== 'number' || !isFinite(size) || size < SIZE_MIN || size > SIZE_MAX) fail(`${where}: size of ${label} is ${String(size)}; sizes are finite numbers from ${SIZE_MIN} to ${SIZE_MAX} (1 is normal)`);
+            columns.size[index] = size;
+          }
+          if (value !== undefined) {
+            if (typeof value !== 'number' || !isFinite(value)) fail(`${where}: value of ${label} is ${String(value)}, not a finite number`);
+            columns.value[index] = value;
+          }
+          if (badge !== undefined) {
+            let text: string;
+            if (typeof badge === 'number' && isFinite(badge)) text = String(badge);
+            else if (typeof badge === 'string') text = badge;
+            else fail(`${where}: badge of ${label} must be a string or a finite number`);
+            if (text.length > MAX_BADGE) fail(`${where}: badge of ${label} has ${text.length} characters; at most ${MAX_BADGE}`);
+            columns.badge[index] = columns.badgeText.length;
+            columns.badgeText.push(text);
+          }
+          if (marked[index] === 0 && (color !== undefined || size !== undefined || value !== undefined || badge !== undefined)) {
+            marked[index] = 1;
+            columns.styled++;
+          }
+        },
+        setLegend(legend: unknown): void {
+          columns.legend = checkLegend(legend, where);
+        },
+      }),
+    };
+  }
+
+  async function apply(request: RuntimeApplyRequest): Promise<RuntimeApplyOutcome> {
+    const started = now();
+    if (applying) return { ok: false, error: { name: 'Error', message: 'an apply is already running in this sandbox', stack: '' } };
+    applying = true;
+    try {
+      if (!descriptor) fail('the plugin is not registered');
+      const declared = new MapCtor<string, boolean>();
+      for (const capability of request.capabilities) reflectApply(mapSet, declared, [capability, true]);
+      const need = (capability: string): void => {
+        if (!reflectApply(mapGet, declared, [capability])) {
+          const error = new Error(`capability "${capability}" was not declared: add it to "strata.capabilities" in the plugin's package.json`);
+          error.name = 'CapabilityError';
+          throw error;
+        }
+      };
+      const payload = graph ?? emptyGraph();
+      const view = graphView(payload) as { indexOf(id: string): number };
+      const writers = new MapCtor<string, ReturnType<typeof writer>>();
+      const order: string[] = [];
+      for (const overlay of descriptor.overlays) {
+        reflectApply(mapSet, writers, [overlay.id, writer(overlay.id, payload, view)]);
+        order.push(overlay.id);
+      }
+      let logLines = 0;
+      const call = (capability: string, args: unknown[]): Promise<unknown> => {
+        need(capability);
+        const callId = nextCallId++;
+        return new Promise((resolve, reject) => {
+          reflectApply(mapSet, pendingCalls, [callId, { resolve, reject }]);
+          host.send(callId, capability, args);
+        });
+      };
+      const inputs = request.inputs;
+      const context = Object.freeze({
+        params: request.params,
+        get graph() {
+          need('graph:read');
+          return view;
+        },
+        git: Object.freeze({
+          log: (options?: unknown) => call('git:log', [options ?? {}]),
+          blame: (path: unknown) => call('git:blame', [path]),
+        }),
+        files: Object.freeze({
+          read: (path: unknown) => call('files:read', [path]),
+          list: (patterns: unknown) => call('files:list', [patterns]),
+        }),
+        inputs: Object.freeze({
+          names: (): string[] => {
+            need('inputs:read');
+            return keysOf(inputs);
+          },
+          get: (name: string): string[] => {
+            need('inputs:read');
+            const property = getOwn(inputs, String(name));
+            return property ? [...(property.value as string[])] : [];
+          },
+        }),
+        overlay(id: string) {
+          const found = reflectApply(mapGet, writers, [id]) as ReturnType<typeof writer> | undefined;
+          if (!found) fail(`overlay(${stringify(id) ?? String(id)}): the plugin declares no such overlay (it has ${order.join(', ')})`);
+          return found.api;
+        },
+        log(message: unknown): void {
+          if (++logLines > MAX_LOG_LINES) return;
+          host.log(typeof message === 'string' ? message.slice(0, 1000) : `(${typeof message})`);
+        },
+      });
+      await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);
+      const overlays: OverlayColumns[] = [];
+      for (const id of order) overlays.push((reflectApply(mapGet, writers, [id]) as ReturnType<typeof writer>).columns);
+      return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started };
+    } catch (error) {
+      return { ok: false, error: describe(error) };
+    } finally {
+      applying = false;
+    }
+  }
+
+  return { register, setGraph, apply, settle };
+}

@@ -1,0 +1,343 @@
+/**
+ * `PluginSandbox`: one plugin, loaded into an isolate that lives in a
+ * supervised child process. The host uses it for every plugin, and the
+ * testing harness uses the very same class, so a plugin behaves in its
+ * author's tests exactly as it does in the host.
+ *
+ * What it guarantees to its caller:
+ * - every call settles: within the wall-time limit plus a grace period the
+ *   process either answers or is killed;
+ * - a process that dies (memory, fatal V8 error, kill) is started again on
+ *   the next call, with a fresh isolate;
+ * - results are checked before they are returned (lengths, colors, sizes,
+ *   finite numbers, badge lengths, legends).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Capability, OverlayType } from '../plugin.js';
+import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS } from '../plugin.js';
+import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
+import { DEFAULT_SANDBOX_LIMITS, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
+
+/** Node flags the sandbox process runs with: isolated-vm needs `--no-node-snapshot` on Node 20 and later. */
+export const SANDBOX_NODE_FLAGS: readonly string[] = ['--no-node-snapshot', '--max-old-space-size=1024'];
+
+/** Time the process gets beyond the wall-time limit to answer before it is killed. */
+const GRACE_MS = 3000;
+
+/** A plugin's load or apply failed; `kind` says how. */
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+  constructor(
+    readonly kind: SandboxFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An overlay as the plugin declared it, checked. */
+export interface DeclaredOverlay {
+  id: string;
+  name: string;
+  type: OverlayType;
+  description: string;
+  legend: Record<string, string>;
+}
+
+/** A successful apply: one set of columns per declared overlay, aligned with the graph it ran on. */
+export interface SandboxApplyResult {
+  graphRevision: number;
+  overlays: OverlayColumns[];
+  /** Time spent inside the sandbox's apply, in milliseconds. */
+  durationMs: number;
+}
+
+/** What a sandbox needs to start. */
+export interface PluginSandboxOptions {
+  pluginId: string;
+  /** The bundled entry (an ES module with no imports). */
+  code: string;
+  /** Shown in stack traces. */
+  filename: string;
+  /** Capabilities the plugin declared; others are refused in the isolate and again here. */
+  capabilities: readonly Capability[];
+  limits?: Partial<SandboxLimits>;
+  /** Answers a capability call; what it returns (or the message it throws) goes back to the plugin. */
+  callCapability(name: Capability, args: unknown[]): Promise<unknown>;
+  /** Lines the plugin logs, and what the sandbox process writes to stderr. */
+  log?(message: string): void;
+}
+
+interface Pending {
+  resolve(message: FromSandbox): void;
+  reject(error: SandboxError): void;
+  timer: NodeJS.Timeout;
+}
+
+export class PluginSandbox {
+  readonly limits: SandboxLimits;
+  private child: ChildProcess | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextRequestId = 1;
+  private declared: { sdkVersion: string; overlays: DeclaredOverlay[] } | undefined;
+  private sentGraphRevision = -1;
+  private disposed = false;
+  /** Why the last process ended, when it ended on its own. */
+  private lastExit: string | undefined;
+
+  private constructor(private readonly options: PluginSandboxOptions) {
+    this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+  }
+
+  /** Starts a sandbox and loads the plugin; rejects with a `SandboxError` of kind `load` (or a limit) when it cannot. */
+  static async start(options: PluginSandboxOptions): Promise<PluginSandbox> {
+    const sandbox = new PluginSandbox(options);
+    try {
+      await sandbox.load();
+    } catch (error) {
+      await sandbox.dispose();
+      throw error;
+    }
+    return sandbox;
+  }
+
+  /** The SDK version the plugin was built with, from its descriptor. */
+  get sdkVersion(): string {
+    return this.declared!.sdkVersion;
+  }
+
+  /** The overlays the plugin declares. */
+  get overlays(): readonly DeclaredOverlay[] {
+    return this.declared!.overlays;
+  }
+
+  /** The process id of the sandbox process, while one runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * Runs the plugin's apply. `graph` is copied into the sandbox only when its
+   * revision differs from the last one sent: the graph stays resident there.
+   * Without a graph the plugin has no nodes to style.
+   */
+  async apply(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
+    if (this.disposed) throw new SandboxError('disposed', 'the plugin was unloaded');
+    if (!this.child) await this.load();
+    // The graph goes in whatever the capabilities: styles name nodes by id. Only
+    // `graph:read` lets the plugin read it.
+    if (graph && graph.revision !== this.sentGraphRevision) {
+      this.post({ type: 'graph', graph });
+      this.sentGraphRevision = graph.revision;
+    }
+    const reply = await this.request(
+      (requestId) => ({ type: 'apply', requestId, request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] } }),
+      this.limits.wallTimeMs + GRACE_MS,
+    );
+    if (reply.type !== 'applied') throw new SandboxError('invalid-result', 'the sandbox answered an apply with something else');
+    return this.checkOutcome(reply.outcome, graph ? graph.nodes.id.length : 0);
+  }
+
+  /** Ends the sandbox process. Calls in flight fail with kind `disposed`. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.failPending(new SandboxError('disposed', 'the plugin was unloaded'));
+    const child = this.child;
+    this.child = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  private async load(): Promise<void> {
+    this.spawn();
+    const reply = await this.request(
+      (requestId) => ({ type: 'load', requestId, code: this.options.code, filename: this.options.filename, limits: this.limits }),
+      this.limits.loadTimeMs + GRACE_MS + 2000,
+    );
+    if (reply.type !== 'loaded') throw new SandboxError('load', 'the sandbox answered a load with something else');
+    this.declared = this.checkRegistration(reply.outcome);
+  }
+
+  private spawn(): void {
+    const script = fileURLToPath(new URL('./sandbox-process.js', import.meta.url));
+    const child = fork(script, [], {
+      execArgv: [...SANDBOX_NODE_FLAGS],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // Nothing of the host's environment is needed in there.
+      env: { NODE_ENV: process.env.NODE_ENV ?? 'production' },
+    });
+    this.child = child;
+    this.sentGraphRevision = -1;
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => this.options.log?.(`sandbox process: ${text.trimEnd().slice(0, 2000)}`));
+    child.on('message', (message: FromSandbox) => this.receive(child, message));
+    child.on('error', () => undefined);
+    child.once('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      this.lastExit = this.lastExit ?? (signal ? `signal ${signal}` : `exit code ${code}`);
+      this.failPending(new SandboxError('crashed', `the sandbox process ended (${this.lastExit}); it is started again on the next call`));
+      this.lastExit = undefined;
+    });
+  }
+
+  private receive(child: ChildProcess, message: FromSandbox): void {
+    if (child !== this.child) return;
+    switch (message.type) {
+      case 'capability':
+        void this.answerCapability(child, message.callId, message.name, message.args);
+        return;
+      case 'log':
+        this.options.log?.(message.message);
+        return;
+      case 'fatal':
+        this.lastExit = `fatal error in the isolate: ${message.message}`;
+        return;
+      default: {
+        const pending = this.pending.get(message.requestId);
+        if (!pending) return;
+        this.pending.delete(message.requestId);
+        clearTimeout(pending.timer);
+        if (message.type === 'failed') pending.reject(new SandboxError(message.kind, message.message));
+        else pending.resolve(message);
+      }
+    }
+  }
+
+  private async answerCapability(child: ChildProcess, callId: number, name: string, args: unknown[]): Promise<void> {
+    let reply: ToSandbox;
+    if (!this.options.capabilities.includes(name as Capability)) {
+      reply = { type: 'capabilityResult', callId, ok: false, value: `capability "${name}" was not declared` };
+    } else {
+      try {
+        reply = { type: 'capabilityResult', callId, ok: true, value: await this.options.callCapability(name as Capability, Array.isArray(args) ? args : []) };
+      } catch (error) {
+        reply = { type: 'capabilityResult', callId, ok: false, value: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    if (child === this.child && child.connected) child.send(reply, () => undefined);
+  }
+
+  private request(make: (requestId: number) => ToSandbox, timeoutMs: number): Promise<FromSandbox & { requestId: number }> {
+    const requestId = this.nextRequestId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // The process did not answer in time: it is stuck where the isolate's own limits do not reach.
+        this.pending.delete(requestId);
+        reject(new SandboxError('wall-time', `the sandbox did not answer within ${timeoutMs} ms and was stopped`));
+        this.kill('unresponsive');
+      }, timeoutMs);
+      this.pending.set(requestId, { resolve: resolve as Pending['resolve'], reject, timer });
+      this.post(make(requestId));
+    });
+  }
+
+  private post(message: ToSandbox): void {
+    const child = this.child;
+    if (!child || !child.connected) {
+      this.failPending(new SandboxError('crashed', 'the sandbox process is not running'));
+      return;
+    }
+    child.send(message, (error) => {
+      if (error && child === this.child) this.kill(`could not send to it: ${error.message}`);
+    });
+  }
+
+  private kill(reason: string): void {
+    const child = this.child;
+    if (!child) return;
+    this.lastExit = reason;
+    child.kill('SIGKILL');
+  }
+
+  private failPending(error: SandboxError): void {
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      this.pending.delete(id);
+      pending.reject(error);
+    }
+  }
+
+  private checkRegistration(outcome: RuntimeRegisterOutcome): { sdkVersion: string; overlays: DeclaredOverlay[] } {
+    if (!isObject(outcome)) throw new SandboxError('load', 'the plugin registration gave nothing usable');
+    if (outcome.ok !== true) throw new SandboxError('load', `the plugin is not valid: ${String((outcome as { error?: { message?: unknown } }).error?.message ?? 'unknown reason')}`);
+    const overlays = Array.isArray(outcome.overlays) ? outcome.overlays : [];
+    if (typeof outcome.sdkVersion !== 'string' || overlays.length === 0) throw new SandboxError('load', 'the plugin descriptor has no SDK version or no overlays');
+    return {
+      sdkVersion: outcome.sdkVersion,
+      overlays: overlays.map((overlay) => ({
+        id: String(overlay.id),
+        name: String(overlay.name),
+        type: overlay.type as OverlayType,
+        description: String(overlay.description ?? ''),
+        legend: checkedLegend(overlay.legend, `overlay ${overlay.id}`),
+      })),
+    };
+  }
+
+  /** Checks what came out of the isolate: the runtime there checks as the plugin writes, but the plugin shares its isolate. */
+  private checkOutcome(outcome: RuntimeApplyOutcome, nodeCount: number): SandboxApplyResult {
+    if (!isObject(outcome)) throw new SandboxError('invalid-result', 'the apply gave nothing usable');
+    if (outcome.ok !== true) {
+      const error = isObject(outcome.error) ? outcome.error : { name: 'Error', message: 'unknown failure', stack: '' };
+      const name = typeof error.name === 'string' && error.name !== 'Error' ? `${error.name}: ` : '';
+      throw new SandboxError('threw', `${name}${String(error.message).slice(0, 2000)}`);
+    }
+    const declared = this.declared!.overlays;
+    if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length) throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');
+    const overlays = outcome.overlays.map((columns, i) => checkColumns(columns, declared[i]!.id, nodeCount));
+    return { graphRevision: Number(outcome.graphRevision) || 0, overlays, durationMs: Number(outcome.durationMs) || 0 };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null;
+}
+
+const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+function checkedLegend(legend: unknown, where: string): Record<string, string> {
+  if (legend === null || legend === undefined) return {};
+  if (!isObject(legend)) throw new SandboxError('invalid-result', `${where}: the legend is not an object`);
+  const entries = Object.entries(legend);
+  if (entries.length > 64) throw new SandboxError('invalid-result', `${where}: the legend has ${entries.length} entries; at most 64`);
+  const out: Record<string, string> = {};
+  for (const [label, color] of entries) {
+    if (label.length > 64 || typeof color !== 'string' || !HEX.test(color)) throw new SandboxError('invalid-result', `${where}: legend entry ${JSON.stringify(label.slice(0, 64))} is not label -> hex color`);
+    out[label] = color;
+  }
+  return out;
+}
+
+function checkColumns(columns: OverlayColumns, id: string, nodeCount: number): OverlayColumns {
+  const where = `overlay "${id}"`;
+  if (!isObject(columns) || columns.id !== id) throw new SandboxError('invalid-result', `${where}: results came back out of order`);
+  const { color, size, value, badge, badgeText } = columns;
+  if (!(color instanceof Uint32Array) || !(size instanceof Float64Array) || !(value instanceof Float64Array) || !(badge instanceof Int32Array) || !Array.isArray(badgeText)) {
+    throw new SandboxError('invalid-result', `${where}: the result columns have the wrong types`);
+  }
+  if (color.length !== nodeCount || size.length !== nodeCount || value.length !== nodeCount || badge.length !== nodeCount) {
+    throw new SandboxError('invalid-result', `${where}: the result columns do not have one entry per node (${nodeCount})`);
+  }
+  if (badgeText.length > nodeCount) throw new SandboxError('invalid-result', `${where}: more badges than nodes`);
+  let styled = 0;
+  for (let i = 0; i < nodeCount; i++) {
+    const c = color[i]!;
+    const s = size[i]!;
+    const v = value[i]!;
+    const b = badge[i]!;
+    if (c !== 0 && (c < 0x1000000 || c > 0x1ffffff)) throw new SandboxError('invalid-result', `${where}: node ${i} has an invalid color`);
+    if (!Number.isNaN(s) && !(s >= STYLE_SIZE_BOUNDS.min && s <= STYLE_SIZE_BOUNDS.max)) throw new SandboxError('invalid-result', `${where}: node ${i} has a size out of bounds`);
+    if (!Number.isNaN(v) && !Number.isFinite(v)) throw new SandboxError('invalid-result', `${where}: node ${i} has a value that is not finite`);
+    if (b !== -1 && (b < 0 || b >= badgeText.length || typeof badgeText[b] !== 'string' || badgeText[b].length > MAX_BADGE_LENGTH)) {
+      throw new SandboxError('invalid-result', `${where}: node ${i} has an invalid badge`);
+    }
+    if (c !== 0 || !Number.isNaN(s) || !Number.isNaN(v) || b !== -1) styled++;
+  }
+  return { id, legend: columns.legend === null ? null : checkedLegend(columns.legend, where), color, size, value, badge, badgeText, styled };
+}

@@ -1,0 +1,49 @@
+/**
+ * Messages between a `PluginSandbox` (in the host) and its sandbox process.
+ * Sent over the IPC channel with Node's advanced serialization, so typed
+ * arrays cross as memory copies.
+ */
+import type { GraphPayload, RuntimeApplyOutcome, RuntimeApplyRequest, RuntimeRegisterOutcome } from './isolate-runtime.js';
+
+/** Limits of one plugin's sandbox. */
+export interface SandboxLimits {
+  /** Heap limit of the isolate, in MiB (isolated-vm's own limit; the process has a hard limit above it). */
+  memoryMb: number;
+  /** CPU time one apply may use, in milliseconds. */
+  cpuTimeMs: number;
+  /** Wall time one apply may take, capability calls included, in milliseconds. */
+  wallTimeMs: number;
+  /** Time loading the plugin (evaluating its entry) may take, in milliseconds. */
+  loadTimeMs: number;
+  /** Capability calls one apply may make. */
+  maxCapabilityCalls: number;
+}
+
+/** Limits when none are configured. */
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  memoryMb: 128,
+  cpuTimeMs: 10_000,
+  wallTimeMs: 60_000,
+  loadTimeMs: 5_000,
+  maxCapabilityCalls: 100_000,
+});
+
+/** Capability calls waiting for an answer at once, per apply; more are refused. */
+export const MAX_PENDING_CAPABILITY_CALLS = 64;
+
+export type ToSandbox =
+  | { type: 'load'; requestId: number; code: string; filename: string; limits: SandboxLimits }
+  | { type: 'graph'; graph: GraphPayload }
+  | { type: 'apply'; requestId: number; request: RuntimeApplyRequest }
+  | { type: 'capabilityResult'; callId: number; ok: boolean; value: unknown };
+
+/** Why a sandbox call failed. */
+export type SandboxFailureKind = 'load' | 'threw' | 'cpu-time' | 'wall-time' | 'memory' | 'crashed' | 'invalid-result' | 'disposed';
+
+export type FromSandbox =
+  | { type: 'loaded'; requestId: number; outcome: RuntimeRegisterOutcome }
+  | { type: 'applied'; requestId: number; outcome: RuntimeApplyOutcome }
+  | { type: 'failed'; requestId: number; kind: SandboxFailureKind; message: string }
+  | { type: 'capability'; callId: number; name: string; args: unknown[] }
+  | { type: 'log'; message: string }
+  | { type: 'fatal'; message: string };

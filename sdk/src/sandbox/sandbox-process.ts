@@ -1,0 +1,236 @@
+/**
+ * The sandbox process: holds one plugin's isolate (isolated-vm) and runs its
+ * loads and applies under the limits it was given. It is a separate process
+ * so that what isolated-vm cannot contain (allocations past the isolate's
+ * soft memory limit, a fatal V8 error) ends this process, never the host.
+ *
+ * Started by `PluginSandbox` with `--no-node-snapshot`, which isolated-vm
+ * requires on Node 20 and later.
+ */
+import ivm from 'isolated-vm';
+import { createIsolateRuntime, type GraphPayload, type RuntimeApplyRequest, type RuntimeRegisterOutcome } from './isolate-runtime.js';
+import { MAX_PENDING_CAPABILITY_CALLS, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
+
+/** How often CPU time is checked while an apply awaits. */
+const CPU_CHECK_MS = 20;
+
+interface LoadedIsolate {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  apply: ivm.Reference<unknown>;
+  setGraph: ivm.Reference<unknown>;
+  settle: ivm.Reference<unknown>;
+  /** Revision of the graph copied into the isolate, -1 for none. */
+  graphRevision: number;
+}
+
+class Failure extends Error {
+  constructor(
+    readonly kind: SandboxFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let plugin: { code: string; filename: string; limits: SandboxLimits } | undefined;
+let loaded: LoadedIsolate | undefined;
+let graph: GraphPayload | undefined;
+/** The apply under way: capability calls from any other moment are never answered. */
+let activeApply: { calls: number; pending: Set<number> } | undefined;
+let nextCallId = 1;
+/** Maps the host-side call id to the runtime's call id. */
+const calls = new Map<number, { runtimeCallId: number; apply: { pending: Set<number> } }>();
+
+function send(message: FromSandbox): void {
+  process.send?.(message);
+}
+
+/** Why an isolate stopped, from isolated-vm's error text. */
+function classify(error: unknown, fallback: SandboxFailureKind): Failure {
+  if (error instanceof Failure) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/memory limit/i.test(message)) return new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`);
+  if (/timed out/i.test(message)) return new Failure('cpu-time', `the plugin ran past its CPU time limit of ${plugin?.limits.cpuTimeMs} ms`);
+  return new Failure(fallback, message);
+}
+
+function disposeIsolate(): void {
+  const current = loaded;
+  loaded = undefined;
+  if (current && !current.isolate.isDisposed) current.isolate.dispose();
+  for (const [callId, call] of calls) if (!activeApply || call.apply === activeApply) calls.delete(callId);
+}
+
+/**
+ * Runs `task` against the isolate, disposing it when wall time or CPU time
+ * runs out: `timeout` in isolated-vm covers only synchronous code, not time
+ * spent awaiting, and not work queued as microtasks.
+ */
+async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: ivm.Isolate, wallMs: number, cpuMs: number, what: string): Promise<T> {
+  const cpuStart = isolate.cpuTime;
+  let stopped: Failure | undefined;
+  const stop = (failure: Failure): void => {
+    if (stopped) return;
+    stopped = failure;
+    disposeIsolate();
+  };
+  const wallTimer = setTimeout(() => stop(new Failure('wall-time', `${what} took longer than its wall-time limit of ${wallMs} ms`)), wallMs);
+  const cpuTimer = setInterval(() => {
+    if (isolate.isDisposed) return;
+    if (Number(isolate.cpuTime - cpuStart) / 1e6 > cpuMs) stop(new Failure('cpu-time', `${what} ran past its CPU time limit of ${cpuMs} ms`));
+  }, CPU_CHECK_MS);
+  try {
+    const result = await task(isolate);
+    if (stopped) throw stopped;
+    return result;
+  } catch (error) {
+    // The plugin's own errors come back as outcomes: an exception here means
+    // the call was cut short (a limit, a disposal), and the isolate's state
+    // can no longer be trusted. The next call gets a fresh one.
+    const failure = stopped ?? classify(error, 'threw');
+    disposeIsolate();
+    throw failure;
+  } finally {
+    clearTimeout(wallTimer);
+    clearInterval(cpuTimer);
+  }
+}
+
+async function load(): Promise<FromSandbox & { type: 'loaded' }> {
+  if (!plugin) throw new Failure('load', 'no plugin was given to this sandbox');
+  disposeIsolate();
+  const { code, filename, limits } = plugin;
+  const isolate = new ivm.Isolate({
+    memoryLimit: limits.memoryMb,
+    onCatastrophicError: (message: string) => {
+      // isolated-vm: the isolate is beyond recovery; end the process, the host starts another.
+      send({ type: 'fatal', message });
+      process.abort();
+    },
+  });
+  loaded = undefined;
+  const attempt = async (): Promise<FromSandbox & { type: 'loaded' }> => {
+    const context = await isolate.createContext();
+    const factory = await context.eval(`(function (send, log) { return (${createIsolateRuntime.toString()})({ send, log }); })`, { reference: true, timeout: limits.loadTimeMs });
+    const sendCallback = new ivm.Callback((runtimeCallId: number, name: string, args: unknown[]) => requestCapability(runtimeCallId, name, args), { ignored: true });
+    const logCallback = new ivm.Callback((message: string) => send({ type: 'log', message: String(message).slice(0, 1000) }), { ignored: true });
+    const runtime = (await factory.apply(undefined, [sendCallback, logCallback], { result: { reference: true }, timeout: limits.loadTimeMs })) as ivm.Reference<Record<string, unknown>>;
+    const member = (name: string): Promise<ivm.Reference<unknown>> => runtime.get(name as never, { reference: true }) as Promise<ivm.Reference<unknown>>;
+    const [register, apply, setGraph, settle] = await Promise.all(['register', 'apply', 'setGraph', 'settle'].map(member));
+    let module: ivm.Module;
+    try {
+      module = await isolate.compileModule(code, { filename });
+    } catch (error) {
+      throw new Failure('load', `the entry does not compile: ${(error as Error).message}`);
+    }
+    await module.instantiate(context, (specifier: string) => {
+      throw new Failure('load', `the entry imports "${specifier}"; a plugin is one bundled file (build it with strata plugin build)`);
+    });
+    await module.evaluate({ timeout: limits.loadTimeMs });
+    const outcome = (await register!.apply(undefined, [module.namespace.derefInto()], { result: { copy: true }, timeout: limits.loadTimeMs })) as RuntimeRegisterOutcome;
+    if (outcome.ok) loaded = { isolate, context, apply: apply!, setGraph: setGraph!, settle: settle!, graphRevision: -1 };
+    return { type: 'loaded', requestId: 0, outcome };
+  };
+  try {
+    return await guarded(() => attempt(), isolate, limits.loadTimeMs, limits.loadTimeMs, 'loading the plugin');
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    loaded = undefined;
+    const failure = classify(error, 'load');
+    throw new Failure(failure.kind === 'threw' ? 'load' : failure.kind, failure.kind === 'threw' ? `loading the plugin failed: ${failure.message}` : failure.message);
+  }
+}
+
+function requestCapability(runtimeCallId: number, name: string, args: unknown[]): void {
+  const apply = activeApply;
+  // Calls made outside an apply (a plugin trying to keep running) are never answered.
+  if (!apply || !plugin) return;
+  const refuse = (message: string): void => {
+    void loaded?.settle.apply(undefined, [runtimeCallId, false, message], { arguments: { copy: true }, timeout: 1000 }).catch(() => undefined);
+  };
+  if (++apply.calls > plugin.limits.maxCapabilityCalls) return refuse(`capability call limit reached: one apply may make ${plugin.limits.maxCapabilityCalls} calls`);
+  if (apply.pending.size >= MAX_PENDING_CAPABILITY_CALLS) return refuse(`too many capability calls at once: at most ${MAX_PENDING_CAPABILITY_CALLS} may wait for an answer`);
+  const callId = nextCallId++;
+  apply.pending.add(callId);
+  calls.set(callId, { runtimeCallId, apply });
+  send({ type: 'capability', callId, name: String(name), args });
+}
+
+function capabilityResult(callId: number, ok: boolean, value: unknown): void {
+  const call = calls.get(callId);
+  if (!call) return;
+  calls.delete(callId);
+  call.apply.pending.delete(callId);
+  if (call.apply !== activeApply || !loaded) return;
+  void loaded.settle.apply(undefined, [call.runtimeCallId, ok, value], { arguments: { copy: true }, timeout: plugin?.limits.cpuTimeMs }).catch(() => undefined);
+}
+
+async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type: 'applied' }> {
+  if (!plugin) throw new Failure('load', 'no plugin was given to this sandbox');
+  if (!loaded || loaded.isolate.isDisposed) {
+    // A previous apply ended the isolate: start a fresh one.
+    const reloaded = await load();
+    if (!reloaded.outcome.ok) throw new Failure('load', reloaded.outcome.error.message);
+  }
+  const current = loaded!;
+  const { limits } = plugin;
+  const applyState = { calls: 0, pending: new Set<number>() };
+  activeApply = applyState;
+  try {
+    return await guarded(
+      async () => {
+        if (graph && current.graphRevision !== graph.revision) {
+          await current.setGraph.apply(undefined, [graph], { arguments: { copy: true }, timeout: limits.cpuTimeMs });
+          current.graphRevision = graph.revision;
+        }
+        const outcome = await current.apply.apply(undefined, [request], {
+          arguments: { copy: true },
+          result: { promise: true, copy: true },
+          timeout: limits.cpuTimeMs,
+        });
+        return { type: 'applied' as const, requestId: 0, outcome: outcome as (FromSandbox & { type: 'applied' })['outcome'] };
+      },
+      current.isolate,
+      limits.wallTimeMs,
+      limits.cpuTimeMs,
+      'the apply',
+    );
+  } finally {
+    activeApply = undefined;
+    for (const callId of applyState.pending) calls.delete(callId);
+  }
+}
+
+process.on('message', (message: ToSandbox) => {
+  switch (message.type) {
+    case 'load':
+      plugin = { code: message.code, filename: message.filename, limits: message.limits };
+      load().then(
+        (reply) => send({ ...reply, requestId: message.requestId }),
+        (error: unknown) => {
+          const failure = classify(error, 'load');
+          send({ type: 'failed', requestId: message.requestId, kind: failure.kind, message: failure.message });
+        },
+      );
+      break;
+    case 'graph':
+      graph = message.graph;
+      break;
+    case 'apply':
+      apply(message.request).then(
+        (reply) => send({ ...reply, requestId: message.requestId }),
+        (error: unknown) => {
+          const failure = classify(error, 'threw');
+          send({ type: 'failed', requestId: message.requestId, kind: failure.kind, message: failure.message });
+        },
+      );
+      break;
+    case 'capabilityResult':
+      capabilityResult(message.callId, message.ok, message.value);
+      break;
+  }
+});
+
+// The host went away: so does the sandbox.
+process.on('disconnect', () => process.exit(0));
