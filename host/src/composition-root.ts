@@ -1,9 +1,13 @@
 import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { GraphResource } from './api/graph-resource.js';
+import { EventResource } from './api/event-resource.js';
 import { LayoutResource } from './api/layout-resource.js';
+import { OverlayResource } from './api/overlay-resource.js';
 import { StrataApp } from './app/strata-app.js';
 import { StrataConfig } from './config/strata-config.js';
+import { EventBus } from './events/event-bus.js';
+import { GraphColumnsCache } from './graph/graph-columns.js';
 import { GraphJsonCache } from './graph/graph-json.js';
 import { GraphSource } from './graph/graph-source.js';
 import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
@@ -13,6 +17,10 @@ import { HttpServer, RestifyHttpServer } from './http/http-server.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-position-store.js';
 import { Logger } from './logging/logger.js';
+import { OverlayService } from './overlays/overlay-service.js';
+import { PluginRegistry } from './plugins/plugin-registry.js';
+import { PluginWatcher } from './plugins/plugin-watcher.js';
+import { RepositoryCapabilities } from './plugins/repository-capabilities.js';
 import { DataDirectory, NedbDataDirectory } from './storage/data-directory.js';
 
 /**
@@ -31,10 +39,18 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(GraphSource, RepositoryIndexer);
   container.registerSingleton(GraphJsonCache);
   container.registerSingleton(LiveGraphUpdater);
+  container.registerSingleton(EventBus);
+  container.registerSingleton(GraphColumnsCache);
+  container.registerSingleton(RepositoryCapabilities);
+  container.registerSingleton(PluginRegistry);
+  container.registerSingleton(OverlayService);
+  container.registerSingleton(PluginWatcher);
 
   // API resources: each adds its routes to the HTTP server.
   container.registerSingleton(ApiResource, GraphResource);
   container.registerSingleton(ApiResource, LayoutResource);
+  container.registerSingleton(ApiResource, OverlayResource);
+  container.registerSingleton(ApiResource, EventResource);
 
   container.registerSingleton(HttpServer, RestifyHttpServer);
   container.registerSingleton(StrataApp);

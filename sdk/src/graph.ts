@@ -5,6 +5,7 @@
  * file keeps the same id across restarts and re-indexing. Saved layout
  * positions and overlay results are keyed by these ids.
  */
+import type { NodeStyle } from './plugin.js';
 
 /** What a node stands for. Symbol kinds appear once the indexer records symbols. */
 export type NodeKind =
@@ -68,6 +69,8 @@ export interface GraphNode {
   error?: string;
   /** Saved layout position, present when one was saved for this node. */
   position?: Position;
+  /** Styles of the active overlays that paint this node: plugin id -> overlay id -> style. */
+  overlays?: Record<string, Record<string, NodeStyle>>;
 }
 
 /** How a module reference was written in the source. */

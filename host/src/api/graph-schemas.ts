@@ -8,6 +8,14 @@ export const PositionSchema = Type.Object(
   { additionalProperties: false, $id: 'Position' },
 );
 
+/** How an overlay paints a node. */
+export const NodeStyleSchema = Type.Object({
+  color: Type.Optional(Type.String({ pattern: '^#[0-9a-f]{6}$', description: 'Fill color.' })),
+  size: Type.Optional(Type.Number({ minimum: 0.1, maximum: 10, description: 'Scale factor of the drawn size; 1 is normal.' })),
+  badge: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  value: Type.Optional(Type.Number({ description: 'The figure behind the style.' })),
+});
+
 const NODE_KINDS = ['directory', 'file', 'package', 'function', 'class', 'method', 'interface', 'type', 'variable'] as const;
 const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only'] as const;
 
@@ -30,6 +38,9 @@ export const GraphNodeSchema = Type.Object({
   builtin: Type.Optional(Type.Boolean({ description: 'For a package: a Node.js built-in module.' })),
   error: Type.Optional(Type.String({ description: 'Why the node could only be indexed in part.' })),
   position: Type.Optional(PositionSchema),
+  overlays: Type.Optional(
+    Type.Record(Type.String(), Type.Record(Type.String(), NodeStyleSchema), { description: 'Styles of the active overlays: plugin id -> overlay id -> style.' }),
+  ),
 });
 
 /** An edge record as the API returns it. */

@@ -8,6 +8,10 @@ import { HttpServer } from '../http/http-server.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { Logger } from '../logging/logger.js';
 import { DataDirectory } from '../storage/data-directory.js';
+import { EventBus } from '../events/event-bus.js';
+import { OverlayService } from '../overlays/overlay-service.js';
+import { PluginRegistry } from '../plugins/plugin-registry.js';
+import { PluginWatcher } from '../plugins/plugin-watcher.js';
 
 /** Where a started host answers. */
 export interface ServingAddress {
@@ -30,6 +34,10 @@ export class StrataApp {
     @inject(HttpServer) private readonly http: HttpServer,
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
     @inject(LiveGraphUpdater) private readonly liveUpdater: LiveGraphUpdater,
+    @inject(PluginRegistry) private readonly plugins: PluginRegistry,
+    @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(PluginWatcher) private readonly pluginWatcher: PluginWatcher,
+    @inject(EventBus) private readonly events: EventBus,
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
   ) {}
@@ -40,7 +48,7 @@ export class StrataApp {
    * arrive while indexing runs wait for it.
    */
   async start(onProgress?: (progress: BuildProgress) => void): Promise<ServingAddress> {
-    await this.layout.load();
+    await Promise.all([this.layout.load(), this.overlays.load()]);
     let markReady!: () => void;
     let markFailed!: (error: unknown) => void;
     const ready = new Promise<void>((resolve, reject) => {
@@ -49,18 +57,25 @@ export class StrataApp {
     });
     const address = await this.http.listen(ready);
     try {
+      // Plugins start (one sandbox process each) while the repository is indexed.
+      const pluginsLoaded = this.plugins.loadAll();
       this.graph.replace(await this.source.build(onProgress));
+      await pluginsLoaded;
+      if (this.config.dev) await this.pluginWatcher.start();
       // Serialize the graph now, so that the first client does not wait for it.
       this.graphJson.current();
       if (this.config.watch) await this.liveUpdater.start();
     } catch (error) {
       markFailed(error);
       await this.liveUpdater.stop();
+      await this.pluginWatcher.stop();
+      await this.plugins.close();
       await this.http.close();
       throw error;
     }
     markReady();
-    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount }, 'serving');
+    this.liveUpdater.onDidUpdate((update) => this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths }));
+    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: this.plugins.list().length }, 'serving');
     return address;
   }
 
@@ -68,8 +83,11 @@ export class StrataApp {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.liveUpdater.stop();
+      await this.pluginWatcher.stop();
       await this.source.close();
+      this.events.close();
       await this.http.close();
+      await this.plugins.close();
       await this.dataDirectory.close();
       this.logger.info('stopped');
       this.logger.flush();

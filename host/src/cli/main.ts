@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryLockedError } from '../storage/data-directory.js';
+import { pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,7 +13,8 @@ const program = new Command('strata')
   .version(HOST_VERSION, '-v, --version')
   .showHelpAfterError()
   .exitOverride()
-  .addCommand(serveCommand());
+  .addCommand(serveCommand())
+  .addCommand(pluginCommand());
 
 try {
   await program.parseAsync(process.argv);

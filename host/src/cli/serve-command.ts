@@ -13,6 +13,8 @@ interface ServeOptions {
   config?: string;
   logLevel?: string;
   watch?: boolean;
+  dev?: boolean;
+  plugins?: string[];
 }
 
 /** `strata serve [repo]`: index a repository and serve its graph. */
@@ -24,6 +26,8 @@ export function serveCommand(): Command {
     .option('--host <address>', 'address to bind (default: 127.0.0.1)')
     .option('--data-dir <dir>', 'where Strata keeps its store (default: <repo>/.strata)')
     .option('--no-watch', 'do not follow edits to the repository')
+    .option('--dev', 'plugin development: rebuild and reload plugins when their files change')
+    .option('--plugins <dir...>', 'folders holding plugins (a plugin folder, or a folder of them)')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', `
@@ -46,6 +50,8 @@ Examples:
       if (options.host !== undefined) flags.host = options.host;
       if (options.dataDir !== undefined) flags.dataDir = options.dataDir;
       if (options.watch === false) flags.watch = false;
+      if (options.dev) flags.dev = true;
+      if (options.plugins) flags.plugins = { directories: options.plugins };
       if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
 
       const progress = new ProgressLine();

@@ -53,10 +53,13 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     : fileSettings.settings.dataDir !== undefined ? { dir: fileSettings.settings.dataDir, from: repositoryRoot }
     : { dir: DEFAULT_SETTINGS.dataDir, from: repositoryRoot };
 
+  // Plugin folders likewise, from whichever source named them last.
+  const pluginDirsFrom = flagSettings.plugins?.directories !== undefined || envSettings.plugins?.directories !== undefined ? cwd : repositoryRoot;
+
   const merged = [fileSettings.settings, envSettings, flagSettings].reduce<Record<string, unknown>>(
     (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
     structuredClone(DEFAULT_SETTINGS) as unknown as Record<string, unknown>,
-  ) as Required<StrataSettings> & { index: { maxFileBytes: number } };
+  ) as Required<StrataSettings> & { index: { maxFileBytes: number }; plugins: (typeof DEFAULT_SETTINGS)['plugins'] };
 
   return Object.freeze({
     repositoryRoot,
@@ -68,6 +71,11 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     requestTimeoutMs: merged.requestTimeoutMs,
     authToken: merged.authToken,
     watch: merged.watch,
+    dev: merged.dev,
+    plugins: Object.freeze({
+      ...merged.plugins,
+      directories: Object.freeze(merged.plugins.directories.map((dir) => path.resolve(pluginDirsFrom, dir))),
+    }),
     index: Object.freeze({ maxFileBytes: merged.index.maxFileBytes }),
   });
 }
@@ -130,6 +138,7 @@ function coerce(raw: string, schema: TSchema): unknown {
     const n = Number(raw);
     return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
   }
+  if (schema.type === 'array') return raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
   if (schema.type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
   return raw;
 }

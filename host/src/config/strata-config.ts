@@ -18,6 +18,20 @@ export const StrataSettingsSchema = Type.Object(
     requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
     watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
     authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every /api request must carry `Authorization: Bearer <token>`.' })),
+    dev: Type.Optional(Type.Boolean({ description: 'Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).' })),
+    plugins: Type.Optional(
+      Type.Object(
+        {
+          directories: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.' })),
+          memoryMb: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096, description: 'Heap limit of each plugin sandbox, in MiB.' })),
+          cpuTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use.' })),
+          wallTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000, description: 'Wall time one apply may take, capability calls included.' })),
+          loadTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'Time loading a plugin may take.' })),
+          maxCapabilityCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Capability calls one apply may make.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     index: Type.Optional(
       Type.Object(
         {
@@ -42,6 +56,15 @@ export const DEFAULT_SETTINGS = {
   maxBodyBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 60_000,
   watch: true,
+  dev: false,
+  plugins: {
+    directories: [] as string[],
+    memoryMb: 128,
+    cpuTimeMs: 10_000,
+    wallTimeMs: 60_000,
+    loadTimeMs: 5_000,
+    maxCapabilityCalls: 100_000,
+  },
   index: {
     maxFileBytes: 2 * 1024 * 1024,
   },
@@ -60,6 +83,16 @@ export interface StrataConfig {
   readonly requestTimeoutMs: number;
   readonly authToken: string | undefined;
   readonly watch: boolean;
+  readonly dev: boolean;
+  readonly plugins: {
+    /** Absolute paths of the configured plugin folders. */
+    readonly directories: readonly string[];
+    readonly memoryMb: number;
+    readonly cpuTimeMs: number;
+    readonly wallTimeMs: number;
+    readonly loadTimeMs: number;
+    readonly maxCapabilityCalls: number;
+  };
   readonly index: { readonly maxFileBytes: number };
 }
 

@@ -11,7 +11,10 @@ export const ERROR_CODES = {
   INVALID_PARAMETER: { status: 400, description: 'A path, query or body field has the wrong type or a value out of range; the message names the field.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not accept this method.' },
   NOT_FOUND: { status: 404, description: 'The node, resource or route named in the request does not exist; the message names it.' },
+  OVERLAY_BUSY: { status: 409, description: 'The plugin is applying already; wait for it (GET /api/overlays/{id}/status or the event stream) or remove it.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body, before or after decompression, exceeds the configured limit.' },
+  PLUGIN_FAILED: { status: 500, description: 'The plugin failed while applying (it threw, ran out of time or memory, or gave an invalid result); the message says how, and the overlay status keeps it.' },
+  PLUGIN_NOT_LOADED: { status: 409, description: 'The plugin is listed but not loaded (invalid manifest, incompatible SDK range, or a load error); the message gives the reason.' },
   UNAUTHORIZED: { status: 401, description: 'The server requires a bearer token and the request carried none or a wrong one.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request body is not `application/json`, or its content encoding is not gzip, deflate, br or identity.' },
 } as const satisfies Record<string, { status: number; description: string }>;

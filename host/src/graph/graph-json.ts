@@ -1,13 +1,15 @@
 import { inject, injectable } from 'tsyringe';
 import type { GraphNode } from '@strata/sdk';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
+import { OverlayService } from '../overlays/overlay-service.js';
 import { GraphStore } from './graph-store.js';
 
-/** The graph serialized as `{"nodes":[...],"edges":[...]}`, with saved positions merged in. */
+/** The graph serialized as `{"nodes":[...],"edges":[...]}`, with saved positions and active overlay styles merged in. */
 export interface GraphJson {
   body: Buffer;
   graphRevision: number;
   layoutRevision: number;
+  overlayRevision: number;
 }
 
 /**
@@ -21,19 +23,24 @@ export class GraphJsonCache {
   constructor(
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
+    @inject(OverlayService) private readonly overlays: OverlayService,
   ) {}
 
   current(): GraphJson {
     const graphRevision = this.graph.revision;
     const layoutRevision = this.layout.revision;
-    if (this.cached && this.cached.graphRevision === graphRevision && this.cached.layoutRevision === layoutRevision) return this.cached;
+    const overlayRevision = this.overlays.revision;
+    const cached = this.cached;
+    if (cached && cached.graphRevision === graphRevision && cached.layoutRevision === layoutRevision && cached.overlayRevision === overlayRevision) return cached;
     const nodes: GraphNode[] = [];
+    const withOverlays = this.overlays.anyActive;
     for (const node of this.graph.nodes()) {
       const position = this.layout.position(node.id);
-      nodes.push(position ? { ...node, position } : node);
+      const overlays = withOverlays ? this.overlays.stylesOf(node.id) : undefined;
+      nodes.push(position || overlays ? { ...node, ...(position && { position }), ...(overlays && { overlays }) } : node);
     }
     const body = Buffer.from(JSON.stringify({ nodes, edges: this.graph.edges() }));
-    this.cached = { body, graphRevision, layoutRevision };
+    this.cached = { body, graphRevision, layoutRevision, overlayRevision };
     return this.cached;
   }
 }

@@ -27,8 +27,16 @@ export class SerializedJson {
   constructor(readonly chunks: ReadonlyArray<Buffer | string>) {}
 }
 
+/**
+ * A response the handler writes itself, for streams (server-sent events).
+ * `write` takes over the response; the server does nothing more with it.
+ */
+export class StreamedResponse {
+  constructor(readonly write: (response: import('node:http').ServerResponse) => void) {}
+}
+
 /** What a handler returns. */
-export type ApiResult = EnvelopeResult | SerializedJson;
+export type ApiResult = EnvelopeResult | SerializedJson | StreamedResponse;
 
 /**
  * One route of the API, described once: its schemas validate requests and

@@ -8,7 +8,7 @@ import { statusOf, type ErrorCode } from '../errors/error-codes.js';
 import { StrataError } from '../errors/strata-error.js';
 import { Logger } from '../logging/logger.js';
 import { compileSchema, type SchemaCheck } from '../validation/schema-validator.js';
-import { ApiResource, SerializedJson, defineRoute, type ApiRoute } from './api-route.js';
+import { ApiResource, SerializedJson, StreamedResponse, defineRoute, type ApiRoute } from './api-route.js';
 import { Type } from '@sinclair/typebox';
 import { envelope, errorBody, writeError, writeJson } from './json-responses.js';
 import { readJsonBody } from './request-body.js';
@@ -163,7 +163,8 @@ export class RestifyHttpServer implements HttpServer {
         }
       }
       const result = await route.handle({ params: validParams, query: validQuery, body: validBody, id, log });
-      if (result instanceof SerializedJson) writeJson(response, 200, result.chunks);
+      if (result instanceof StreamedResponse) result.write(response);
+      else if (result instanceof SerializedJson) writeJson(response, 200, result.chunks);
       else if (route.envelope === false) writeJson(response, 200, [JSON.stringify(result.data)]);
       else writeJson(response, 200, [envelope(result.data, result.meta)]);
     } catch (error) {

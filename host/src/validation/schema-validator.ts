@@ -21,9 +21,13 @@ export function compileSchema<S extends TSchema>(schema: S): SchemaCheck<Static<
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
-  const check = validate;
+  return checkWith<Static<S>>(validate);
+}
+
+/** Wraps an Ajv validate function compiled elsewhere (a plugin's parameter schema) as a `SchemaCheck`. */
+export function checkWith<T>(check: ValidateFunction): SchemaCheck<T> {
   return (value, rootName) => {
-    if (check(value)) return { ok: true, value: value as Static<S> };
+    if (check(value)) return { ok: true, value: value as T };
     const error = check.errors?.[0];
     if (!error) return { ok: false, field: rootName, message: `${rootName}: is invalid` };
     const { field, message } = describeError(error, rootName);

@@ -139,6 +139,21 @@ export class PluginSandbox {
     return this.checkOutcome(reply.outcome, graph ? graph.nodes.id.length : 0);
   }
 
+  /**
+   * Stops whatever the plugin is doing by ending its process; calls in flight
+   * fail with kind `cancelled`. The next call starts a fresh process.
+   */
+  async cancel(): Promise<void> {
+    this.failPending(new SandboxError('cancelled', 'the apply was cancelled'));
+    const child = this.child;
+    this.child = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
   /** Ends the sandbox process. Calls in flight fail with kind `disposed`. */
   async dispose(): Promise<void> {
     this.disposed = true;

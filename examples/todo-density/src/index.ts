@@ -1,0 +1,56 @@
+import { colorScale, definePlugin, scaleLegend } from '@strata/sdk';
+
+interface Params {
+  markers?: string[];
+  languages?: string[];
+}
+
+const DEFAULT_MARKERS = ['TODO', 'FIXME', 'XXX', 'HACK'];
+const DEFAULT_LANGUAGES = ['typescript', 'javascript'];
+/** Markers per 100 lines of code at which the color is darkest. */
+const HIGH_DENSITY = 5;
+
+const scale = colorScale(['#e8f5e9', '#fff176', '#e53935'], [0, HIGH_DENSITY]);
+
+function escape(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export default definePlugin<Params>({
+  overlays: [
+    {
+      id: 'density',
+      name: 'TODO density',
+      type: 'color',
+      description: 'Markers per 100 lines of code; the badge is the count.',
+      legend: scaleLegend(scale, [0, HIGH_DENSITY], 6, (value) => `${value}/100 loc`),
+    },
+  ],
+  async apply(ctx) {
+    const markers = ctx.params.markers ?? DEFAULT_MARKERS;
+    const languages = new Set(ctx.params.languages ?? DEFAULT_LANGUAGES);
+    const pattern = new RegExp(`\\b(${markers.map(escape).join('|')})\\b`, 'g');
+    const graph = ctx.graph;
+    const { language, languageNames, loc, parent } = graph.nodes;
+    const density = ctx.overlay('density');
+
+    // Counts per node; directories add up their files.
+    const counts = new Float64Array(graph.nodeCount);
+    const lines = new Float64Array(graph.nodeCount);
+    const files = [...graph.nodesOfKind('file')].filter((i) => languages.has(languageNames[language[i]!]!));
+    const texts = await Promise.all(files.map((i) => ctx.files.read(graph.nodes.path[i]!)));
+    files.forEach((file, k) => {
+      const found = texts[k]!.match(pattern)?.length ?? 0;
+      const code = Number.isNaN(loc[file]!) ? 0 : loc[file]!;
+      for (let node = file; node >= 0; node = parent[node]!) {
+        counts[node]! += found;
+        lines[node]! += code;
+      }
+    });
+    for (let node = 0; node < graph.nodeCount; node++) {
+      if (lines[node] === 0 && counts[node] === 0) continue;
+      const perHundred = lines[node]! > 0 ? (100 * counts[node]!) / lines[node]! : 0;
+      density.set(node, { color: scale(perHundred), value: Math.round(perHundred * 100) / 100, ...(counts[node]! > 0 && { badge: counts[node]! }) });
+    }
+  },
+});

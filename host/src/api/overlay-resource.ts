@@ -1,0 +1,130 @@
+import { Type } from '@sinclair/typebox';
+import { inject, injectable } from 'tsyringe';
+import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
+import { OverlayService, type ApplyBody } from '../overlays/overlay-service.js';
+import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
+import { StringEnum } from '../validation/string-enum.js';
+
+const PluginIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'Plugin id.' }) });
+
+const OverlaySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: StringEnum(['color', 'size', 'badge'] as const),
+  legend: Type.Record(Type.String(), Type.String({ pattern: '^#[0-9a-fA-F]{3,6}$' }), { description: 'Label to hex color; the legend of the last apply when the overlay is active.' }),
+  description: Type.String(),
+});
+
+const PluginSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  overlays: Type.Array(OverlaySchema),
+  version: Type.Optional(Type.String()),
+  sdk: Type.Optional(Type.String({ description: 'SDK range the plugin was built for.' })),
+  builtIn: Type.Boolean(),
+  capabilities: Type.Array(Type.String()),
+  loaded: Type.Boolean({ description: 'False when the plugin cannot be applied; `reason` says why.' }),
+  state: StringEnum(['loaded', 'invalid', 'incompatible', 'failed'] as const),
+  reason: Type.Optional(Type.String()),
+  reloadError: Type.Optional(Type.String({ description: 'The last reload failed; the previous version keeps serving.' })),
+  overlayState: StringEnum(['inactive', 'applying', 'active', 'failed'] as const),
+});
+
+const StatusSchema = Type.Object({
+  pluginId: Type.String(),
+  state: StringEnum(['inactive', 'applying', 'active', 'failed'] as const),
+  params: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  inputs: Type.Array(Type.String(), { description: 'Names of the inputs sent with the last apply.' }),
+  startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  appliedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+  styledNodes: Type.Integer(),
+  graphRevision: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.Object({ kind: Type.String(), message: Type.String() }), Type.Null()]),
+});
+
+/** `/api/overlays`: the plugins, and applying and removing their overlays (spec 2.5, 2.6, 4.3). */
+@injectable()
+export class OverlayResource implements ApiResource {
+  constructor(
+    @inject(PluginRegistry) private readonly plugins: PluginRegistry,
+    @inject(OverlayService) private readonly overlays: OverlayService,
+  ) {}
+
+  routes(): ApiRoute[] {
+    return [
+      defineRoute({
+        method: 'GET',
+        path: '/api/overlays',
+        operationId: 'listOverlays',
+        summary: 'The overlay plugins and their overlays',
+        description: 'Returns `{plugins: [...]}` without the envelope (spec 4.3). Plugins that could not be loaded are listed with `loaded: false` and the reason.',
+        tags: ['overlays'],
+        envelope: false,
+        response: Type.Object({ plugins: Type.Array(PluginSchema) }),
+        errors: [],
+        handle: async () => ({ data: { plugins: this.plugins.list().map((record) => this.describe(record)) } }),
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/api/overlays/:id/apply',
+        operationId: 'applyOverlay',
+        summary: 'Apply the overlays of a plugin',
+        description:
+          'The body is optional: the plugin\'s parameters as a JSON object, checked against the schema in its manifest, plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status.',
+        tags: ['overlays'],
+        params: PluginIdParams,
+        body: Type.Object(
+          { inputs: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))) },
+          { additionalProperties: true, description: 'Parameters of the plugin, and `inputs`.' },
+        ),
+        response: StatusSchema,
+        errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'OVERLAY_BUSY', 'PLUGIN_NOT_LOADED', 'PLUGIN_FAILED'],
+        handle: async ({ params, body }) => ({ data: await this.overlays.apply(params.id, body as ApplyBody | undefined) }),
+      }),
+      defineRoute({
+        method: 'DELETE',
+        path: '/api/overlays/:id/apply',
+        operationId: 'removeOverlay',
+        summary: 'Remove the overlays of a plugin',
+        description: 'Stops an apply under way. Harmless when nothing is applied.',
+        tags: ['overlays'],
+        params: PluginIdParams,
+        response: StatusSchema,
+        errors: ['NOT_FOUND'],
+        handle: async ({ params }) => ({ data: await this.overlays.remove(params.id) }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/overlays/:id/status',
+        operationId: 'getOverlayStatus',
+        summary: 'Status of a plugin\'s overlays',
+        tags: ['overlays'],
+        params: PluginIdParams,
+        response: StatusSchema,
+        errors: ['NOT_FOUND'],
+        handle: async ({ params }) => ({ data: this.overlays.status(params.id) }),
+      }),
+    ];
+  }
+
+  private describe(record: PluginRecord) {
+    const legends = this.overlays.legends(record.id);
+    return {
+      id: record.id,
+      name: record.name,
+      description: record.description,
+      overlays: record.overlays.map((overlay) => ({ id: overlay.id, name: overlay.name, type: overlay.type, legend: legends.get(overlay.id) ?? overlay.legend, description: overlay.description })),
+      ...(record.version !== undefined && { version: record.version }),
+      ...(record.sdkRange !== undefined && { sdk: record.sdkRange }),
+      builtIn: record.builtIn,
+      capabilities: record.capabilities,
+      loaded: record.state === 'loaded',
+      state: record.state,
+      ...(record.reason !== undefined && { reason: record.reason }),
+      ...(record.reloadError !== undefined && { reloadError: record.reloadError }),
+      overlayState: this.overlays.status(record.id).state,
+    };
+  }
+}

@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Command } from 'commander';
+import { SDK_VERSION } from '@strata/sdk';
+import { PluginBuildError, buildPlugin } from '../plugins/plugin-builder.js';
+import { PluginManifestError, readPluginPackage } from '../plugins/plugin-manifest.js';
+import { UsageError } from './usage-error.js';
+
+/** `strata plugin new|build`: make and bundle overlay plugins. */
+export function pluginCommand(): Command {
+  const command = new Command('plugin').description('create and build overlay plugins');
+  command
+    .command('new')
+    .description('scaffold an overlay plugin (package.json with its strata field, source, and a test)')
+    .argument('<name>', 'plugin id: lower-case letters, digits and dashes; also the folder name')
+    .option('-d, --dir <dir>', 'parent folder (default: the current directory)', '.')
+    .action(async (name: string, options: { dir: string }) => {
+      if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) throw new UsageError(`plugin name "${name}": use lower-case letters, digits and dashes (at most 64)`);
+      const folder = path.resolve(options.dir, name);
+      if (existsSync(folder)) throw new UsageError(`${folder} already exists`);
+      await scaffold(folder, name);
+      const built = await buildPlugin(readPluginPackage(folder));
+      process.stdout.write(
+        `Created ${folder} and built ${path.relative(process.cwd(), built.entryPath)}.\n\n` +
+          `Next:\n  strata serve <repo> --dev --plugins ${path.relative(process.cwd(), folder) || '.'}\n` +
+          `  curl -X POST http://127.0.0.1:5050/api/overlays/${name}/apply\n` +
+          `Edit ${path.join(name, 'src', 'index.ts')} and save: the running host rebuilds, reloads and re-applies it.\n`,
+      );
+    });
+  command
+    .command('build')
+    .description("bundle a plugin's source into the single file its sandbox loads (esbuild)")
+    .argument('[dir]', 'plugin folder', '.')
+    .action(async (dir: string) => {
+      const folder = path.resolve(dir);
+      let pkg;
+      try {
+        pkg = readPluginPackage(folder);
+      } catch (error) {
+        if (error instanceof PluginManifestError) throw new UsageError(`${folder}: ${error.message}`);
+        throw error;
+      }
+      try {
+        const built = await buildPlugin(pkg);
+        for (const warning of built.warnings) process.stderr.write(`warning: ${warning}\n`);
+        process.stdout.write(`Built ${pkg.manifest.id}: ${path.relative(process.cwd(), built.entryPath) || built.entryPath} (${built.bytes} bytes)\n`);
+      } catch (error) {
+        if (error instanceof PluginBuildError) throw new UsageError(error.message);
+        throw error;
+      }
+    });
+  return command;
+}
+
+async function scaffold(folder: string, id: string): Promise<void> {
+  const title = id.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join(' ');
+  const [major, minor] = SDK_VERSION.split('.');
+  await mkdir(path.join(folder, 'src'), { recursive: true });
+  await mkdir(path.join(folder, 'test'), { recursive: true });
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify(
+      {
+        name: id,
+        version: '0.1.0',
+        private: true,
+        type: 'module',
+        description: `${title}: a Strata overlay plugin`,
+        scripts: { build: 'strata plugin build', test: 'strata plugin build && node --test test/*.test.ts' },
+        strata: {
+          id,
+          name: title,
+          description: 'Sizes files by their lines of code.',
+          sdk: `^${major}.${minor}.0`,
+          entry: 'dist/plugin.js',
+          source: 'src/index.ts',
+          capabilities: ['graph:read'],
+          parameters: {
+            type: 'object',
+            properties: { scale: { type: 'number', exclusiveMinimum: 0, maximum: 100, description: 'Lines of code that make a node twice as large.' } },
+            additionalProperties: false,
+          },
+        },
+        devDependencies: { '@strata/sdk': `^${SDK_VERSION}` },
+      },
+      null,
+      2,
+    ) + '\n',
+    'src/index.ts': `import { colorScale, definePlugin, scaleLegend } from '@strata/sdk';
+
+interface Params {
+  scale?: number;
+}
+
+const color = colorScale(['#c6dbef', '#08306b'], [0, 1000]);
+
+export default definePlugin<Params>({
+  overlays: [
+    {
+      id: 'size',
+      name: '${title}',
+      type: 'size',
+      description: 'Bigger files are drawn bigger and darker.',
+      legend: scaleLegend(color, [0, 1000], 5, (loc) => \`\${loc} loc\`),
+    },
+  ],
+  apply(ctx) {
+    const scale = ctx.params.scale ?? 200;
+    const { loc } = ctx.graph.nodes;
+    const overlay = ctx.overlay('size');
+    for (const node of ctx.graph.nodesOfKind('file')) {
+      const lines = Number.isNaN(loc[node]!) ? 0 : loc[node]!;
+      overlay.set(node, { size: Math.min(10, 1 + lines / scale), color: color(lines), value: lines });
+    }
+  },
+});
+`,
+    'test/plugin.test.ts': `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PluginTester } from '@strata/sdk/testing';
+
+const tester = new PluginTester(new URL('..', import.meta.url));
+
+test('files are sized by their lines of code', async () => {
+  const result = await tester.run({
+    graph: {
+      nodes: [
+        { id: 'dir:.', kind: 'directory', name: '.', path: '.' },
+        { id: 'file:a.ts', kind: 'file', name: 'a.ts', path: 'a.ts', parent: 'dir:.', loc: 200 },
+      ],
+    },
+    params: { scale: 100 },
+  });
+  assert.equal(result.style('size', 'file:a.ts')?.size, 3);
+  assert.equal(result.style('size', 'file:a.ts')?.value, 200);
+  assert.equal(result.style('size', 'dir:.'), undefined);
+});
+`,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true }, include: ['src', 'test'] }, null, 2) + '\n',
+    '.gitignore': 'node_modules/\n',
+    'README.md': `# ${title}\n\nA Strata overlay plugin. \`npm test\` builds it and runs its tests in the same sandbox the host uses;\n\`strata serve <repo> --dev --plugins .\` serves it with hot reload. See the SDK's README.\n`,
+  };
+  for (const [name, content] of Object.entries(files)) await writeFile(path.join(folder, name), content);
+}

@@ -1,0 +1,295 @@
+import type { NodeStyle } from '@strata/sdk';
+import { SandboxError, type OverlayColumns } from '@strata/sdk/sandbox';
+import { inject, injectable } from 'tsyringe';
+import { StrataError } from '../errors/strata-error.js';
+import { EventBus } from '../events/event-bus.js';
+import { GraphColumnsCache } from '../graph/graph-columns.js';
+import { Logger } from '../logging/logger.js';
+import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
+import { DataDirectory, type Collection } from '../storage/data-directory.js';
+
+/** Where an overlay plugin stands. */
+export type OverlayState = 'inactive' | 'applying' | 'active' | 'failed';
+
+/** The status record of `GET /api/overlays/{id}/status`. */
+export interface OverlayStatus {
+  pluginId: string;
+  state: OverlayState;
+  /** Parameters of the last apply. */
+  params: Record<string, unknown> | null;
+  /** Names of the inputs sent with the last apply. */
+  inputs: string[];
+  /** When the last apply started. */
+  startedAt: string | null;
+  /** When the current styles were computed. */
+  appliedAt: string | null;
+  /** How long the last finished apply took, in milliseconds. */
+  durationMs: number | null;
+  /** Nodes with at least one style, over every overlay of the plugin. */
+  styledNodes: number;
+  /** Graph revision the styles were computed on. */
+  graphRevision: number | null;
+  /** Why the last apply failed. */
+  error: { kind: string; message: string } | null;
+}
+
+/** The styles of one overlay. */
+export interface AppliedOverlay {
+  id: string;
+  legend: Record<string, string>;
+  styles: Map<string, NodeStyle>;
+}
+
+interface PluginOverlays {
+  status: OverlayStatus;
+  overlays: AppliedOverlay[];
+  /** Changes with every apply or removal: a finished apply whose generation is stale is dropped. */
+  generation: number;
+  inputs: Record<string, string[]>;
+}
+
+interface StoredOverlays {
+  _id: string;
+  status: string;
+  inputs: string;
+  overlays: Array<{ id: string; legend: string; ids: string[]; color: (string | null)[]; size: (number | null)[]; value: (number | null)[]; badge: (string | null)[] }>;
+}
+
+/** An apply request's body: the plugin's parameters, and input texts under `inputs`. */
+export type ApplyBody = Record<string, unknown> & { inputs?: Record<string, string | string[]> };
+
+/**
+ * Applies and removes overlays, keeps their status, serves their styles to
+ * the graph routes, and keeps active overlays in the store so that they
+ * survive a restart.
+ */
+@injectable()
+export class OverlayService {
+  private readonly byPlugin = new Map<string, PluginOverlays>();
+  private collection: Collection | undefined;
+  private currentRevision = 0;
+
+  constructor(
+    @inject(PluginRegistry) private readonly plugins: PluginRegistry,
+    @inject(GraphColumnsCache) private readonly graphColumns: GraphColumnsCache,
+    @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
+    @inject(EventBus) private readonly events: EventBus,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  /** Increases whenever any overlay's styles change. */
+  get revision(): number {
+    return this.currentRevision;
+  }
+
+  /** Restores the overlays that were active when the host last stopped. */
+  async load(): Promise<void> {
+    this.collection = await this.dataDirectory.collection('overlays');
+    const documents = (await this.collection.find({})) as unknown as StoredOverlays[];
+    for (const document of documents) {
+      try {
+        const status = JSON.parse(document.status) as OverlayStatus;
+        const overlays = document.overlays.map((stored) => {
+          const styles = new Map<string, NodeStyle>();
+          for (let i = 0; i < stored.ids.length; i++) {
+            const style: NodeStyle = {};
+            if (stored.color[i] != null) style.color = stored.color[i]!;
+            if (stored.size[i] != null) style.size = stored.size[i]!;
+            if (stored.value[i] != null) style.value = stored.value[i]!;
+            if (stored.badge[i] != null) style.badge = stored.badge[i]!;
+            styles.set(stored.ids[i]!, style);
+          }
+          return { id: stored.id, legend: JSON.parse(stored.legend) as Record<string, string>, styles };
+        });
+        this.byPlugin.set(document._id, { status, overlays, generation: 0, inputs: JSON.parse(document.inputs) as Record<string, string[]> });
+      } catch (error) {
+        this.logger.warn({ pluginId: document._id, err: error }, 'a stored overlay could not be read; it is dropped');
+      }
+    }
+    this.currentRevision++;
+  }
+
+  status(pluginId: string): OverlayStatus {
+    const record = this.loadedOrListed(pluginId);
+    return structuredClone(this.byPlugin.get(record.id)?.status ?? inactive(record.id));
+  }
+
+  /** The legends of the active overlays of a plugin, by overlay id. */
+  legends(pluginId: string): Map<string, Record<string, string>> {
+    const entry = this.byPlugin.get(pluginId);
+    const legends = new Map<string, Record<string, string>>();
+    if (entry?.status.state === 'active') for (const overlay of entry.overlays) legends.set(overlay.id, overlay.legend);
+    return legends;
+  }
+
+  /** Styles of one node: `{pluginId: {overlayId: style}}` over the active overlays, or undefined when none. */
+  stylesOf(nodeId: string): Record<string, Record<string, NodeStyle>> | undefined {
+    let out: Record<string, Record<string, NodeStyle>> | undefined;
+    for (const [pluginId, entry] of this.byPlugin) {
+      if (entry.status.state !== 'active') continue;
+      for (const overlay of entry.overlays) {
+        const style = overlay.styles.get(nodeId);
+        if (!style) continue;
+        out ??= {};
+        (out[pluginId] ??= {})[overlay.id] = style;
+      }
+    }
+    return out;
+  }
+
+  /** Whether any overlay is active (the graph serializer skips the lookups when none is). */
+  get anyActive(): boolean {
+    for (const entry of this.byPlugin.values()) if (entry.status.state === 'active') return true;
+    return false;
+  }
+
+  /** Checks the request, runs the plugin, and resolves with the status once it has finished. */
+  async apply(pluginId: string, body: ApplyBody | undefined): Promise<OverlayStatus> {
+    const record = this.loadedOrListed(pluginId);
+    if (record.state !== 'loaded' || !record.sandbox || !record.package) throw new StrataError('PLUGIN_NOT_LOADED', `plugin "${pluginId}" is not loaded: ${record.reason ?? record.state}`);
+    const { inputs: rawInputs, ...params } = body ?? {};
+    const inputs = checkInputs(rawInputs, record);
+    const checked = record.package.checkParameters(params);
+    if (!checked.ok) throw new StrataError('INVALID_PARAMETER', checked.message);
+    if (this.byPlugin.get(pluginId)?.status.state === 'applying') throw new StrataError('OVERLAY_BUSY', `plugin "${pluginId}" is applying already; wait for it or remove it`);
+    return this.run(record, params, inputs);
+  }
+
+  /** Applies again with the last parameters, if the plugin's overlays were active (after a reload). */
+  async reapply(pluginId: string): Promise<void> {
+    const entry = this.byPlugin.get(pluginId);
+    const record = this.plugins.get(pluginId);
+    if (!entry || !record || record.state !== 'loaded' || (entry.status.state !== 'active' && entry.status.state !== 'failed')) return;
+    await this.run(record, entry.status.params ?? {}, entry.inputs).catch(() => undefined);
+  }
+
+  /** Removes the plugin's overlays; stops an apply under way. Harmless when nothing is applied. */
+  async remove(pluginId: string): Promise<OverlayStatus> {
+    const record = this.loadedOrListed(pluginId);
+    const entry = this.byPlugin.get(record.id);
+    if (entry) {
+      const wasApplying = entry.status.state === 'applying';
+      this.byPlugin.delete(record.id);
+      if (wasApplying) await record.sandbox?.cancel();
+      await this.store().deleteOne({ _id: record.id }, {});
+      this.currentRevision++;
+      this.events.publish('overlay.removed', { pluginId: record.id });
+    }
+    return inactive(record.id);
+  }
+
+  private async run(record: PluginRecord, params: Record<string, unknown>, inputs: Record<string, string[]>): Promise<OverlayStatus> {
+    const previous = this.byPlugin.get(record.id);
+    const entry: PluginOverlays = {
+      status: { ...(previous?.status ?? inactive(record.id)), state: 'applying', params, inputs: Object.keys(inputs), startedAt: new Date().toISOString(), error: null },
+      overlays: previous?.overlays ?? [],
+      generation: (previous?.generation ?? 0) + 1,
+      inputs,
+    };
+    this.byPlugin.set(record.id, entry);
+    this.currentRevision++;
+    this.events.publish('overlay.applying', { pluginId: record.id });
+    const started = performance.now();
+    const graph = this.graphColumns.current();
+    try {
+      const result = await record.sandbox!.apply({ params, inputs }, graph);
+      if (this.byPlugin.get(record.id) !== entry) return this.status(record.id);
+      entry.overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
+      entry.status = {
+        ...entry.status,
+        state: 'active',
+        appliedAt: new Date().toISOString(),
+        durationMs: Math.round(performance.now() - started),
+        styledNodes: countStyled(entry.overlays),
+        graphRevision: graph.revision,
+      };
+      this.currentRevision++;
+      await this.persist(record.id, entry);
+      this.events.publish('overlay.applied', { pluginId: record.id, styledNodes: entry.status.styledNodes, durationMs: entry.status.durationMs });
+      return structuredClone(entry.status);
+    } catch (error) {
+      if (this.byPlugin.get(record.id) !== entry) return this.status(record.id);
+      const kind = error instanceof SandboxError ? error.kind : 'internal';
+      const message = error instanceof SandboxError ? error.message : 'the host failed while applying; the server log has the details';
+      if (!(error instanceof SandboxError)) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
+      entry.overlays = [];
+      entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
+      this.currentRevision++;
+      await this.store().deleteOne({ _id: record.id }, {});
+      this.events.publish('overlay.failed', { pluginId: record.id, error: entry.status.error });
+      throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}`);
+    }
+  }
+
+  private async persist(pluginId: string, entry: PluginOverlays): Promise<void> {
+    const document: StoredOverlays = {
+      _id: pluginId,
+      status: JSON.stringify(entry.status),
+      inputs: JSON.stringify(entry.inputs),
+      overlays: entry.overlays.map((overlay) => {
+        const stored: StoredOverlays['overlays'][number] = { id: overlay.id, legend: JSON.stringify(overlay.legend), ids: [], color: [], size: [], value: [], badge: [] };
+        for (const [id, style] of overlay.styles) {
+          stored.ids.push(id);
+          stored.color.push(style.color ?? null);
+          stored.size.push(style.size ?? null);
+          stored.value.push(style.value ?? null);
+          stored.badge.push(style.badge === undefined ? null : String(style.badge));
+        }
+        return stored;
+      }),
+    };
+    await this.store().updateOne({ _id: pluginId }, document as unknown as Record<string, unknown>, { upsert: true });
+  }
+
+  private loadedOrListed(pluginId: string): PluginRecord {
+    const record = this.plugins.get(pluginId);
+    if (!record) throw new StrataError('NOT_FOUND', `plugin "${pluginId}" does not exist`);
+    return record;
+  }
+
+  private store(): Collection {
+    if (!this.collection) throw new Error('OverlayService used before load()');
+    return this.collection;
+  }
+}
+
+function inactive(pluginId: string): OverlayStatus {
+  return { pluginId, state: 'inactive', params: null, inputs: [], startedAt: null, appliedAt: null, durationMs: null, styledNodes: 0, graphRevision: null, error: null };
+}
+
+function checkInputs(raw: unknown, record: PluginRecord): Record<string, string[]> {
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StrataError('INVALID_PARAMETER', 'body.inputs: must be an object of name -> text (or array of texts)');
+  if (!record.capabilities.includes('inputs:read')) throw new StrataError('INVALID_PARAMETER', `body.inputs: plugin "${record.id}" reads no inputs (it does not declare inputs:read)`);
+  const inputs: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const texts = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string')) throw new StrataError('INVALID_PARAMETER', `body.inputs[${JSON.stringify(name)}]: must be a string or an array of strings`);
+    inputs[name] = texts as string[];
+  }
+  return inputs;
+}
+
+function toApplied(columns: OverlayColumns, ids: readonly string[], declaredLegend: Record<string, string>): AppliedOverlay {
+  const styles = new Map<string, NodeStyle>();
+  for (let i = 0; i < ids.length; i++) {
+    const color = columns.color[i]!;
+    const size = columns.size[i]!;
+    const value = columns.value[i]!;
+    const badge = columns.badge[i]!;
+    if (color === 0 && Number.isNaN(size) && Number.isNaN(value) && badge === -1) continue;
+    const style: NodeStyle = {};
+    if (color !== 0) style.color = `#${(color - 0x1000000).toString(16).padStart(6, '0')}`;
+    if (!Number.isNaN(size)) style.size = size;
+    if (!Number.isNaN(value)) style.value = value;
+    if (badge !== -1) style.badge = columns.badgeText[badge]!;
+    styles.set(ids[i]!, style);
+  }
+  return { id: columns.id, legend: columns.legend ?? declaredLegend, styles };
+}
+
+function countStyled(overlays: AppliedOverlay[]): number {
+  const ids = new Set<string>();
+  for (const overlay of overlays) for (const id of overlay.styles.keys()) ids.add(id);
+  return ids.size;
+}

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import semver from 'semver';
+import { CAPABILITIES, SDK_VERSION, type Capability } from '@strata/sdk';
+import { checkWith, compileSchema } from '../validation/schema-validator.js';
+import { StringEnum } from '../validation/string-enum.js';
+
+const PLUGIN_ID = '^[a-z0-9][a-z0-9-]{0,63}$';
+
+/** The `strata` field of a plugin's package.json (see `PluginManifest` in the SDK). */
+export const PluginManifestSchema = Type.Object(
+  {
+    id: Type.String({ pattern: PLUGIN_ID, description: 'Lower-case letters, digits and dashes.' }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.String({ maxLength: 1000 }),
+    sdk: Type.String({ minLength: 1, description: 'Semver range of SDK versions the plugin works with.' }),
+    entry: Type.String({ minLength: 1 }),
+    source: Type.Optional(Type.String({ minLength: 1 })),
+    capabilities: Type.Optional(Type.Array(StringEnum(CAPABILITIES as Capability[]), { uniqueItems: true })),
+    parameters: Type.Optional(Type.Object({ type: Type.Literal('object') }, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+);
+
+export type ValidManifest = Static<typeof PluginManifestSchema>;
+
+/** A plugin folder that cannot be used, and why. */
+export class PluginManifestError extends Error {
+  override readonly name = 'PluginManifestError';
+  constructor(
+    message: string,
+    readonly reason: 'invalid' | 'incompatible',
+    /** The id, when the manifest got as far as naming one. */
+    readonly pluginId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A plugin folder whose manifest checks out. */
+export interface PluginPackage {
+  folder: string;
+  manifest: ValidManifest;
+  /** Version of the plugin's package. */
+  version: string;
+  /** Absolute path of the bundled entry. */
+  entryPath: string;
+  /** Absolute path of the source to bundle, when the plugin has one. */
+  sourcePath: string | undefined;
+  /** Checks apply parameters against `strata.parameters`. */
+  checkParameters(value: unknown): { ok: true } | { ok: false; message: string };
+}
+
+const checkManifest = compileSchema(PluginManifestSchema);
+/** Parameter schemas are the plugin's own: compiled by their own Ajv so a bad one cannot disturb the host's. */
+const parameterAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true });
+
+/** Whether `folder` looks like a plugin: a package.json with a `strata` field. */
+export function isPluginFolder(folder: string): boolean {
+  const file = path.join(folder, 'package.json');
+  if (!existsSync(file)) return false;
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return typeof parsed === 'object' && parsed !== null && 'strata' in parsed;
+  } catch {
+    return true; // a broken package.json is reported, not skipped
+  }
+}
+
+/** Reads and checks a plugin folder's manifest against this host's SDK version. */
+export function readPluginPackage(folder: string): PluginPackage {
+  const file = path.join(folder, 'package.json');
+  let pkg: Record<string, unknown>;
+  try {
+    pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new PluginManifestError(`${file} is not valid JSON: ${(error as Error).message}`, 'invalid');
+  }
+  const raw = pkg.strata as Record<string, unknown> | undefined;
+  const claimedId = typeof raw?.id === 'string' ? raw.id : undefined;
+  const checked = checkManifest(raw, 'strata');
+  if (!checked.ok) throw new PluginManifestError(`package.json: ${checked.message}`, 'invalid', claimedId);
+  const manifest = checked.value;
+
+  const range = semver.validRange(manifest.sdk);
+  if (range === null) throw new PluginManifestError(`package.json: strata.sdk ${JSON.stringify(manifest.sdk)} is not a semver range`, 'invalid', manifest.id);
+  if (!semver.satisfies(SDK_VERSION, range, { includePrerelease: true })) {
+    throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id);
+  }
+
+  const entryPath = inside(folder, manifest.entry, 'strata.entry', manifest.id);
+  const defaultSource = path.join(folder, 'src', 'index.ts');
+  const sourcePath = manifest.source !== undefined ? inside(folder, manifest.source, 'strata.source', manifest.id) : existsSync(defaultSource) ? defaultSource : undefined;
+
+  let checkParameters: PluginPackage['checkParameters'] = () => ({ ok: true });
+  if (manifest.parameters) {
+    const properties = (manifest.parameters as { properties?: Record<string, unknown> }).properties ?? {};
+    if ('inputs' in properties) throw new PluginManifestError('package.json: strata.parameters may not declare "inputs": that key of the apply body carries input texts', 'invalid', manifest.id);
+    let validate: ReturnType<Ajv['compile']>;
+    try {
+      validate = parameterAjv.compile(manifest.parameters);
+    } catch (error) {
+      throw new PluginManifestError(`package.json: strata.parameters is not a valid JSON schema: ${(error as Error).message}`, 'invalid', manifest.id);
+    }
+    const check = checkWith(validate);
+    checkParameters = (value) => {
+      const result = check(value, 'body');
+      return result.ok ? { ok: true } : { ok: false, message: result.message };
+    };
+  }
+  return { folder, manifest, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', entryPath, sourcePath, checkParameters };
+}
+
+/** Resolves a manifest path, refusing one that leaves the plugin folder. */
+function inside(folder: string, relative: string, field: string, pluginId: string): string {
+  const resolved = path.resolve(folder, relative);
+  const rel = path.relative(folder, resolved);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new PluginManifestError(`package.json: ${field} must stay inside the plugin folder`, 'invalid', pluginId);
+  if (existsSync(resolved)) {
+    const real = path.relative(realpathSync(folder), realpathSync(resolved));
+    if (real.startsWith('..') || path.isAbsolute(real)) throw new PluginManifestError(`package.json: ${field} links outside the plugin folder`, 'invalid', pluginId);
+  }
+  return resolved;
+}

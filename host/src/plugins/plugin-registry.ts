@@ -1,0 +1,209 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inject, injectable } from 'tsyringe';
+import { PluginSandbox, SandboxError, type DeclaredOverlay } from '@strata/sdk/sandbox';
+import { StrataConfig } from '../config/strata-config.js';
+import { EventBus } from '../events/event-bus.js';
+import { Logger } from '../logging/logger.js';
+import { PluginManifestError, isPluginFolder, readPluginPackage, type PluginPackage } from './plugin-manifest.js';
+import { RepositoryCapabilities } from './repository-capabilities.js';
+
+/** `loaded`: ready to apply. The others are listed with their reason and cannot be applied. */
+export type PluginState = 'loaded' | 'invalid' | 'incompatible' | 'failed';
+
+/** A plugin folder the host found, loaded or not. */
+export interface PluginRecord {
+  /** The plugin id, or the folder name when the manifest names none. */
+  id: string;
+  folder: string;
+  builtIn: boolean;
+  state: PluginState;
+  /** Why the plugin is not loaded. */
+  reason?: string;
+  /** The last reload that failed while an earlier version kept serving. */
+  reloadError?: string;
+  name: string;
+  description: string;
+  version?: string;
+  sdkRange?: string;
+  capabilities: string[];
+  overlays: DeclaredOverlay[];
+  package?: PluginPackage;
+  sandbox?: PluginSandbox;
+  loadedAt?: string;
+}
+
+/** Where the built-in plugins live: `extensions/` next to the host package. */
+export const BUILT_IN_PLUGINS_DIR = fileURLToPath(new URL('../../../extensions/', import.meta.url));
+
+/**
+ * Finds plugin folders (built-in ones in `extensions/`, and those in the
+ * configured directories), checks their manifests, and keeps one sandbox per
+ * loaded plugin.
+ */
+@injectable()
+export class PluginRegistry {
+  private readonly records = new Map<string, PluginRecord>();
+  /** Reloads of one folder run one after the other. */
+  private readonly reloads = new Map<string, Promise<PluginRecord | undefined>>();
+
+  constructor(
+    @inject(StrataConfig) private readonly config: StrataConfig,
+    @inject(RepositoryCapabilities) private readonly capabilities: RepositoryCapabilities,
+    @inject(EventBus) private readonly events: EventBus,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  /** The folders plugins are looked for in: built-in first, then configured. */
+  get roots(): Array<{ dir: string; builtIn: boolean }> {
+    return [{ dir: BUILT_IN_PLUGINS_DIR, builtIn: true }, ...this.config.plugins.directories.map((dir) => ({ dir, builtIn: false }))];
+  }
+
+  /** Plugin folders under the roots: a root may be a plugin itself or hold plugins one level down. */
+  discover(): Array<{ folder: string; builtIn: boolean }> {
+    const found: Array<{ folder: string; builtIn: boolean }> = [];
+    for (const { dir, builtIn } of this.roots) {
+      if (!existsSync(dir)) {
+        if (!builtIn) this.logger.warn({ dir }, 'plugin directory does not exist');
+        continue;
+      }
+      if (isPluginFolder(dir)) {
+        found.push({ folder: dir, builtIn });
+        continue;
+      }
+      for (const entry of readdirSync(dir).sort()) {
+        const folder = path.join(dir, entry);
+        if (entry !== 'node_modules' && !entry.startsWith('.') && statSync(folder, { throwIfNoEntry: false })?.isDirectory() && isPluginFolder(folder)) found.push({ folder, builtIn });
+      }
+    }
+    return found;
+  }
+
+  /** Loads every plugin found; failures are recorded on their records, never thrown. */
+  async loadAll(): Promise<void> {
+    await Promise.all(this.discover().map(({ folder, builtIn }) => this.reload(folder, builtIn)));
+  }
+
+  list(): PluginRecord[] {
+    return [...this.records.values()].sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  get(id: string): PluginRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** The record of the plugin in `folder`, if any. */
+  byFolder(folder: string): PluginRecord | undefined {
+    return [...this.records.values()].find((record) => record.folder === folder);
+  }
+
+  /**
+   * (Re)loads the plugin in `folder` into a fresh sandbox. When a loaded
+   * version exists and the new one fails, the old one keeps serving and the
+   * error goes to `reloadError`. Resolves with the record.
+   */
+  reload(folder: string, builtIn = this.byFolder(folder)?.builtIn ?? false): Promise<PluginRecord | undefined> {
+    const previous = this.reloads.get(folder) ?? Promise.resolve(undefined);
+    const next = previous.then(() => this.load(folder, builtIn), () => this.load(folder, builtIn));
+    this.reloads.set(folder, next);
+    return next;
+  }
+
+  /** Unloads the plugin of `folder` (its folder is gone). */
+  async remove(folder: string): Promise<PluginRecord | undefined> {
+    const record = this.byFolder(folder);
+    if (!record) return undefined;
+    this.records.delete(record.id);
+    await record.sandbox?.dispose();
+    this.events.publish('plugin.removed', { pluginId: record.id });
+    return record;
+  }
+
+  /** Records a failure that happened before loading (a build error) on the plugin of `folder`. */
+  recordFailure(folder: string, pluginId: string, reason: string): PluginRecord {
+    const existing = this.byFolder(folder);
+    return this.settleFailure(existing, {
+      id: pluginId,
+      folder,
+      builtIn: existing?.builtIn ?? false,
+      state: 'failed',
+      reason,
+      name: existing?.name ?? pluginId,
+      description: existing?.description ?? '',
+      capabilities: existing?.capabilities ?? [],
+      overlays: existing?.overlays ?? [],
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.reloads.values()].map((reload) => reload.catch(() => undefined)));
+    await Promise.all([...this.records.values()].map((record) => record.sandbox?.dispose()));
+  }
+
+  private async load(folder: string, builtIn: boolean): Promise<PluginRecord | undefined> {
+    const existing = this.byFolder(folder);
+    const base = { folder, builtIn, capabilities: [] as string[], overlays: [] as DeclaredOverlay[] };
+    let pkg: PluginPackage;
+    try {
+      pkg = readPluginPackage(folder);
+    } catch (error) {
+      if (!(error instanceof PluginManifestError)) throw error;
+      return this.settleFailure(existing, { ...base, id: error.pluginId ?? path.basename(folder), state: error.reason, reason: error.message, name: path.basename(folder), description: '' });
+    }
+    const { manifest } = pkg;
+    const owner = this.records.get(manifest.id);
+    if (owner && owner.folder !== folder) {
+      const record: PluginRecord = { ...base, id: `${manifest.id}@${path.basename(folder)}`, state: 'invalid', reason: `plugin id "${manifest.id}" is already used by ${owner.folder}`, name: manifest.name, description: manifest.description };
+      this.records.set(record.id, record);
+      this.logger.warn({ folder, pluginId: manifest.id }, record.reason);
+      return record;
+    }
+    const described = { ...base, id: manifest.id, name: manifest.name, description: manifest.description, version: pkg.version, sdkRange: manifest.sdk, capabilities: manifest.capabilities ?? [], package: pkg };
+    let code: string;
+    try {
+      code = await readFile(pkg.entryPath, 'utf8');
+    } catch {
+      return this.settleFailure(existing, { ...described, state: 'failed', reason: `its entry ${manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}` });
+    }
+    try {
+      const log = this.logger.child({ pluginId: manifest.id });
+      const sandbox = await PluginSandbox.start({
+        pluginId: manifest.id,
+        code,
+        filename: pathToFileURL(pkg.entryPath).href,
+        capabilities: manifest.capabilities ?? [],
+        limits: this.config.plugins,
+        callCapability: (name, args) => this.capabilities.call(name, args),
+        log: (message) => log.info({ plugin: manifest.id }, message),
+      });
+      const record: PluginRecord = { ...described, state: 'loaded', overlays: [...sandbox.overlays], sandbox, loadedAt: new Date().toISOString() };
+      if (existing && existing.id !== record.id) this.records.delete(existing.id);
+      this.records.set(record.id, record);
+      await existing?.sandbox?.dispose();
+      this.logger.info({ pluginId: record.id, folder, overlays: record.overlays.map((o) => o.id) }, existing ? 'plugin reloaded' : 'plugin loaded');
+      this.events.publish(existing ? 'plugin.reloaded' : 'plugin.loaded', { pluginId: record.id, version: record.version });
+      return record;
+    } catch (error) {
+      const reason = error instanceof SandboxError ? error.message : `could not start its sandbox: ${(error as Error).message}`;
+      return this.settleFailure(existing, { ...described, state: 'failed', reason });
+    }
+  }
+
+  /** A load failed: keep a loaded earlier version serving, or record the failure. */
+  private settleFailure(existing: PluginRecord | undefined, failed: PluginRecord): PluginRecord {
+    if (existing?.state === 'loaded' && existing.id === failed.id) {
+      existing.reloadError = failed.reason;
+      this.logger.warn({ pluginId: existing.id, reason: failed.reason }, 'plugin reload failed; the previous version keeps serving');
+      this.events.publish('plugin.failed', { pluginId: existing.id, error: failed.reason, serving: 'previous version' });
+      return existing;
+    }
+    if (existing && existing.id !== failed.id) this.records.delete(existing.id);
+    void existing?.sandbox?.dispose();
+    this.records.set(failed.id, failed);
+    this.logger.warn({ pluginId: failed.id, folder: failed.folder, reason: failed.reason }, 'plugin not loaded');
+    this.events.publish('plugin.failed', { pluginId: failed.id, error: failed.reason });
+    return failed;
+  }
+}

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { inject, injectable } from 'tsyringe';
+import { EventBus } from '../events/event-bus.js';
+import { Logger } from '../logging/logger.js';
+import { OverlayService } from '../overlays/overlay-service.js';
+import { PluginBuildError, buildPlugin } from './plugin-builder.js';
+import { PluginManifestError, isPluginFolder, readPluginPackage } from './plugin-manifest.js';
+import { PluginRegistry } from './plugin-registry.js';
+
+/** Quiet time after the last save before a plugin is rebuilt and reloaded. */
+const SETTLE_MS = 60;
+
+/**
+ * Hot reload (`strata serve --dev`): watches the plugin folders; on a save
+ * the plugin is rebuilt when it has sources, loaded into a fresh sandbox
+ * (the old one is disposed only once the new one works), and its active
+ * overlays are applied again. A broken save leaves the last good version
+ * serving, with the error in the plugin's listing and status.
+ */
+@injectable()
+export class PluginWatcher {
+  private watcher: FSWatcher | undefined;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly changed = new Map<string, Set<string>>();
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    @inject(PluginRegistry) private readonly plugins: PluginRegistry,
+    @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(EventBus) private readonly events: EventBus,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const roots = this.plugins.roots.map((root) => root.dir);
+    const watcher = watch(roots, {
+      ignoreInitial: true,
+      atomic: true,
+      ignored: (file) => /[\\/](node_modules|\.git)([\\/]|$)/.test(file),
+    });
+    this.watcher = watcher;
+    watcher.on('all', (_event, file) => this.onChange(file));
+    watcher.on('error', (error) => this.logger.warn({ err: error }, 'plugin watcher error'));
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    this.logger.info({ roots }, 'watching plugin folders (dev mode)');
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await this.watcher?.close();
+    this.watcher = undefined;
+    await this.queue;
+  }
+
+  private onChange(file: string): void {
+    const folder = this.pluginFolderOf(file);
+    if (!folder) return;
+    let files = this.changed.get(folder);
+    if (!files) this.changed.set(folder, (files = new Set()));
+    files.add(file);
+    clearTimeout(this.timers.get(folder));
+    this.timers.set(
+      folder,
+      setTimeout(() => {
+        this.timers.delete(folder);
+        const touched = this.changed.get(folder) ?? new Set<string>();
+        this.changed.delete(folder);
+        this.queue = this.queue.then(() => this.refresh(folder, touched)).catch((error: unknown) => this.logger.error({ err: error, folder }, 'plugin reload failed'));
+      }, SETTLE_MS),
+    );
+  }
+
+  /** The plugin folder a path belongs to: a root that is a plugin, or a root's direct child. */
+  private pluginFolderOf(file: string): string | undefined {
+    for (const { dir } of this.plugins.roots) {
+      const relative = path.relative(dir, file);
+      if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+      if (this.plugins.byFolder(dir) || isPluginFolder(dir)) return dir;
+      const first = relative.split(path.sep)[0];
+      return first ? path.join(dir, first) : undefined;
+    }
+    return undefined;
+  }
+
+  private async refresh(folder: string, touched: Set<string>): Promise<void> {
+    if (this.stopped) return;
+    const started = performance.now();
+    if (!isPluginFolder(folder)) {
+      const removed = await this.plugins.remove(folder);
+      if (removed) this.logger.info({ pluginId: removed.id }, 'plugin removed');
+      return;
+    }
+    let pkg;
+    try {
+      pkg = readPluginPackage(folder);
+    } catch (error) {
+      if (!(error instanceof PluginManifestError)) throw error;
+      await this.plugins.reload(folder);
+      return;
+    }
+    const onlyEntry = [...touched].every((file) => file === pkg.entryPath);
+    if (pkg.sourcePath && !onlyEntry) {
+      try {
+        await buildPlugin(pkg);
+      } catch (error) {
+        if (!(error instanceof PluginBuildError)) throw error;
+        this.plugins.recordFailure(folder, pkg.manifest.id, error.message);
+        return;
+      }
+    }
+    const record = await this.plugins.reload(folder);
+    if (record?.state === 'loaded' && record.reloadError === undefined) {
+      await this.overlays.reapply(record.id);
+      this.logger.info({ pluginId: record.id, ms: Math.round(performance.now() - started) }, 'plugin reloaded and its overlays re-applied');
+      this.events.publish('plugin.ready', { pluginId: record.id, ms: Math.round(performance.now() - started) });
+    }
+  }
+}
