@@ -21,11 +21,17 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
   );
   t.same(operations.sort(), [
     'DELETE /api/graph/layout',
+    'DELETE /api/overlays/{id}/apply',
+    'GET /api/events',
     'GET /api/graph',
     'GET /api/graph/nodes/{id}',
     'GET /api/openapi.json',
+    'GET /api/overlays',
+    'GET /api/overlays/{id}/status',
     'POST /api/graph/layout',
+    'POST /api/overlays/{id}/apply',
   ]);
+  t.match(document.paths['/api/overlays/{id}/apply'].post.responses['409'].description, /OVERLAY_BUSY/);
   t.match(document.paths['/api/graph/nodes/{id}'].get.responses['404'].description, /NOT_FOUND/);
   t.match(document.paths['/api/graph/layout'].post.responses['413'].description, /PAYLOAD_TOO_LARGE/);
   t.equal(document.paths['/api/graph/layout'].post.requestBody.required, true);

@@ -12,17 +12,39 @@ function sources(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+/** Import specifiers of a source file, comments left out. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+}
+
 t.test('the SDK imports nothing from the host', async (t) => {
   const manifest = JSON.parse(readFileSync(path.join(root, 'sdk/package.json'), 'utf8'));
   const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
   t.notOk(dependencies.includes('@strata/host'), 'no dependency on @strata/host');
-  for (const file of sources(path.join(root, 'sdk/src'))) {
-    const text = readFileSync(file, 'utf8');
-    const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
-    for (const specifier of specifiers) {
-      t.ok(specifier.startsWith('./') && !path.resolve(path.dirname(file), specifier).startsWith(path.join(root, 'host')), `${path.relative(root, file)} imports ${specifier}, inside the SDK`);
+  const sdkSources = path.join(root, 'sdk/src');
+  for (const file of sources(sdkSources)) {
+    for (const specifier of importsOf(file)) {
+      const allowed = specifier.startsWith('.')
+        ? path.resolve(path.dirname(file), specifier).startsWith(sdkSources + path.sep)
+        : specifier.startsWith('node:') || dependencies.includes(specifier);
+      t.ok(allowed, `${path.relative(root, file)} imports ${specifier}: inside the SDK, Node's own, or a declared dependency`);
     }
   }
+});
+
+t.test("the SDK's main entry (what plugins bundle) imports only its own files", async (t) => {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of importsOf(file)) {
+      t.ok(specifier.startsWith('./'), `${path.relative(root, file)} imports ${specifier}`);
+      if (specifier.startsWith('./')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
+    }
+  };
+  visit(path.join(root, 'sdk/src/index.ts'));
+  t.ok(seen.size >= 4);
 });
 
 t.test('the SDK exports its version as semver', async (t) => {

@@ -79,7 +79,7 @@ export function readPluginPackage(folder: string): PluginPackage {
     throw new PluginManifestError(`${file} is not valid JSON: ${(error as Error).message}`, 'invalid');
   }
   const raw = pkg.strata as Record<string, unknown> | undefined;
-  const claimedId = typeof raw?.id === 'string' ? raw.id : undefined;
+  const claimedId = typeof raw?.id === 'string' && new RegExp(PLUGIN_ID).test(raw.id) ? raw.id : undefined;
   const checked = checkManifest(raw, 'strata');
   if (!checked.ok) throw new PluginManifestError(`package.json: ${checked.message}`, 'invalid', claimedId);
   const manifest = checked.value;

@@ -86,6 +86,17 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   // globals cannot change what the runtime does with its results.
   const getOwn = Object.getOwnPropertyDescriptor;
   const getPrototype = Object.getPrototypeOf;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  /** Appends without Array.prototype.push or index setters, which a plugin could replace. */
+  const append = <T>(list: T[], value: T): void => {
+    defineProperty(list, list.length, { value, writable: true, enumerable: true, configurable: true });
+  };
+  /** An own data property, never a getter or an inherited value. */
+  const own = (target: object, key: string): unknown => {
+    const property = getOwn(target, key);
+    return property && 'value' in property ? property.value : undefined;
+  };
   const ErrorPrototype = Error.prototype;
   const reflectApply = Reflect.apply;
   const isArray = Array.isArray;
@@ -185,7 +196,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     const names = keysOf(legend);
     if (names.length > MAX_LEGEND_ENTRIES) fail(`${where}: a legend has at most ${MAX_LEGEND_ENTRIES} entries, this one has ${names.length}`);
     const out: Record<string, string> = {};
-    for (const label of names) {
+    for (let k = 0; k < names.length; k++) {
+      const label = names[k]!;
       const property = getOwn(legend, label);
       const color = property ? property.value : undefined;
       if (label.length > MAX_LABEL) fail(`${where}: legend label "${label.slice(0, 20)}..." is longer than ${MAX_LABEL} characters`);
@@ -197,7 +209,12 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
 
   function register(namespace: unknown): RuntimeRegisterOutcome {
     try {
-      const exported = typeof namespace === 'object' && namespace !== null ? (namespace as { default?: unknown }).default : undefined;
+      let exported: unknown;
+      try {
+        exported = typeof namespace === 'object' && namespace !== null ? (namespace as { default?: unknown }).default : undefined;
+      } catch {
+        fail('the entry\'s default export is not initialized yet (a top-level await that has not settled?)');
+      }
       if (typeof exported !== 'object' || exported === null) fail('the entry has no default export; export default definePlugin({...})');
       const candidate = exported as Record<string, unknown>;
       if (candidate.strataPlugin !== 1) fail('the default export is not a plugin descriptor; make it with definePlugin() from @strata/sdk');
@@ -220,7 +237,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         if (typeof name !== 'string' || name.length === 0 || name.length > 100) fail(`${where}.name must be a string of 1 to 100 characters`);
         if (typeof type !== 'string' || !OVERLAY_TYPES.includes(type)) fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
         if (description !== undefined && typeof description !== 'string') fail(`${where}.description must be a string`);
-        checked.push({ id, name, type, description: typeof description === 'string' ? description.slice(0, 500) : '', legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`) });
+        append(checked, { id, name, type, description: typeof description === 'string' ? description.slice(0, 500) : '', legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`) });
       }
       descriptor = { overlays: checked, apply };
       return { ok: true, sdkVersion, overlays: checked };
@@ -230,6 +247,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   }
 
   function setGraph(payload: GraphPayload): void {
+    for (const column of [payload.nodes.id, payload.nodes.name, payload.nodes.path, payload.nodes.kindNames, payload.nodes.languageNames, payload.edges.kindNames]) freeze(column);
     graph = payload;
     graphIndex = undefined;
     kindLists = undefined;
@@ -249,14 +267,27 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   }
 
   function graphView(payload: GraphPayload): unknown {
-    const nodes = payload.nodes;
-    const edges = payload.edges;
+    const resident = payload.nodes;
+    // Typed arrays are copied per apply (a few milliseconds at 100k nodes); string arrays are frozen once in setGraph.
+    const nodes = freeze({
+      ...resident,
+      kind: resident.kind.slice(),
+      parent: resident.parent.slice(),
+      language: resident.language.slice(),
+      loc: resident.loc.slice(),
+      lines: resident.lines.slice(),
+      bytes: resident.bytes.slice(),
+      startLine: resident.startLine.slice(),
+      endLine: resident.endLine.slice(),
+    });
+    const edges = freeze({ ...payload.edges, source: payload.edges.source.slice(), target: payload.edges.target.slice(), kind: payload.edges.kind.slice() });
     const count = nodes.id.length;
     const checkIndex = (index: unknown): number => {
       if (typeof index !== 'number' || !isInteger(index) || index < 0 || index >= count) fail(`node index ${String(index)} is out of range (0 to ${count - 1})`);
       return index;
     };
-    const slice = (lists: { offsets: Int32Array; items: Int32Array }, index: number): Int32Array => lists.items.subarray(lists.offsets[index]!, lists.offsets[index + 1]!);
+    // Copies, so that a plugin writing into what it was given changes nothing for its next call.
+    const slice = (lists: { offsets: Int32Array; items: Int32Array }, index: number): Int32Array => lists.items.slice(lists.offsets[index]!, lists.offsets[index + 1]!);
     return Object.freeze({
       revision: payload.revision,
       nodeCount: count,
@@ -293,11 +324,12 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         if (!kindLists) {
           kindLists = new MapCtor();
           const code = new Int32Array(count);
-          for (let i = 0; i < count; i++) code[i] = nodes.kind[i]!;
+          for (let i = 0; i < count; i++) code[i] = resident.kind[i]!;
           const lists = compressed(nodes.kindNames.length, code, undefined, count);
-          for (let k = 0; k < nodes.kindNames.length; k++) reflectApply(mapSet, kindLists, [nodes.kindNames[k], slice(lists, k)]);
+          for (let k = 0; k < nodes.kindNames.length; k++) reflectApply(mapSet, kindLists, [nodes.kindNames[k], lists.items.subarray(lists.offsets[k]!, lists.offsets[k + 1]!)]);
         }
-        return (reflectApply(mapGet, kindLists, [kind]) as Int32Array | undefined) ?? new Int32Array(0);
+        const found = reflectApply(mapGet, kindLists, [kind]) as Int32Array | undefined;
+        return found ? found.slice() : new Int32Array(0);
       },
       children(index: number): Int32Array {
         if (!childLists) {
@@ -305,9 +337,9 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           const parents: number[] = [];
           const kids: number[] = [];
           for (let i = 0; i < count; i++) {
-            if (nodes.parent[i]! >= 0) {
-              parents.push(nodes.parent[i]!);
-              kids.push(i);
+            if (resident.parent[i]! >= 0) {
+              append(parents, resident.parent[i]!);
+              append(kids, i);
             }
           }
           childLists = compressed(count, Int32Array.from(parents), Int32Array.from(kids), kids.length);
@@ -315,11 +347,11 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         return slice(childLists, checkIndex(index));
       },
       outgoing(index: number): Int32Array {
-        outLists ??= compressed(count, edges.source, undefined, edges.source.length);
+        outLists ??= compressed(count, payload.edges.source, undefined, payload.edges.source.length);
         return slice(outLists, checkIndex(index));
       },
       incoming(index: number): Int32Array {
-        inLists ??= compressed(count, edges.target, undefined, edges.target.length);
+        inLists ??= compressed(count, payload.edges.target, undefined, payload.edges.target.length);
         return slice(inLists, checkIndex(index));
       },
     });
@@ -362,7 +394,10 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
             fail(`${where}: a node is named by its id or its index (0 to ${count - 1}), got ${typeof node === 'number' ? node : typeof node}`);
           }
           if (typeof style !== 'object' || style === null) fail(`${where}: the style of ${payload.nodes.id[index]} is not an object`);
-          const { color, size, badge, value } = style as Record<string, unknown>;
+          const color = own(style, 'color');
+          const size = own(style, 'size');
+          const badge = own(style, 'badge');
+          const value = own(style, 'value');
           const label = payload.nodes.id[index];
           if (color !== undefined) {
             if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: color of ${label} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
@@ -385,7 +420,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
             else fail(`${where}: badge of ${label} must be a string or a finite number`);
             if (text.length > MAX_BADGE) fail(`${where}: badge of ${label} has ${text.length} characters; at most ${MAX_BADGE}`);
             columns.badge[index] = columns.badgeText.length;
-            columns.badgeText.push(text);
+            append(columns.badgeText, text);
           }
           if (marked[index] === 0 && (color !== undefined || size !== undefined || value !== undefined || badge !== undefined)) {
             marked[index] = 1;
@@ -406,7 +441,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     try {
       if (!descriptor) fail('the plugin is not registered');
       const declared = new MapCtor<string, boolean>();
-      for (const capability of request.capabilities) reflectApply(mapSet, declared, [capability, true]);
+      for (let k = 0; k < request.capabilities.length; k++) reflectApply(mapSet, declared, [request.capabilities[k], true]);
       const need = (capability: string): void => {
         if (!reflectApply(mapGet, declared, [capability])) {
           const error = new Error(`capability "${capability}" was not declared: add it to "strata.capabilities" in the plugin's package.json`);
@@ -418,9 +453,10 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       const view = graphView(payload) as { indexOf(id: string): number };
       const writers = new MapCtor<string, ReturnType<typeof writer>>();
       const order: string[] = [];
-      for (const overlay of descriptor.overlays) {
+      for (let k = 0; k < descriptor.overlays.length; k++) {
+        const overlay = descriptor.overlays[k]!;
         reflectApply(mapSet, writers, [overlay.id, writer(overlay.id, payload, view)]);
-        order.push(overlay.id);
+        append(order, overlay.id);
       }
       let logLines = 0;
       const call = (capability: string, args: unknown[]): Promise<unknown> => {
@@ -469,7 +505,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       });
       await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);
       const overlays: OverlayColumns[] = [];
-      for (const id of order) overlays.push((reflectApply(mapGet, writers, [id]) as ReturnType<typeof writer>).columns);
+      for (let k = 0; k < order.length; k++) append(overlays, (reflectApply(mapGet, writers, [order[k]]) as ReturnType<typeof writer>).columns);
       return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started };
     } catch (error) {
       return { ok: false, error: describe(error) };

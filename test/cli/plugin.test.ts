@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { runStrata } from '../helpers/strata-cli.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
+
+t.test('from `strata plugin new` to an overlay that changes on save', async (t) => {
+  const workspace = await mkdtemp(path.join(tmpdir(), 'strata-author-'));
+  t.teardown(() => rm(workspace, { recursive: true, force: true }));
+  // What `npm install` would give the author: the SDK (here, this checkout's).
+  await symlink(path.join(repoRoot, 'node_modules'), path.join(workspace, 'node_modules'), 'dir');
+
+  const created = runStrata(t, ['plugin', 'new', 'loc-size'], { cwd: workspace });
+  t.equal(await created.exited, 0, created.stderr());
+  t.match(created.stdout(), /Created .*loc-size/);
+  const folder = path.join(workspace, 'loc-size');
+  for (const file of ['package.json', 'src/index.ts', 'test/plugin.test.ts', 'dist/plugin.js', 'README.md']) t.ok(existsSync(path.join(folder, file)), `${file} exists`);
+  const manifest = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')).strata;
+  t.match(manifest, { id: 'loc-size', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] });
+
+  // The scaffolded test runs in the sandbox and passes.
+  const tested = await run(process.execPath, ['--test', 'test/plugin.test.ts'], { cwd: folder });
+  t.match(tested.stdout, /pass 1/);
+
+  // Served in dev mode, applied, then edited: the change shows up.
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [folder] }, dev: true, watch: false } });
+  const applied = await server.api('/api/overlays/loc-size/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scale": 1}' });
+  t.equal(applied.status, 200, JSON.stringify(applied.body));
+  const sizeOfIndex = async () => (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays?.['loc-size']?.size?.size;
+  t.equal(await sizeOfIndex(), 6, '1 + loc (5) / scale (1)');
+
+  const source = path.join(folder, 'src', 'index.ts');
+  await writeFile(source, (await readFile(source, 'utf8')).replace('Math.min(10, 1 + lines / scale)', 'Math.min(10, 2 + lines / scale)'));
+  let size: unknown;
+  for (let i = 0; i < 120 && size !== 7; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    size = await sizeOfIndex();
+  }
+  t.equal(size, 7, 'the saved source was rebuilt, reloaded and re-applied');
+
+  // A save that does not compile keeps the last good version, with the error shown.
+  await writeFile(source, 'export default definePlugin({');
+  let listed: { reloadError?: string } | undefined;
+  for (let i = 0; i < 120 && !listed?.reloadError; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    listed = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'loc-size');
+  }
+  t.match(listed?.reloadError, /build failed: .*src\/index\.ts:1/);
+  t.equal(await sizeOfIndex(), 7);
+});
+
+t.test('`strata plugin build` names what is wrong', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'strata-build-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const notAPlugin = runStrata(t, ['plugin', 'build', dir]);
+  t.equal(await notAPlugin.exited, 2);
+  t.match(notAPlugin.stderr(), /package\.json is not valid JSON/);
+
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ strata: { id: 'x', name: 'X', description: '', sdk: '^0.1.0', entry: 'dist/plugin.js', source: 'src/index.ts' } }));
+  await import('node:fs/promises').then((fs) => fs.mkdir(path.join(dir, 'src')));
+  await writeFile(path.join(dir, 'src/index.ts'), "import { nope } from './missing.js';\nexport default nope;\n");
+  const broken = runStrata(t, ['plugin', 'build', dir]);
+  t.equal(await broken.exited, 2);
+  t.match(broken.stderr(), /build failed: .*Could not resolve "\.\/missing\.js"/);
+
+  const badName = runStrata(t, ['plugin', 'new', 'Bad Name'], { cwd: dir });
+  t.equal(await badName.exited, 2);
+  t.match(badName.stderr(), /lower-case letters, digits and dashes/);
+});

@@ -1,0 +1,168 @@
+/**
+ * The hostile suite: plugins that misbehave, each in its own case. For each,
+ * the host stays up and answers, a well-behaved plugin still applies, and the
+ * status names the failure.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import t, { type Test } from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { LOC_PLUGIN, pluginCode, writePlugins, type FixturePlugin } from '../helpers/fixture-plugins.ts';
+import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
+
+interface HostileCase {
+  plugin: FixturePlugin;
+  /** What the failure must say: in the apply response and in the status. */
+  error: RegExp;
+  /** `load`: the plugin must be listed as not loaded with this reason instead. */
+  at?: 'load';
+}
+
+const node = "'file:src/index.ts'";
+const cases: Record<string, HostileCase> = {
+  'an endless loop': { plugin: { id: 'endless-loop', code: pluginCode('for (;;) {}') }, error: /cpu-time.*CPU time limit/ },
+  'an endless chain of microtasks': { plugin: { id: 'microtask-loop', code: pluginCode('for (;;) await null;') }, error: /cpu-time|wall-time/ },
+  'a memory bomb': { plugin: { id: 'memory-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Array(1e6).fill(Math.random()));') }, error: /memory|crashed/ },
+  'a typed-array memory bomb (outside the V8 heap)': { plugin: { id: 'buffer-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Float64Array(1 << 24));') }, error: /memory|crashed|RangeError/ },
+  'deep recursion': { plugin: { id: 'deep-recursion', code: pluginCode('const down = (n) => down(n + 1) + 1; down(0);') }, error: /Maximum call stack/ },
+  'a promise that never settles': { plugin: { id: 'never-settles', code: pluginCode('await new Promise(() => {});') }, error: /wall-time/ },
+  'throwing a string': { plugin: { id: 'throws-string', code: pluginCode("throw 'oops';") }, error: /threw "oops", not an Error/ },
+  'throwing an object whose message getter never returns': { plugin: { id: 'throws-trap', code: pluginCode('throw { get message() { for (;;) {} } };') }, error: /not an Error/ },
+  'throwing a proxy': { plugin: { id: 'throws-proxy', code: pluginCode('throw new Proxy(new Error("x"), { getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} } });') }, error: /cpu-time|not an Error/ },
+  'a result far too large (legend)': { plugin: { id: 'huge-legend', code: pluginCode("const legend = {}; for (let i = 0; i < 100000; i++) legend['l' + i] = '#000000'; ctx.overlay('main').setLegend(legend);") }, error: /at most 64 entries/ },
+  'a result far too large (badge)': { plugin: { id: 'huge-badge', code: pluginCode(`ctx.overlay('main').set(${node}, { badge: 'x'.repeat(10_000_000) });`) }, error: /at most 32/ },
+  'bad colors': { plugin: { id: 'bad-color', code: pluginCode(`ctx.overlay('main').set(${node}, { color: 'red' });`) }, error: /color of file:src\/index\.ts is "red", not a hex color/ },
+  'a size out of bounds': { plugin: { id: 'bad-size', code: pluginCode(`ctx.overlay('main').set(${node}, { size: Infinity });`) }, error: /size of file:src\/index\.ts is Infinity/ },
+  'unknown node ids': { plugin: { id: 'unknown-node', code: pluginCode("ctx.overlay('main').set('file:nope.ts', { color: '#fff' });") }, error: /unknown node id "file:nope\.ts"/ },
+  'reaching for require': { plugin: { id: 'wants-require', code: pluginCode("require('fs');") }, error: /require is not defined/ },
+  'reaching for process': { plugin: { id: 'wants-process', code: pluginCode('process.exit(1);') }, error: /process is not defined/ },
+  'reaching for fetch': { plugin: { id: 'wants-fetch', code: pluginCode("await fetch('http://example.com');") }, error: /fetch is not defined/ },
+  'reaching for timers': { plugin: { id: 'wants-timers', code: pluginCode('setTimeout(() => {}, 1);') }, error: /setTimeout is not defined/ },
+  'path traversal through a capability': { plugin: { id: 'traversal', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('../../../etc/passwd');") }, error: /leaves the repository/ },
+  'an absolute path through a capability': { plugin: { id: 'absolute-path', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('/etc/passwd');") }, error: /is absolute/ },
+  'a symlink out of the repository': { plugin: { id: 'symlink-out', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('escape');") }, error: /link that leads out of the repository/ },
+  'reading .git': { plugin: { id: 'reads-git', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('.git/config');") }, error: /inside \.git/ },
+  'a capability it did not declare': { plugin: { id: 'undeclared', capabilities: ['graph:read'], code: pluginCode('await ctx.git.log();') }, error: /capability "git:log" was not declared/ },
+  'a flood of capability calls': { plugin: { id: 'flood', capabilities: ['files:list'], code: pluginCode("await Promise.all(Array.from({ length: 5000 }, () => ctx.files.list('**')));") }, error: /too many capability calls at once|capability call limit/ },
+  'an incompatible SDK range': { plugin: { id: 'incompatible', sdk: '>=2.0.0', code: pluginCode('') }, error: /built for SDK >=2\.0\.0; this host provides SDK 0\.1\.0/, at: 'load' },
+  'a syntax error': { plugin: { id: 'syntax-error', code: 'export default { strataPlugin: 1,, }' }, error: /does not compile/, at: 'load' },
+  'an import of another module': { plugin: { id: 'imports', code: "import fs from 'node:fs';\nexport default fs;" }, error: /imports "node:fs"/, at: 'load' },
+  'hanging during load': { plugin: { id: 'hangs-on-load', code: 'for (;;) {}\nexport default 1;' }, error: /CPU time limit|wall-time limit|timed out/i, at: 'load' },
+  'a top-level await that never settles': { plugin: { id: 'awaits-on-load', code: 'await new Promise(() => {});\nexport default 1;' }, error: /not initialized yet \(a top-level await that has not settled\?\)|wall-time limit/, at: 'load' },
+  'a default export that is not a descriptor': { plugin: { id: 'not-a-plugin', code: 'export default { apply() {} };' }, error: /not a plugin descriptor/, at: 'load' },
+};
+
+const LIMITS = { memoryMb: 32, cpuTimeMs: 500, wallTimeMs: 1500, loadTimeMs: 1000, maxCapabilityCalls: 1000 };
+
+t.test('hostile plugins', async (t) => {
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, escape: { symlink: '/etc/hostname' } });
+  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));
+  t.teardown(() => rm(plugins, { recursive: true, force: true }));
+  await writePlugins(plugins, [LOC_PLUGIN, ...Object.values(cases).map((c) => c.plugin)]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS }, watch: false } });
+  const listed = new Map<string, { loaded: boolean; reason?: string }>((await server.api('/api/overlays')).body.plugins.map((p: { id: string }) => [p.id, p]));
+
+  const healthy = async (t: Test, server: TestServer): Promise<void> => {
+    t.equal((await server.api('/api/graph')).status, 200, 'the API still answers');
+    const good = await server.api('/api/overlays/loc/apply', { method: 'POST' });
+    t.equal(good.status, 200, 'a well-behaved plugin still applies');
+    t.equal(good.body.data.state, 'active');
+  };
+
+  for (const [name, hostile] of Object.entries(cases)) {
+    await t.test(name, async (t) => {
+      const id = hostile.plugin.id;
+      if (hostile.at === 'load') {
+        t.equal(listed.get(id)?.loaded, false, 'listed as not loaded');
+        t.match(listed.get(id)?.reason, hostile.error, 'with the reason');
+        const apply = await server.api(`/api/overlays/${id}/apply`, { method: 'POST' });
+        t.equal(apply.status, 409);
+        t.equal(apply.body.error.code, 'PLUGIN_NOT_LOADED');
+      } else {
+        t.equal(listed.get(id)?.loaded, true, 'loads');
+        const apply = await server.api(`/api/overlays/${id}/apply`, { method: 'POST' });
+        t.equal(apply.status, 500);
+        t.equal(apply.body.error.code, 'PLUGIN_FAILED');
+        t.match(apply.body.error.message, hostile.error, 'the response names the failure');
+        const status = (await server.api(`/api/overlays/${id}/status`)).body.data;
+        t.equal(status.state, 'failed');
+        t.match(`${status.error.kind}: ${status.error.message}`, hostile.error, 'so does the status');
+      }
+      await healthy(t, server);
+    });
+  }
+
+});
+
+t.test('the prototype polluter, a plugin that keeps running after its apply, and a killed sandbox', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));
+  t.teardown(() => rm(plugins, { recursive: true, force: true }));
+  await writePlugins(plugins, [
+    LOC_PLUGIN,
+    {
+      id: 'polluter',
+      code: pluginCode(`
+        Object.prototype.polluted = 'yes';
+        Array.prototype.push = function () { throw new Error('hijacked'); };
+        Object.defineProperty(Object.prototype, 'color', { get() { return 'javascript:alert(1)'; }, configurable: true });
+        ctx.graph.nodes.parent.fill(0);
+        ctx.overlay('main').set(${node}, { value: 1 });
+      `),
+    },
+    {
+      id: 'lingers',
+      capabilities: ['files:list'],
+      code: pluginCode(`(async () => { for (;;) { ctx.log('tick'); await ctx.files.list('**'); } })(); ctx.overlay('main').set(${node}, { value: 1 });`),
+    },
+    { id: 'slow', code: pluginCode('await new Promise(() => {});') },
+    { id: 'victim', code: pluginCode('await new Promise(() => {});') },
+  ]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS, wallTimeMs: 20_000 }, watch: false } });
+
+  // Pollution stays in the plugin's own isolate.
+  const polluted = await server.api('/api/overlays/polluter/apply', { method: 'POST' });
+  t.equal(polluted.status, 200);
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'the host realm is untouched');
+  const styles = (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays;
+  t.same(styles.polluter, { main: { value: 1 } }, 'no color crept in through the prototype');
+  t.equal((await server.api('/api/overlays/loc/apply', { method: 'POST' })).status, 200);
+  const again = await server.api('/api/overlays/polluter/apply', { method: 'POST' });
+  t.equal(again.status, 200, 'the polluted isolate still applies (its graph is copied in fresh)');
+
+  // Work left running after an apply gets no more answers.
+  t.equal((await server.api('/api/overlays/lingers/apply', { method: 'POST' })).status, 200);
+  const ticks = () => server.logs.filter((record) => record.msg === 'tick').length;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const early = ticks();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.ok(early <= 2, `at most one capability call is made after the apply ends (${early} ticks)`);
+  t.equal(ticks(), early, 'and nothing runs after that');
+
+  // A sandbox process that dies (as from a fatal V8 error) fails its apply, and only that.
+  const victim = server.api('/api/overlays/victim/apply', { method: 'POST' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const children = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  for (const pid of children) {
+    const command = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+    if (command.includes('sandbox-process.js')) process.kill(pid, 'SIGKILL');
+  }
+  const killed = await victim;
+  t.equal(killed.status, 500);
+  t.match(killed.body.error.message, /crashed.*sandbox process ended/);
+  t.equal((await server.api('/api/overlays/loc/apply', { method: 'POST' })).status, 200, 'killed sandboxes start again on the next call');
+
+  // Removing an overlay that is applying stops the plugin.
+  const applying = server.api('/api/overlays/slow/apply', { method: 'POST' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal((await server.api('/api/overlays/slow/status')).body.data.state, 'applying');
+  const busy = await server.api('/api/overlays/slow/apply', { method: 'POST' });
+  t.equal(busy.status, 409);
+  t.equal(busy.body.error.code, 'OVERLAY_BUSY');
+  const removed = await server.api('/api/overlays/slow/apply', { method: 'DELETE' });
+  t.equal(removed.body.data.state, 'inactive');
+  t.equal((await applying).status, 200, 'the cancelled apply answers');
+  t.equal((await server.api('/api/overlays/slow/status')).body.data.state, 'inactive');
+});

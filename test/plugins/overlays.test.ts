@@ -1,0 +1,177 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { LOC_PLUGIN, pluginCode, writePlugin, writePlugins } from '../helpers/fixture-plugins.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
+
+async function pluginDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const BADGE_PLUGIN = {
+  id: 'badges',
+  code: pluginCode(`ctx.overlay('count').set('file:src/index.ts', { badge: 7, size: 2 });`, `[{ id: 'count', name: 'Count', type: 'badge' }]`),
+};
+
+t.test('GET /api/overlays lists plugins as spec 2.5 and 2.6, including those that cannot load', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [LOC_PLUGIN, BADGE_PLUGIN, { id: 'future', code: pluginCode(''), sdk: '^9.0.0' }, { id: 'broken', code: '', manifest: { id: 'Bad Id' } }]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const { status, body } = await server.api('/api/overlays');
+  t.equal(status, 200);
+  t.notOk('data' in body, 'no envelope');
+  const byId = Object.fromEntries(body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
+  t.match(byId.loc, { id: 'loc', name: 'Plugin loc', description: 'Fixture plugin loc', loaded: true, overlays: [{ id: 'main', name: 'Main', type: 'color', legend: { low: '#00ff00', high: '#ff0000' } }] });
+  t.match(byId.future, { loaded: false, state: 'incompatible', reason: /SDK \^9\.0\.0.*0\.1\.0/ });
+  t.match(byId.broken, { loaded: false, state: 'invalid', reason: /strata/ });
+  const apply = await server.api('/api/overlays/future/apply', { method: 'POST' });
+  t.equal(apply.status, 409);
+  t.equal(apply.body.error.code, 'PLUGIN_NOT_LOADED');
+});
+
+t.test('apply, status, styles on the graph and on a node, remove', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [LOC_PLUGIN, BADGE_PLUGIN]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+
+  t.match((await server.api('/api/overlays/loc/status')).body.data, { pluginId: 'loc', state: 'inactive', styledNodes: 0 });
+  const applied = await server.api('/api/overlays/loc/apply', { method: 'POST' });
+  t.equal(applied.status, 200);
+  t.match(applied.body.data, { pluginId: 'loc', state: 'active', params: {}, error: null });
+  t.ok(applied.body.data.styledNodes >= 9, 'every file styled');
+  t.type(applied.body.data.durationMs, 'number');
+  t.match(applied.body.data.appliedAt, /^\d{4}-\d{2}-\d{2}T.*Z$/);
+
+  const graph = await server.api('/api/graph');
+  const index = graph.body.data.nodes.find((node: { id: string }) => node.id === 'file:src/index.ts');
+  t.same(index.overlays, { loc: { main: { color: '#ff0000', value: index.loc, badge: 'f' } } });
+  t.notOk(graph.body.data.nodes.find((node: { id: string }) => node.id === 'dir:src').overlays, 'directories unstyled by this plugin');
+
+  // A second plugin, independent of the first.
+  t.equal((await server.api('/api/overlays/badges/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
+  const node = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
+  t.same(node.body.data.overlays, { loc: { main: { color: '#ff0000', value: index.loc, badge: 'f' } }, badges: { count: { badge: '7', size: 2 } } });
+
+  const removed = await server.api('/api/overlays/loc/apply', { method: 'DELETE' });
+  t.equal(removed.status, 200);
+  t.equal(removed.body.data.state, 'inactive');
+  const after = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
+  t.same(after.body.data.overlays, { badges: { count: { badge: '7', size: 2 } } });
+  t.equal((await server.api('/api/overlays/loc/apply', { method: 'DELETE' })).status, 200, 'removing again is harmless');
+});
+
+t.test('bad requests are 400 naming the field; unknown plugins are 404', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [LOC_PLUGIN]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const post = (body: string) => server.api('/api/overlays/loc/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  let response = await post('{"threshold": -1}');
+  t.equal(response.status, 400);
+  t.match(response.body.error, { code: 'INVALID_PARAMETER', message: /body\.threshold/ });
+  response = await post('{"colour": 1}');
+  t.match(response.body.error, { code: 'INVALID_PARAMETER', message: /body\.colour.*not a known field/ });
+  response = await post('{"inputs": {"report": "x"}}');
+  t.match(response.body.error, { code: 'INVALID_PARAMETER', message: /body\.inputs.*inputs:read/ });
+  response = await post('[1]');
+  t.equal(response.status, 400);
+  response = await post('{"threshold": ');
+  t.match(response.body.error, { code: 'INVALID_JSON' });
+  response = await server.api('/api/overlays/nope/apply', { method: 'POST' });
+  t.equal(response.status, 404);
+  t.match(response.body.error, { code: 'NOT_FOUND', message: /plugin "nope"/ });
+  t.equal((await server.api('/api/overlays/nope/status')).status, 404);
+  t.equal((await server.api('/api/overlays/nope/apply', { method: 'DELETE' })).status, 404);
+  t.equal((await post('{"threshold": 2}')).status, 200, 'valid parameters pass');
+  t.same((await server.api('/api/overlays/loc/status')).body.data.params, { threshold: 2 });
+});
+
+t.test('active overlays survive a restart', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [LOC_PLUGIN]);
+  const flags = { plugins: { directories: [plugins] }, watch: false };
+  const first = await startTestServer(t, repo, { flags });
+  await first.api('/api/overlays/loc/apply', { method: 'POST' });
+  const before = (await first.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays;
+  await first.stop();
+  const second = await startTestServer(t, repo, { flags });
+  const status = (await second.api('/api/overlays/loc/status')).body.data;
+  t.equal(status.state, 'active');
+  t.same((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, before);
+});
+
+t.test('inputs reach plugins that declare inputs:read', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [
+    { id: 'reader', capabilities: ['inputs:read'], code: pluginCode(`const [text] = ctx.inputs.get('report'); ctx.overlay('main').set('file:README.md', { badge: text, value: ctx.inputs.names().length });`) },
+  ]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const response = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'hello' } }) });
+  t.equal(response.status, 200);
+  t.same(response.body.data.inputs, ['report']);
+  t.same((await server.api(`/api/graph/nodes/${encodeURIComponent('file:README.md')}`)).body.data.overlays, { reader: { main: { badge: 'hello', value: 1 } } });
+});
+
+t.test('hot reload: a save is live within a second; a broken save keeps the last good version; events tell clients', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  const folder = path.join(plugins, 'live');
+  const version = (color: string) => pluginCode(`for (const i of ctx.graph.nodesOfKind('file')) ctx.overlay('main').set(i, { color: '${color}' });`);
+  await writePlugin(folder, { id: 'live', code: version('#111111') });
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] }, dev: true } });
+  t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200);
+
+  const events: string[] = [];
+  const controller = new AbortController();
+  t.teardown(() => controller.abort());
+  const stream = await fetch(`${server.url}/api/events`, { signal: controller.signal });
+  t.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const match of value.matchAll(/^event: (.+)$/gm)) events.push(match[1]!);
+      }
+    } catch {
+      // aborted
+    }
+  })();
+
+  const colorOfIndex = async () => (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays?.live?.main?.color;
+  const waitFor = async (check: () => Promise<boolean>, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (await check()) return true;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return false;
+  };
+  t.equal(await colorOfIndex(), '#111111');
+
+  // Editors often write a temporary file and rename it over the original.
+  const entry = path.join(folder, 'dist', 'plugin.js');
+  await writeFile(`${entry}.tmp`, version('#222222'));
+  const { rename } = await import('node:fs/promises');
+  await rename(`${entry}.tmp`, entry);
+  t.ok(await waitFor(async () => (await colorOfIndex()) === '#222222', 3000), 'the new version is applied');
+  t.ok(await waitFor(async () => events.includes('plugin.reloaded') && events.includes('overlay.applied'), 1000), 'clients are told');
+
+  await writeFile(entry, 'export default {{{ broken');
+  t.ok(await waitFor(async () => {
+    const listed = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'live');
+    return /does not compile/.test(listed.reloadError ?? '');
+  }, 3000), 'the error is listed');
+  t.equal(await colorOfIndex(), '#222222', 'the last good version keeps serving');
+  t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200, 'and can still be applied');
+  t.ok(events.includes('plugin.failed'));
+});
