@@ -175,3 +175,46 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
   t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200, 'and can still be applied');
   t.ok(events.includes('plugin.failed'));
 });
+
+t.test('git and file capabilities answer from the served repository', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const { execFileSync } = await import('node:child_process');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'add', '.');
+  git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first', '--date', '2026-01-10T10:00:00Z');
+  await writeFile(path.join(repo, 'src/index.ts'), (await import('node:fs')).readFileSync(path.join(repo, 'src/index.ts'), 'utf8') + '// more\n');
+  git('mv', 'README.md', 'GUIDE.md');
+  git('-c', 'user.name=Bob', '-c', 'user.email=bob@example.com', 'commit', '-q', '-am', 'second', '--date', '2026-02-10T10:00:00Z');
+  await writeFile(path.join(repo, '.mailmap'), 'Robert <robert@example.com> <bob@example.com>\n');
+
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [
+    {
+      id: 'history',
+      capabilities: ['graph:read', 'git:log', 'git:blame', 'files:read', 'files:list'],
+      code: pluginCode(`
+        const commits = await ctx.git.log({ since: '2026-01-01', paths: ['src'] });
+        const all = await ctx.git.log({});
+        const blame = await ctx.git.blame('src/index.ts');
+        const listed = await ctx.files.list(['src/util/*.ts']);
+        const text = await ctx.files.read('src/types.ts');
+        const second = all.find((c) => c.subject === 'second');
+        const rename = second.files.find((f) => f.previousPath);
+        const o = ctx.overlay('main');
+        o.set('file:src/index.ts', { value: commits.length, badge: blame.at(-1).authorName });
+        o.set('file:src/types.ts', { value: text.length, badge: listed.map((p) => p.split('/').pop()).join(',') });
+        o.set('dir:src', { badge: second.authorName + ':' + rename.previousPath + '>' + rename.path });
+        o.set('dir:.', { value: second.files.find((f) => f.path === 'src/index.ts').added, badge: blame[0].authorEmail });
+      `),
+    },
+  ]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] }, watch: false } });
+  const response = await server.api('/api/overlays/history/apply', { method: 'POST' });
+  t.equal(response.status, 200, JSON.stringify(response.body));
+  const style = async (id: string) => (await server.api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays.history.main;
+  t.same(await style('file:src/index.ts'), { value: 2, badge: 'Robert' }, 'log by path and date; blame with .mailmap');
+  t.same(await style('file:src/types.ts'), { value: 'export interface Shape { size: number }\n'.length, badge: 'format.ts,helper.ts' }, 'files by glob, sorted; a file as text');
+  t.same(await style('dir:src'), { badge: 'Robert:README.md>GUIDE.md' }, 'renames carry the old path');
+  t.same(await style('dir:.'), { value: 1, badge: 'ada@example.com' }, 'numstat and blame e-mails');
+});

@@ -157,11 +157,10 @@ export function parseGitLog(output: string): GitCommit[] {
   const commits: GitCommit[] = [];
   for (const record of output.split('\x1e')) {
     if (record.trim() === '') continue;
-    const headerEnd = record.indexOf('\n');
-    const header = headerEnd < 0 ? record : record.slice(0, headerEnd);
-    const [hash, authorName, authorEmail, date, subject] = header.split('\x1f');
+    // With -z the header ends with NUL; numstat lines follow, NUL-terminated.
+    const tokens = record.split('\0');
+    const [hash, authorName, authorEmail, date, subject] = tokens.shift()!.split('\x1f');
     const files: GitCommit['files'] = [];
-    const tokens = (headerEnd < 0 ? '' : record.slice(headerEnd + 1)).split('\0');
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!.replace(/^\n/, '');
       if (token === '') continue;
