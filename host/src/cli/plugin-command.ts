@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -81,7 +82,8 @@ async function scaffold(folder: string, id: string): Promise<void> {
             additionalProperties: false,
           },
         },
-        devDependencies: { '@strata/sdk': `^${SDK_VERSION}` },
+        // Until the packages are on a registry, the author's install links the Strata this command ran from.
+        devDependencies: { '@strata/sdk': `file:${packageDir('@strata/sdk')}`, '@strata/host': `file:${packageDir('@strata/host')}` },
       },
       null,
       2,
@@ -141,4 +143,9 @@ test('files are sized by their lines of code', async () => {
     'README.md': `# ${title}\n\nA Strata overlay plugin. \`npm test\` builds it and runs its tests in the same sandbox the host uses;\n\`strata serve <repo> --dev --plugins .\` serves it with hot reload. See the SDK's README.\n`,
   };
   for (const [name, content] of Object.entries(files)) await writeFile(path.join(folder, name), content);
+}
+
+/** The folder of a Strata package as this process resolves it. */
+function packageDir(name: string): string {
+  return path.dirname(realpathSync(createRequire(import.meta.url).resolve(`${name}/package.json`)));
 }
