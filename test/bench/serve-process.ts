@@ -13,8 +13,8 @@ export interface ServeProcess {
 }
 
 /** Starts `strata serve <repo> --port 0 --log-level <level>` and waits until it prints its URL. */
-export async function startServeProcess(repo: string, logLevel: string, stderr: 'pipe' | 'inherit'): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel], { stdio: ['ignore', 'pipe', stderr] });
+export async function startServeProcess(repo: string, logLevel: string, stderr: 'pipe' | 'inherit', extraArgs: string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel, ...extraArgs], { stdio: ['ignore', 'pipe', stderr] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
