@@ -174,6 +174,13 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
   t.equal(await colorOfIndex(), '#222222', 'the last good version keeps serving');
   t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200, 'and can still be applied');
   t.ok(events.includes('plugin.failed'));
+
+  // Deleting the folder unloads the plugin and takes its overlays away.
+  await rm(folder, { recursive: true, force: true });
+  t.ok(await waitFor(async () => !(await server.api('/api/overlays')).body.plugins.some((plugin: { id: string }) => plugin.id === 'live'), 3000), 'the plugin is gone');
+  t.equal(await colorOfIndex(), undefined, 'and so are its styles');
+  t.equal((await server.api('/api/overlays/live/status')).status, 404);
+  t.ok(events.includes('plugin.removed'));
 });
 
 t.test('git and file capabilities answer from the served repository', async (t) => {

@@ -126,7 +126,7 @@ export class OverlayService {
   stylesOf(nodeId: string): Record<string, Record<string, NodeStyle>> | undefined {
     let out: Record<string, Record<string, NodeStyle>> | undefined;
     for (const [pluginId, entry] of this.byPlugin) {
-      if (entry.status.state !== 'active') continue;
+      if (!this.serves(pluginId, entry)) continue;
       for (const overlay of entry.overlays) {
         const style = overlay.styles.get(nodeId);
         if (!style) continue;
@@ -139,8 +139,21 @@ export class OverlayService {
 
   /** Whether any overlay is active (the graph serializer skips the lookups when none is). */
   get anyActive(): boolean {
-    for (const entry of this.byPlugin.values()) if (entry.status.state === 'active') return true;
+    for (const [pluginId, entry] of this.byPlugin) if (this.serves(pluginId, entry)) return true;
     return false;
+  }
+
+  /** Drops a plugin's overlays for good (its folder is gone). */
+  async forget(pluginId: string): Promise<void> {
+    if (!this.byPlugin.delete(pluginId)) return;
+    await this.store().deleteOne({ _id: pluginId }, {});
+    this.currentRevision++;
+    this.events.publish('overlay.removed', { pluginId });
+  }
+
+  /** Styles are served while active, and only for plugins the host has now (a stored overlay may outlive its plugin). */
+  private serves(pluginId: string, entry: PluginOverlays): boolean {
+    return entry.status.state === 'active' && this.plugins.get(pluginId) !== undefined;
   }
 
   /** Checks the request, runs the plugin, and resolves with the status once it has finished. */

@@ -91,7 +91,10 @@ export class PluginWatcher {
     const started = performance.now();
     if (!isPluginFolder(folder)) {
       const removed = await this.plugins.remove(folder);
-      if (removed) this.logger.info({ pluginId: removed.id }, 'plugin removed');
+      if (removed) {
+        await this.overlays.forget(removed.id);
+        this.logger.info({ pluginId: removed.id }, 'plugin removed');
+      }
       return;
     }
     let pkg;

@@ -143,21 +143,19 @@ export class PluginSandbox {
    * Stops whatever the plugin is doing by ending its process; calls in flight
    * fail with kind `cancelled`. The next call starts a fresh process.
    */
-  async cancel(): Promise<void> {
-    this.failPending(new SandboxError('cancelled', 'the apply was cancelled'));
-    const child = this.child;
-    this.child = undefined;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGKILL');
-      await exited;
-    }
+  cancel(): Promise<void> {
+    return this.endProcess(new SandboxError('cancelled', 'the apply was cancelled'));
   }
 
   /** Ends the sandbox process. Calls in flight fail with kind `disposed`. */
-  async dispose(): Promise<void> {
+  dispose(): Promise<void> {
     this.disposed = true;
-    this.failPending(new SandboxError('disposed', 'the plugin was unloaded'));
+    return this.endProcess(new SandboxError('disposed', 'the plugin was unloaded'));
+  }
+
+  /** Fails the calls in flight with `reason`, then kills the process and waits for it to exit. */
+  private async endProcess(reason: SandboxError): Promise<void> {
+    this.failPending(reason);
     const child = this.child;
     this.child = undefined;
     if (child && child.exitCode === null && child.signalCode === null) {
