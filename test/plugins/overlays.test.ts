@@ -225,3 +225,20 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   t.same(await style('dir:src'), { badge: 'Robert:README.md>GUIDE.md' }, 'renames carry the old path');
   t.same(await style('dir:.'), { value: 1, badge: 'ada@example.com' }, 'numstat and blame e-mails');
 });
+
+t.test('active overlays follow the graph as the repository changes', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [LOC_PLUGIN]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  t.equal((await server.api('/api/overlays/loc/apply', { method: 'POST' })).status, 200);
+  await writeFile(path.join(repo, 'src', 'added.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport const d = 4;\n');
+  let overlays: unknown;
+  for (let i = 0; i < 100 && overlays === undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const node = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/added.ts')}`);
+    overlays = node.status === 200 ? node.body.data.overlays : undefined;
+  }
+  t.same(overlays, { loc: { main: { color: '#ff0000', value: 4, badge: 'f' } } }, 'the new file is painted');
+  t.equal((await server.api('/api/overlays/loc/status')).body.data.state, 'active');
+});

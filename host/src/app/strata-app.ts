@@ -74,7 +74,10 @@ export class StrataApp {
       throw error;
     }
     markReady();
-    this.liveUpdater.onDidUpdate((update) => this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths }));
+    this.liveUpdater.onDidUpdate((update) => {
+      this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
+      this.overlays.graphChanged();
+    });
     this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: this.plugins.list().length }, 'serving');
     return address;
   }
@@ -84,6 +87,7 @@ export class StrataApp {
     this.stopping ??= (async () => {
       await this.liveUpdater.stop();
       await this.pluginWatcher.stop();
+      await this.overlays.close();
       await this.source.close();
       this.events.close();
       await this.http.close();

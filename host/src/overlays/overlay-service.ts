@@ -55,6 +55,9 @@ interface StoredOverlays {
   overlays: Array<{ id: string; legend: string; ids: string[]; color: (string | null)[]; size: (number | null)[]; value: (number | null)[]; badge: (string | null)[] }>;
 }
 
+/** Quiet time after a graph change before active overlays are applied again. */
+const GRAPH_SETTLE_MS = 500;
+
 /** An apply request's body: the plugin's parameters, and input texts under `inputs`. */
 export type ApplyBody = Record<string, unknown> & { inputs?: Record<string, string | string[]> };
 
@@ -68,6 +71,8 @@ export class OverlayService {
   private readonly byPlugin = new Map<string, PluginOverlays>();
   private collection: Collection | undefined;
   private currentRevision = 0;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
 
   constructor(
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
@@ -173,7 +178,31 @@ export class OverlayService {
     const entry = this.byPlugin.get(pluginId);
     const record = this.plugins.get(pluginId);
     if (!entry || !record || record.state !== 'loaded' || (entry.status.state !== 'active' && entry.status.state !== 'failed')) return;
+    this.logger.debug({ pluginId }, 'applying the overlays again');
     await this.run(record, entry.status.params ?? {}, entry.inputs).catch(() => undefined);
+  }
+
+  /**
+   * The graph changed: once it has been quiet for `GRAPH_SETTLE_MS`, applies
+   * the active overlays again (one plugin after the other) so that new and
+   * changed nodes are painted too.
+   */
+  graphChanged(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      const active = [...this.byPlugin].filter(([, entry]) => entry.status.state === 'active').map(([pluginId]) => pluginId);
+      this.refreshing = this.refreshing.then(async () => {
+        for (const pluginId of active) await this.reapply(pluginId);
+      });
+    }, GRAPH_SETTLE_MS);
+  }
+
+  /** Stops re-applying on graph changes and waits for a re-apply under way. */
+  async close(): Promise<void> {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    await this.refreshing;
   }
 
   /** Removes the plugin's overlays; stops an apply under way. Harmless when nothing is applied. */
