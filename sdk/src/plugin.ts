@@ -223,12 +223,35 @@ export interface ApplyContext<Params = Record<string, unknown>> {
   log(message: string): void;
 }
 
+/**
+ * Figures about an apply that belong to no node (files without coverage
+ * data, authors not in the teams file...), shown in the overlay's status.
+ * At most 50 entries; values are finite numbers or strings of at most 500
+ * characters.
+ */
+export interface ApplySummary {
+  summary?: Record<string, number | string>;
+}
+
+/**
+ * Thrown by a plugin when the apply request is at fault (a malformed report,
+ * a bad teams file): the client gets 400 `INVALID_PARAMETER` with the message,
+ * instead of a plugin failure.
+ */
+export class InvalidInputError extends Error {
+  override name = 'InvalidInputError';
+}
+
 /** What an author passes to `definePlugin`. */
 export interface PluginDefinition<Params = Record<string, unknown>> {
   /** The overlays the plugin provides. */
   overlays: OverlayDefinition[];
-  /** Computes the styles. Throwing (or rejecting) fails the apply with that message. */
-  apply(context: ApplyContext<Params>): void | Promise<void>;
+  /**
+   * Computes the styles. Throwing (or rejecting) fails the apply with that
+   * message; throw `InvalidInputError` when the request's inputs or
+   * parameters are at fault (the client gets a 400). May return a summary.
+   */
+  apply(context: ApplyContext<Params>): void | ApplySummary | Promise<void | ApplySummary>;
 }
 
 /** Version of the descriptor format `definePlugin` returns. */

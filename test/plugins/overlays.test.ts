@@ -111,13 +111,27 @@ t.test('inputs reach plugins that declare inputs:read', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [
-    { id: 'reader', capabilities: ['inputs:read'], code: pluginCode(`const [text] = ctx.inputs.get('report'); ctx.overlay('main').set('file:README.md', { badge: text, value: ctx.inputs.names().length });`) },
+    {
+      id: 'reader',
+      capabilities: ['inputs:read'],
+      code: pluginCode(`
+        const [text] = ctx.inputs.get('report');
+        if (text === 'bad') { const error = new Error('report: line 3: not XML'); error.name = 'InvalidInputError'; throw error; }
+        ctx.overlay('main').set('file:README.md', { badge: text, value: ctx.inputs.names().length });
+        return { summary: { filesWithoutData: 3, source: 'report' } };`),
+    },
   ]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const response = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'hello' } }) });
   t.equal(response.status, 200);
   t.same(response.body.data.inputs, ['report']);
   t.same((await server.api(`/api/graph/nodes/${encodeURIComponent('file:README.md')}`)).body.data.overlays, { reader: { main: { badge: 'hello', value: 1 } } });
+  t.same(response.body.data.summary, { filesWithoutData: 3, source: 'report' }, 'the summary the plugin returned is in the status');
+
+  const bad = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'bad' } }) });
+  t.equal(bad.status, 400, 'an InvalidInputError is the request\'s fault');
+  t.match(bad.body.error, { code: 'INVALID_PARAMETER', message: 'plugin "reader": report: line 3: not XML' });
+  t.match((await server.api('/api/overlays/reader/status')).body.data, { state: 'failed', error: { kind: 'invalid-input' } });
 });
 
 t.test('hot reload: a save is live within a second; a broken save keeps the last good version; events tell clients', async (t) => {

@@ -41,6 +41,7 @@ const StatusSchema = Type.Object({
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
   styledNodes: Type.Integer(),
   graphRevision: Type.Union([Type.Integer(), Type.Null()]),
+  summary: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]), { description: 'Figures the plugin reported about the last apply.' }),
   error: Type.Union([Type.Object({ kind: Type.String(), message: Type.String() }), Type.Null()]),
 });
 

@@ -29,6 +29,8 @@ export interface OverlayStatus {
   styledNodes: number;
   /** Graph revision the styles were computed on. */
   graphRevision: number | null;
+  /** Figures the plugin reported about the last apply (files without data, unmapped authors...). */
+  summary: Record<string, number | string>;
   /** Why the last apply failed. */
   error: { kind: string; message: string } | null;
 }
@@ -244,6 +246,7 @@ export class OverlayService {
         durationMs: Math.round(performance.now() - started),
         styledNodes: countStyled(entry.overlays),
         graphRevision: graph.revision,
+        summary: result.summary,
       };
       this.currentRevision++;
       await this.persist(record.id, entry);
@@ -259,6 +262,7 @@ export class OverlayService {
       this.currentRevision++;
       await this.store().deleteOne({ _id: record.id }, {});
       this.events.publish('overlay.failed', { pluginId: record.id, error: entry.status.error });
+      if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}`);
       throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}`);
     }
   }
@@ -296,7 +300,7 @@ export class OverlayService {
 }
 
 function inactive(pluginId: string): OverlayStatus {
-  return { pluginId, state: 'inactive', params: null, inputs: [], startedAt: null, appliedAt: null, durationMs: null, styledNodes: 0, graphRevision: null, error: null };
+  return { pluginId, state: 'inactive', params: null, inputs: [], startedAt: null, appliedAt: null, durationMs: null, styledNodes: 0, graphRevision: null, summary: {}, error: null };
 }
 
 function checkInputs(raw: unknown, record: PluginRecord): Record<string, string[]> {

@@ -64,7 +64,7 @@ export interface OverlayColumns {
 
 /** What an apply gives back. */
 export type RuntimeApplyOutcome =
-  | { ok: true; graphRevision: number; overlays: OverlayColumns[]; durationMs: number }
+  | { ok: true; graphRevision: number; overlays: OverlayColumns[]; durationMs: number; summary: Record<string, number | string> }
   | { ok: false; error: { name: string; message: string; stack: string } };
 
 /** What registering the plugin's default export gives back. */
@@ -203,6 +203,26 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       if (label.length > MAX_LABEL) fail(`${where}: legend label "${label.slice(0, 20)}..." is longer than ${MAX_LABEL} characters`);
       if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: legend color of ${stringify(label)} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
       out[label] = color;
+    }
+    return out;
+  }
+
+  function checkSummary(returned: unknown): Record<string, number | string> {
+    const out: Record<string, number | string> = {};
+    if (returned === undefined || returned === null) return out;
+    if (typeof returned !== 'object') fail('apply may return nothing or { summary }');
+    const summary = own(returned, 'summary');
+    if (summary === undefined) return out;
+    if (typeof summary !== 'object' || summary === null) fail('summary must be an object of name -> number or string');
+    const names = keysOf(summary);
+    if (names.length > 50) fail(`summary has ${names.length} entries; at most 50`);
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k]!;
+      const value = own(summary, name);
+      if (name.length > 100) fail('summary names have at most 100 characters');
+      if (typeof value === 'number' && isFinite(value)) out[name] = value;
+      else if (typeof value === 'string' && value.length <= 500) out[name] = value;
+      else fail(`summary.${name} must be a finite number or a string of at most 500 characters`);
     }
     return out;
   }
@@ -503,10 +523,10 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           host.log(typeof message === 'string' ? message.slice(0, 1000) : `(${typeof message})`);
         },
       });
-      await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);
+      const returned = await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);
       const overlays: OverlayColumns[] = [];
       for (let k = 0; k < order.length; k++) append(overlays, (reflectApply(mapGet, writers, [order[k]]) as ReturnType<typeof writer>).columns);
-      return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started };
+      return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started, summary: checkSummary(returned) };
     } catch (error) {
       return { ok: false, error: describe(error) };
     } finally {

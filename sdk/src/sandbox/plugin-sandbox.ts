@@ -51,6 +51,8 @@ export interface SandboxApplyResult {
   overlays: OverlayColumns[];
   /** Time spent inside the sandbox's apply, in milliseconds. */
   durationMs: number;
+  /** What the plugin's apply returned as `summary`. */
+  summary: Record<string, number | string>;
 }
 
 /** What a sandbox needs to start. */
@@ -298,13 +300,20 @@ export class PluginSandbox {
     if (!isObject(outcome)) throw new SandboxError('invalid-result', 'the apply gave nothing usable');
     if (outcome.ok !== true) {
       const error = isObject(outcome.error) ? outcome.error : { name: 'Error', message: 'unknown failure', stack: '' };
+      if (error.name === 'InvalidInputError') throw new SandboxError('invalid-input', String(error.message).slice(0, 2000));
       const name = typeof error.name === 'string' && error.name !== 'Error' ? `${error.name}: ` : '';
       throw new SandboxError('threw', `${name}${String(error.message).slice(0, 2000)}`);
     }
     const declared = this.declared!.overlays;
     if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length) throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');
     const overlays = outcome.overlays.map((columns, i) => checkColumns(columns, declared[i]!.id, nodeCount));
-    return { graphRevision: Number(outcome.graphRevision) || 0, overlays, durationMs: Number(outcome.durationMs) || 0 };
+    const summary: Record<string, number | string> = {};
+    if (isObject(outcome.summary)) {
+      for (const [name, value] of Object.entries(outcome.summary).slice(0, 50)) {
+        if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 500)) summary[name.slice(0, 100)] = value;
+      }
+    }
+    return { graphRevision: Number(outcome.graphRevision) || 0, overlays, durationMs: Number(outcome.durationMs) || 0, summary };
   }
 }
 

@@ -38,7 +38,7 @@ export type ToSandbox =
   | { type: 'capabilityResult'; callId: number; ok: boolean; value: unknown };
 
 /** Why a sandbox call failed. */
-export type SandboxFailureKind = 'load' | 'threw' | 'cpu-time' | 'wall-time' | 'memory' | 'crashed' | 'invalid-result' | 'disposed' | 'cancelled';
+export type SandboxFailureKind = 'load' | 'threw' | 'cpu-time' | 'wall-time' | 'memory' | 'crashed' | 'invalid-result' | 'invalid-input' | 'disposed' | 'cancelled';
 
 export type FromSandbox =
   | { type: 'loaded'; requestId: number; outcome: RuntimeRegisterOutcome }

@@ -49,6 +49,8 @@ export interface PluginTestResult {
   calls: Array<{ capability: Capability; args: unknown[] }>;
   /** Lines the plugin logged. */
   logs: string[];
+  /** The summary the apply returned. */
+  summary: Record<string, number | string>;
 }
 
 /** Runs one plugin folder (its `package.json` `strata` field and built entry) in the sandbox. */
@@ -103,7 +105,7 @@ export class PluginTester {
         }
         overlays[columns.id] = { legend: columns.legend ?? sandbox.overlays[index]!.legend, styles };
       });
-      return { overlays, style: (overlayId, nodeId) => overlays[overlayId]?.styles[nodeId], calls, logs };
+      return { overlays, style: (overlayId, nodeId) => overlays[overlayId]?.styles[nodeId], calls, logs, summary: result.summary };
     } finally {
       await sandbox.dispose();
     }
@@ -111,3 +113,4 @@ export class PluginTester {
 }
 
 export { SandboxError } from '../sandbox/plugin-sandbox.js';
+export type { SandboxLimits } from '../sandbox/protocol.js';
