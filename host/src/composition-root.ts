@@ -4,6 +4,7 @@ import { GraphResource } from './api/graph-resource.js';
 import { EventResource } from './api/event-resource.js';
 import { LayoutResource } from './api/layout-resource.js';
 import { OverlayResource } from './api/overlay-resource.js';
+import { OfflineOverlays } from './app/offline-overlays.js';
 import { StrataApp } from './app/strata-app.js';
 import { StrataConfig } from './config/strata-config.js';
 import { EventBus } from './events/event-bus.js';
@@ -54,5 +55,6 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
 
   container.registerSingleton(HttpServer, RestifyHttpServer);
   container.registerSingleton(StrataApp);
+  container.registerSingleton(OfflineOverlays);
   return container;
 }

@@ -53,6 +53,22 @@ export async function indexRepository(options: ConfigSources & { onProgress?: (p
   }
 }
 
+/**
+ * Runs overlay operations on a repository without a server: indexes it,
+ * loads its plugins, calls `work`, and writes the store out (what
+ * `strata overlay` does when no server answers).
+ */
+export async function withOfflineOverlays<T>(
+  options: ConfigSources & { logDestination?: DestinationStream; onProgress?: (progress: BuildProgress) => void },
+  work: (overlays: import('./overlays/overlay-service.js').OverlayService, plugins: import('./plugins/plugin-registry.js').PluginRegistry) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(options);
+  // Plugins that cannot load are shown by `strata overlay list`; only errors are logged here.
+  const logger = createLogger('error', options.logDestination);
+  const [{ createContainer }, { OfflineOverlays }] = await Promise.all([import('./composition-root.js'), import('./app/offline-overlays.js')]);
+  return createContainer(config, logger).resolve(OfflineOverlays).run(work, options.onProgress);
+}
+
 /** Loads the configuration, indexes the repository and serves it. */
 export async function startStrata(options: StartOptions): Promise<RunningStrata> {
   const config = loadConfig(options);

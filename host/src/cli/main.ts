@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryLockedError } from '../storage/data-directory.js';
+import { OperationError, overlayCommand } from './overlay-command.js';
 import { pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
@@ -14,7 +15,8 @@ const program = new Command('strata')
   .showHelpAfterError()
   .exitOverride()
   .addCommand(serveCommand())
-  .addCommand(pluginCommand());
+  .addCommand(pluginCommand())
+  .addCommand(overlayCommand());
 
 try {
   await program.parseAsync(process.argv);
@@ -24,7 +26,7 @@ try {
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 2;
-  } else if (error instanceof ListenError || error instanceof DataDirectoryLockedError) {
+  } else if (error instanceof ListenError || error instanceof DataDirectoryLockedError || error instanceof OperationError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 1;
   } else {

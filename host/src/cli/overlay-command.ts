@@ -1,0 +1,241 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { StrataError } from '../errors/strata-error.js';
+import { withOfflineOverlays } from '../index.js';
+import { ProgressLine } from './progress-line.js';
+import { UsageError } from './usage-error.js';
+
+const DEFAULT_SERVER = 'http://localhost:5050';
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An answer from the server (or from the in-process host) that is an error. */
+class OperationError extends Error {
+  override readonly name = 'OperationError';
+}
+
+interface CommonOptions {
+  server: string;
+  repo: string;
+  token?: string;
+}
+
+interface ApplyOptions extends CommonOptions {
+  since?: string;
+  until?: string;
+  report?: string[];
+  teams?: string;
+  params?: string;
+}
+
+/** `strata overlay list|status|apply|remove` (spec 4.4). */
+export function overlayCommand(): Command {
+  const command = new Command('overlay').description('apply, remove and inspect overlays, on a running server or, when none answers, on the repository directly');
+  const common = (sub: Command): Command =>
+    sub
+      .option('--server <url>', 'server to talk to', DEFAULT_SERVER)
+      .option('--repo <dir>', 'repository to work on when no server answers', '.')
+      .addOption(new Option('--token <token>', 'bearer token for a server that requires one').env('STRATA_AUTH_TOKEN'));
+
+  common(
+    command
+      .command('apply')
+      .description('apply the overlays of a plugin')
+      .argument('<plugin>', 'plugin id: git-activity, test-coverage, complexity, ownership, or a plugin of your own')
+      .option('--since <date>', 'git-activity: start of the range (ISO date; default six months before --until)')
+      .option('--until <date>', 'git-activity: end of the range (ISO date; default now)')
+      .option('--report <path|glob...>', "test-coverage: Cobertura XML reports, as paths or glob patterns such as 'coverage/**/cobertura-coverage.xml'")
+      .option('--teams <path>', 'ownership: team mapping file, {"teams": {"<team>": ["<e-mail>", ...]}}')
+      .option('--params <json>', 'any plugin: parameters as a JSON object'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ strata overlay apply git-activity --since 2026-01-01 --until 2026-06-30
+  $ strata overlay apply test-coverage --report 'coverage/**/cobertura-coverage.xml'
+  $ strata overlay apply complexity
+  $ strata overlay apply ownership --teams teams.json
+  $ strata overlay apply todo-density --params '{"markers": ["TODO"]}' --server http://build-box:5050
+
+Files named here are read by this command and their contents sent, so it
+works against a remote server too.`,
+    )
+    .action(async (plugin: string, options: ApplyOptions) => {
+      const body = await applyBody(options);
+      const progress = startProgress(`Applying ${plugin}`);
+      try {
+        const status = (await perform(options, { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, body }, (overlays) => overlays.apply(plugin, body))) as Status;
+        progress.stop();
+        process.stdout.write(`Applied ${plugin}: ${status.styledNodes} nodes styled in ${(Number(status.durationMs) / 1000).toFixed(1)} s\n`);
+        for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
+      } finally {
+        progress.stop();
+      }
+    });
+
+  common(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
+    await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply` }, (overlays) => overlays.remove(plugin));
+    process.stdout.write(`Removed the overlays of ${plugin}\n`);
+  });
+
+  common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
+    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status` }, async (overlays) => overlays.status(plugin))) as Status;
+    process.stdout.write(`${plugin}: ${status.state}\n`);
+    if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
+    if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
+    for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
+    if (status.error) process.stdout.write(`  error (${status.error.kind}): ${status.error.message}\n`);
+  });
+
+  common(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
+    const listed = (await perform(options, { method: 'GET', path: '/api/overlays' }, async (overlays, plugins) => ({
+      plugins: plugins.list().map((record) => ({ id: record.id, loaded: record.state === 'loaded', reason: record.reason, overlays: record.overlays, overlayState: overlays.status(record.id).state })),
+    }))) as { plugins: Array<{ id: string; loaded: boolean; reason?: string; overlays: Array<{ id: string; name: string }>; overlayState: string }> };
+    for (const plugin of listed.plugins) {
+      const overlays = plugin.overlays.map((overlay) => `${overlay.id} (${overlay.name})`).join(', ');
+      process.stdout.write(plugin.loaded ? `${plugin.id}  ${plugin.overlayState}  ${overlays}\n` : `${plugin.id}  not loaded: ${plugin.reason}\n`);
+    }
+  });
+  return command;
+}
+
+interface Status {
+  state: string;
+  styledNodes: number;
+  durationMs: number | null;
+  appliedAt: string | null;
+  params: Record<string, unknown> | null;
+  summary?: Record<string, unknown>;
+  error: { kind: string; message: string } | null;
+}
+
+type OfflineWork = Parameters<typeof withOfflineOverlays<unknown>>[1];
+
+/**
+ * Sends the request to the server; when nothing answers there, does the
+ * same work in this process on the repository's data directory.
+ */
+async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown }, offline: OfflineWork): Promise<unknown> {
+  const base = options.server.replace(/\/+$/, '');
+  let response: Response | undefined;
+  try {
+    response = await fetch(base + request.path, {
+      method: request.method,
+      headers: { ...(request.body !== undefined && { 'content-type': 'application/json' }), ...(options.token && { authorization: `Bearer ${options.token}` }) },
+      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+    });
+  } catch {
+    response = undefined;
+  }
+  if (response) {
+    const text = await response.text();
+    let parsed: any;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new OperationError(`${base} answered ${response.status} with something that is not JSON; is it a Strata server?`);
+    }
+    if (!response.ok) throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
+    return request.path === '/api/overlays' ? parsed : parsed.data;
+  }
+  const repository = path.resolve(options.repo);
+  if (!statSync(repository, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no server answers at ${base}, and --repo ${repository} is not a directory`);
+  process.stderr.write(`No server answers at ${base}; working on ${repository} directly.\n`);
+  const indexing = new ProgressLine();
+  try {
+    return await withOfflineOverlays({ repository, env: process.env, onProgress: indexing.update }, offline);
+  } catch (error) {
+    if (error instanceof StrataError) throw new OperationError(`${error.message} (${error.code})`);
+    throw error;
+  } finally {
+    indexing.done();
+  }
+}
+
+/** The apply body from the flags: parameters, and the contents of the files named. */
+async function applyBody(options: ApplyOptions): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  if (options.params !== undefined) {
+    let params: unknown;
+    try {
+      params = JSON.parse(options.params);
+    } catch (error) {
+      throw new UsageError(`--params: not valid JSON (${(error as Error).message})`);
+    }
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('--params: must be a JSON object');
+    Object.assign(body, params);
+  }
+  for (const name of ['since', 'until'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!ISO_DATE.test(value) || !existingDate(value)) throw new UsageError(`--${name}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD, or an ISO 8601 date-time)`);
+    body[name] = value;
+  }
+  const inputs: Record<string, string[]> = {};
+  if (options.report) inputs.report = await readReports(options.report);
+  if (options.teams !== undefined) inputs.teams = [readTeams(options.teams)];
+  if (Object.keys(inputs).length > 0) body.inputs = inputs;
+  return body;
+}
+
+function existingDate(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day && !Number.isNaN(Date.parse(value));
+}
+
+async function readReports(patterns: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const pattern of patterns) {
+    if (isDynamicPattern(pattern)) {
+      const matched = await glob(pattern, { absolute: true, onlyFiles: true, dot: true });
+      if (matched.length === 0) throw new UsageError(`--report: ${JSON.stringify(pattern)} matches no file`);
+      files.push(...matched.sort());
+    } else {
+      if (!existsSync(pattern)) throw new UsageError(`--report: ${pattern} does not exist`);
+      if (!statSync(pattern).isFile()) throw new UsageError(`--report: ${pattern} is not a file`);
+      files.push(path.resolve(pattern));
+    }
+  }
+  return [...new Set(files)].map((file) => readFileSync(file, 'utf8'));
+}
+
+/** Reads and checks a team mapping file (spec 2.7): `{"teams": {"<team>": ["<e-mail>", ...]}}`. */
+function readTeams(file: string): string {
+  if (!existsSync(file)) throw new UsageError(`--teams: ${file} does not exist`);
+  const text = readFileSync(file, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--teams: ${file} is not valid JSON (${(error as Error).message})`);
+  }
+  const teams = (parsed as { teams?: unknown } | null)?.teams;
+  if (typeof teams !== 'object' || teams === null || Array.isArray(teams)) throw new UsageError(`--teams: ${file} must hold {"teams": {"<team>": ["<e-mail>", ...]}}`);
+  for (const [team, members] of Object.entries(teams)) {
+    if (!Array.isArray(members) || members.some((member) => typeof member !== 'string' || !member.includes('@'))) {
+      throw new UsageError(`--teams: ${file}: team ${JSON.stringify(team)} must be an array of e-mail addresses`);
+    }
+  }
+  return text;
+}
+
+/** Elapsed time on a terminal while a long apply runs. */
+function startProgress(label: string): { stop(): void } {
+  if (!process.stderr.isTTY) return { stop: () => undefined };
+  const started = Date.now();
+  const timer = setInterval(() => process.stderr.write(`\r\x1b[K${label}... ${Math.round((Date.now() - started) / 1000)} s`), 500);
+  let stopped = false;
+  return {
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      process.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+export { OperationError };

@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { runStrata } from '../helpers/strata-cli.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
+
+/** The sample repository with one commit, so that git-activity has history to read. */
+async function gitRepo(t: Parameters<typeof makeRepo>[0]): Promise<string> {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env });
+  execFileSync('git', ['add', '.'], { cwd: repo, env });
+  execFileSync('git', ['commit', '-q', '-m', 'first'], { cwd: repo, env });
+  return repo;
+}
+
+const NO_SERVER = 'http://127.0.0.1:9';
+
+t.test('without a server, the CLI works on the repository and the next serve shows it', async (t) => {
+  const repo = await gitRepo(t);
+  const applied = runStrata(t, ['overlay', 'apply', 'git-activity', '--server', NO_SERVER, '--repo', repo]);
+  t.equal(await applied.exited, 0, applied.stderr());
+  t.match(applied.stderr(), /No server answers at http:\/\/127\.0\.0\.1:9; working on/);
+  t.match(applied.stdout(), /Applied git-activity: \d+ nodes styled/);
+  t.match(applied.stdout(), /commits: 1/);
+
+  const status = runStrata(t, ['overlay', 'status', 'git-activity', '--server', NO_SERVER, '--repo', repo]);
+  t.equal(await status.exited, 0);
+  t.match(status.stdout(), /git-activity: active/);
+
+  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  t.equal((await server.api('/api/overlays/git-activity/status')).body.data.state, 'active');
+  const node = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
+  t.equal(node.body.data.overlays['git-activity'].churn.value, 1);
+});
+
+t.test('with a server, the CLI sends the operation there', async (t) => {
+  const repo = await gitRepo(t);
+  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  const applied = runStrata(t, ['overlay', 'apply', 'git-activity', '--server', server.url, '--since', '2020-01-01']);
+  t.equal(await applied.exited, 0, applied.stderr());
+  t.notMatch(applied.stderr(), /No server answers/);
+  t.match((await server.api('/api/overlays/git-activity/status')).body.data, { state: 'active', params: { since: '2020-01-01' } });
+
+  const listed = runStrata(t, ['overlay', 'list', '--server', server.url]);
+  t.equal(await listed.exited, 0);
+  t.match(listed.stdout(), /git-activity {2}active {2}churn \(Change Frequency\)/);
+
+  const removed = runStrata(t, ['overlay', 'remove', 'git-activity', '--server', server.url]);
+  t.equal(await removed.exited, 0);
+  t.equal((await server.api('/api/overlays/git-activity/status')).body.data.state, 'inactive');
+
+  const unknown = runStrata(t, ['overlay', 'apply', 'no-such-plugin', '--server', server.url]);
+  t.equal(await unknown.exited, 1);
+  t.match(unknown.stderr(), /plugin "no-such-plugin" does not exist \(NOT_FOUND/);
+});
+
+t.test('files named on the command line are read and sent', async (t) => {
+  const repo = await gitRepo(t);
+  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  await mkdir(path.join(repo, 'coverage', 'a'), { recursive: true });
+  await writeFile(path.join(repo, 'coverage', 'a', 'cobertura-coverage.xml'), '<coverage/>');
+  // The plugin decides what a report means; here the point is that the text arrives.
+  const applied = runStrata(t, ['overlay', 'apply', 'git-activity', '--server', server.url, '--report', 'coverage/**/cobertura-coverage.xml'], { cwd: repo });
+  t.equal(await applied.exited, 1);
+  t.match(applied.stderr(), /body\.inputs: plugin "git-activity" reads no inputs/, 'the report reached the server');
+});
+
+t.test('bad input stops the CLI with a message naming it', async (t) => {
+  const repo = await gitRepo(t);
+  const run = async (args: string[]) => {
+    const child = runStrata(t, ['overlay', 'apply', ...args, '--server', NO_SERVER, '--repo', repo], { cwd: repo });
+    return { code: await child.exited, stderr: child.stderr() };
+  };
+  t.match(await run(['git-activity', '--since', '2026-02-30']), { code: 2, stderr: /--since: "2026-02-30" is not a date/ });
+  t.match(await run(['git-activity', '--until', 'yesterday']), { code: 2, stderr: /--until: "yesterday" is not a date/ });
+  t.match(await run(['test-coverage', '--report', 'missing.xml']), { code: 2, stderr: /--report: missing\.xml does not exist/ });
+  t.match(await run(['test-coverage', '--report', 'coverage/**/*.xml']), { code: 2, stderr: /--report: "coverage\/\*\*\/\*\.xml" matches no file/ });
+  await writeFile(path.join(repo, 'teams.json'), '{"teams": ');
+  t.match(await run(['ownership', '--teams', 'teams.json']), { code: 2, stderr: /--teams: teams\.json is not valid JSON/ });
+  await writeFile(path.join(repo, 'teams.json'), '{"teams": {"core": "ada@example.com"}}');
+  t.match(await run(['ownership', '--teams', 'teams.json']), { code: 2, stderr: /team "core" must be an array of e-mail addresses/ });
+  t.match(await run(['ownership', '--teams', 'nope.json']), { code: 2, stderr: /--teams: nope\.json does not exist/ });
+  t.match(await run(['git-activity', '--params', '[1]']), { code: 2, stderr: /--params: must be a JSON object/ });
+  t.match(await run(['no-such-plugin']), { code: 1, stderr: /plugin "no-such-plugin" does not exist/ });
+});
+
+t.test('--help shows the options with examples', async (t) => {
+  const help = runStrata(t, ['overlay', 'apply', '--help']);
+  t.equal(await help.exited, 0);
+  for (const option of ['--since', '--until', '--report', '--teams', '--server', '--params']) t.match(help.stdout(), option);
+  t.match(help.stdout(), /strata overlay apply test-coverage --report 'coverage\/\*\*\/cobertura-coverage\.xml'/);
+});
