@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { open, realpath } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, readFile, realpath } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { minimatch } from 'minimatch';
@@ -14,6 +16,10 @@ const run = promisify(execFile);
 const MAX_COMMITS = 50_000;
 /** Most glob patterns in one `files.list` call. */
 const MAX_PATTERNS = 100;
+/** Blamed lines kept for answering again without git (by HEAD and file content). */
+const BLAME_CACHE_LINES = 4_000_000;
+/** How long a resolved HEAD is trusted before it is asked again. */
+const HEAD_TTL_MS = 1000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A capability call was refused: its message goes back to the plugin. */
@@ -29,6 +35,12 @@ export class CapabilityError extends Error {
 @injectable()
 export class RepositoryCapabilities {
   private realRoot: Promise<string> | undefined;
+  /** Blame answers by `HEAD:content hash`, least recently used first out. */
+  private readonly blames = new Map<string, BlameLine[]>();
+  private blameLines = 0;
+  private head: { at: number; value: Promise<string> } | undefined;
+  /** git processes running at once: plugins may ask for more, the machine gains nothing from it. */
+  private readonly gitSlots = new Semaphore(Math.max(2, availableParallelism() * 2));
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -77,11 +89,40 @@ export class RepositoryCapabilities {
     return parseGitLog(output);
   }
 
-  /** `git blame` of one file, line by line. */
+  /**
+   * `git blame` of one file, line by line. Answers are cached by HEAD and
+   * the file's content, so a second apply with nothing changed runs no git.
+   */
   async gitBlame(file: unknown): Promise<BlameLine[]> {
     const relative = await this.confined(file, 'git.blame');
-    const output = await this.git(['blame', '--line-porcelain', '-w', '--', relative]);
-    return parseBlame(output);
+    const [head, content] = await Promise.all([this.currentHead(), readFile(path.join(await this.root(), relative)).catch(() => undefined)]);
+    const key = content && head ? `${head}:${relative}:${createHash('sha1').update(content).digest('hex')}` : undefined;
+    const cached = key ? this.blames.get(key) : undefined;
+    if (cached) {
+      this.blames.delete(key!);
+      this.blames.set(key!, cached);
+      return cached;
+    }
+    const output = await this.git(['blame', '--line-porcelain', '--', relative]);
+    const lines = parseBlame(output);
+    if (key) {
+      this.blames.set(key, lines);
+      this.blameLines += lines.length;
+      for (const [oldKey, oldLines] of this.blames) {
+        if (this.blameLines <= BLAME_CACHE_LINES) break;
+        this.blames.delete(oldKey);
+        this.blameLines -= oldLines.length;
+      }
+    }
+    return lines;
+  }
+
+  private currentHead(): Promise<string> {
+    const now = Date.now();
+    if (!this.head || now - this.head.at > HEAD_TTL_MS) {
+      this.head = { at: now, value: this.git(['rev-parse', '--verify', '-q', 'HEAD']).then((out) => out.trim(), () => '') };
+    }
+    return this.head.value;
   }
 
   /** A repository file as UTF-8 text, up to the indexer's size limit. */
@@ -142,12 +183,16 @@ export class RepositoryCapabilities {
   }
 
   private async git(args: string[]): Promise<string> {
+    const root = await this.root();
+    const release = await this.gitSlots.acquire();
     try {
-      const { stdout } = await run('git', ['-C', await this.root(), ...args], { maxBuffer: 512 * 1024 * 1024, timeout: this.config.plugins.wallTimeMs, encoding: 'utf8' });
+      const { stdout } = await run('git', ['-C', root, ...args], { maxBuffer: 512 * 1024 * 1024, timeout: this.config.plugins.wallTimeMs, encoding: 'utf8' });
       return stdout;
     } catch (error) {
       const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n')[0];
       throw new CapabilityError(`git ${args[0]} failed: ${stderr || (error as Error).message}`);
+    } finally {
+      release();
     }
   }
 }
@@ -203,4 +248,27 @@ export function parseBlame(output: string): BlameLine[] {
     else if (line.startsWith('author-time ')) current.time = Number(line.slice(12));
   }
   return lines;
+}
+
+/** At most `size` holders at once; the others wait in order. */
+class Semaphore {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
 }
