@@ -33,7 +33,7 @@ export {
   InvalidInputError,
   type ApplyContext,
   type ApplySummary,
-  type BlameLine,
+  type BlameRange,
   type Capability,
   type EdgeColumns,
   type FilesCapability,

@@ -168,10 +168,16 @@ export interface GitLogOptions {
   maxCommits?: number;
 }
 
-/** One line of `git blame`. */
-export interface BlameLine {
-  /** 1-based line number in the current file. */
-  line: number;
+/**
+ * A run of consecutive lines of `git blame` that come from the same commit
+ * (runs keep answers small: a file of 1,000 lines is a few dozen runs).
+ */
+export interface BlameRange {
+  /** 1-based number of the run's first line in the current file. */
+  startLine: number;
+  /** Lines in the run. */
+  lineCount: number;
+  /** Commit hash; all zeros for lines not committed yet. */
   hash: string;
   authorName: string;
   authorEmail: string;
@@ -182,7 +188,8 @@ export interface BlameLine {
 /** `git log` and `git blame` of the served repository (capabilities `git:log`, `git:blame`). */
 export interface GitCapability {
   log(options?: GitLogOptions): Promise<GitCommit[]>;
-  blame(path: string): Promise<BlameLine[]>;
+  /** The file's current lines as runs by commit, in line order. */
+  blame(path: string): Promise<BlameRange[]>;
 }
 
 /** Files of the served repository (capabilities `files:read`, `files:list`). Paths are repository-relative. */

@@ -218,12 +218,13 @@ t.test('git and file capabilities answer from the served repository', async (t) 
         const commits = await ctx.git.log({ since: '2026-01-01', paths: ['src'] });
         const all = await ctx.git.log({});
         const blame = await ctx.git.blame('src/index.ts');
+        const blamedLines = blame.reduce((sum, run) => sum + run.lineCount, 0);
         const listed = await ctx.files.list(['src/util/*.ts']);
         const text = await ctx.files.read('src/types.ts');
         const second = all.find((c) => c.subject === 'second');
         const rename = second.files.find((f) => f.previousPath);
         const o = ctx.overlay('main');
-        o.set('file:src/index.ts', { value: commits.length, badge: blame.at(-1).authorName });
+        o.set('file:src/index.ts', { value: commits.length, badge: blame.at(-1).authorName + ':' + blame.length + '/' + blamedLines });
         o.set('file:src/types.ts', { value: text.length, badge: listed.map((p) => p.split('/').pop()).join(',') });
         o.set('dir:src', { badge: second.authorName + ':' + rename.previousPath + '>' + rename.path });
         o.set('dir:.', { value: second.files.find((f) => f.path === 'src/index.ts').added, badge: blame[0].authorEmail });
@@ -234,7 +235,8 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   const response = await server.api('/api/overlays/history/apply', { method: 'POST' });
   t.equal(response.status, 200, JSON.stringify(response.body));
   const style = async (id: string) => (await server.api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays.history.main;
-  t.same(await style('file:src/index.ts'), { value: 2, badge: 'Robert' }, 'log by path and date; blame with .mailmap');
+  const indexLines = (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.lines;
+  t.same(await style('file:src/index.ts'), { value: 2, badge: `Robert:2/${indexLines}` }, 'log by path and date; blame as two runs (Ada, then Bob) covering every line, with .mailmap');
   t.same(await style('file:src/types.ts'), { value: 'export interface Shape { size: number }\n'.length, badge: 'format.ts,helper.ts' }, 'files by glob, sorted; a file as text');
   t.same(await style('dir:src'), { badge: 'Robert:README.md>GUIDE.md' }, 'renames carry the old path');
   t.same(await style('dir:.'), { value: 1, badge: 'ada@example.com' }, 'numstat and blame e-mails');

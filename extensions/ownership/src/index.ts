@@ -1,4 +1,4 @@
-import { InvalidInputError, blendColors, definePlugin, type BlameLine, type Legend } from '@strata/sdk';
+import { InvalidInputError, blendColors, definePlugin, type BlameRange, type Legend } from '@strata/sdk';
 
 interface Params {
   windowMonths?: number;
@@ -40,17 +40,13 @@ export function teamColors(teams: Iterable<string>): Map<string, string> {
   return new Map(sorted.map((team, index) => [team, PALETTE[index % PALETTE.length]!]));
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
+/** Runs `work` on every item, at most `limit` at once. */
+async function mapLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
+    while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 export default definePlugin<Params>({
@@ -79,31 +75,32 @@ export default definePlugin<Params>({
     const files: number[] = [];
     for (let i = 0; i < graph.nodeCount; i++) if (kind[i] === fileKind && !LANGUAGES_SKIPPED.has(languageNames[language[i]!]!)) files.push(i);
 
+    // Lines per team per node (files, then the directories above them), and
+    // whether any line is recent. Each blame is reduced as it arrives: a
+    // repository's blames do not fit in the sandbox's memory at once.
     const failures: string[] = [];
-    const blames = await mapLimit(files, CONCURRENCY, async (file) => {
-      try {
-        return await ctx.git.blame(path[file]!);
-      } catch (error) {
-        // Untracked, binary or unreadable: no ownership to show.
-        failures.push(`${path[file]}: ${(error as Error).message}`);
-        return [] as BlameLine[];
-      }
-    });
-
-    // Lines per team per node (files, then the directories above them), and whether any line is recent.
     const lineShares: Array<Map<string, number> | undefined> = new Array(graph.nodeCount);
     const hasRecent = new Uint8Array(graph.nodeCount);
     const unmapped = new Set<string>();
     const authors = new Set<string>();
-    blames.forEach((blame, k) => {
-      const file = files[k]!;
+    let filesBlamed = 0;
+    await mapLimit(files, CONCURRENCY, async (file) => {
+      let blame: BlameRange[];
+      try {
+        blame = await ctx.git.blame(path[file]!);
+      } catch (error) {
+        // Untracked, binary or unreadable: no ownership to show.
+        failures.push(`${path[file]}: ${(error as Error).message}`);
+        return;
+      }
       if (blame.length === 0) return;
+      filesBlamed++;
       const shares = new Map<string, number>();
       let recentHere = false;
-      for (const line of blame) {
+      for (const run of blame) {
         // Lines not committed yet belong to nobody.
-        if (/^0+$/.test(line.hash)) continue;
-        const email = line.authorEmail.toLowerCase();
+        if (/^0+$/.test(run.hash)) continue;
+        const email = run.authorEmail.toLowerCase();
         authors.add(email);
         let team = email;
         if (teamOf) {
@@ -111,8 +108,8 @@ export default definePlugin<Params>({
           if (mapped === undefined) unmapped.add(email);
           team = mapped ?? `unmapped: ${email}`;
         }
-        shares.set(team, (shares.get(team) ?? 0) + 1);
-        if (line.date >= recent) recentHere = true;
+        shares.set(team, (shares.get(team) ?? 0) + run.lineCount);
+        if (run.date >= recent) recentHere = true;
       }
       for (let node = file; node >= 0; node = parent[node]!) {
         const total = (lineShares[node] ??= new Map());
@@ -143,7 +140,7 @@ export default definePlugin<Params>({
     return {
       summary: {
         files: files.length,
-        filesBlamed: blames.filter((blame) => blame.length > 0).length,
+        filesBlamed,
         authors: authors.size,
         teams: colors.size,
         unmappedAuthors: unmapped.size,

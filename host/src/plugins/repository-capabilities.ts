@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { minimatch } from 'minimatch';
 import { inject, injectable } from 'tsyringe';
-import type { BlameLine, Capability, GitCommit } from '@strata/sdk';
+import type { BlameRange, Capability, GitCommit } from '@strata/sdk';
 import { StrataConfig } from '../config/strata-config.js';
 import { GraphStore } from '../graph/graph-store.js';
 
@@ -17,7 +17,7 @@ const MAX_COMMITS = 50_000;
 /** Most glob patterns in one `files.list` call. */
 const MAX_PATTERNS = 100;
 /** Blamed lines kept for answering again without git (by HEAD and file content). */
-const BLAME_CACHE_LINES = 4_000_000;
+const BLAME_CACHE_RUNS = 1_000_000;
 /** How long a resolved HEAD is trusted before it is asked again. */
 const HEAD_TTL_MS = 1000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -36,8 +36,8 @@ export class CapabilityError extends Error {
 export class RepositoryCapabilities {
   private realRoot: Promise<string> | undefined;
   /** Blame answers by `HEAD:content hash`, least recently used first out. */
-  private readonly blames = new Map<string, BlameLine[]>();
-  private blameLines = 0;
+  private readonly blames = new Map<string, BlameRange[]>();
+  private blameRuns = 0;
   private head: { at: number; value: Promise<string> } | undefined;
   /** git processes running at once: plugins may ask for more, the machine gains nothing from it. */
   private readonly gitSlots = new Semaphore(Math.max(2, availableParallelism() * 2));
@@ -93,7 +93,7 @@ export class RepositoryCapabilities {
    * `git blame` of one file, line by line. Answers are cached by HEAD and
    * the file's content, so a second apply with nothing changed runs no git.
    */
-  async gitBlame(file: unknown): Promise<BlameLine[]> {
+  async gitBlame(file: unknown): Promise<BlameRange[]> {
     const relative = await this.confined(file, 'git.blame');
     const [head, content] = await Promise.all([this.currentHead(), readFile(path.join(await this.root(), relative)).catch(() => undefined)]);
     const key = content && head ? `${head}:${relative}:${createHash('sha1').update(content).digest('hex')}` : undefined;
@@ -107,11 +107,11 @@ export class RepositoryCapabilities {
     const lines = parseBlame(output);
     if (key) {
       this.blames.set(key, lines);
-      this.blameLines += lines.length;
+      this.blameRuns += lines.length;
       for (const [oldKey, oldLines] of this.blames) {
-        if (this.blameLines <= BLAME_CACHE_LINES) break;
+        if (this.blameRuns <= BLAME_CACHE_RUNS) break;
         this.blames.delete(oldKey);
-        this.blameLines -= oldLines.length;
+        this.blameRuns -= oldLines.length;
       }
     }
     return lines;
@@ -228,14 +228,26 @@ export function parseGitLog(output: string): GitCommit[] {
   return commits;
 }
 
-/** Parses `git blame --line-porcelain`. */
-export function parseBlame(output: string): BlameLine[] {
-  const lines: BlameLine[] = [];
-  let current: Partial<BlameLine> & { time?: number; tz?: string } = {};
+/** Parses `git blame --line-porcelain` into runs of consecutive lines from one commit. */
+export function parseBlame(output: string): BlameRange[] {
+  const ranges: BlameRange[] = [];
+  let current: { hash?: string; line?: number; authorName?: string; authorEmail?: string; time?: number } = {};
   for (const line of output.split('\n')) {
     if (line.startsWith('\t')) {
-      const seconds = current.time ?? 0;
-      lines.push({ line: current.line ?? lines.length + 1, hash: current.hash ?? '', authorName: current.authorName ?? '', authorEmail: current.authorEmail ?? '', date: new Date(seconds * 1000).toISOString() });
+      const lineNumber = current.line ?? 0;
+      const last = ranges.at(-1);
+      if (last && last.hash === current.hash && last.startLine + last.lineCount === lineNumber) {
+        last.lineCount++;
+      } else {
+        ranges.push({
+          startLine: lineNumber,
+          lineCount: 1,
+          hash: current.hash ?? '',
+          authorName: current.authorName ?? '',
+          authorEmail: current.authorEmail ?? '',
+          date: new Date((current.time ?? 0) * 1000).toISOString(),
+        });
+      }
       current = {};
       continue;
     }
@@ -247,7 +259,7 @@ export function parseBlame(output: string): BlameLine[] {
     else if (line.startsWith('author-mail ')) current.authorEmail = line.slice(12).replace(/^<|>$/g, '');
     else if (line.startsWith('author-time ')) current.time = Number(line.slice(12));
   }
-  return lines;
+  return ranges;
 }
 
 /** At most `size` holders at once; the others wait in order. */

@@ -88,7 +88,9 @@ async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: i
     // The plugin's own errors come back as outcomes: an exception here means
     // the call was cut short (a limit, a disposal), and the isolate's state
     // can no longer be trusted. The next call gets a fresh one.
-    const failure = stopped ?? classify(error, 'threw');
+    // An isolate that ended without us ending it went over its heap limit
+    // (isolated-vm then abandons the promises in it).
+    const failure = stopped ?? (isolate.isDisposed ? new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`) : classify(error, 'threw'));
     disposeIsolate();
     throw failure;
   } finally {
