@@ -11,34 +11,45 @@
  *   npm run bench:overlays -- <repository> [--blame-sample N]
  *
  * The repository must be a git clone with history (fetch one; never commit
- * it). `--blame-sample N` times the sequential blame on N of the files and
+ * it). Each side works on its own fresh clone of it, so that neither gains
+ * from what the other left in `.git` (Strata writes git's commit-graph).
+ * `--blame-sample N` times the sequential blame on N of the files and
  * scales it up, for repositories where blaming all would take too long.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { startStrata } from '@strata/host';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
-const repository = args.find((arg) => !arg.startsWith('--') && !/^\d+$/.test(arg));
+const source = args.find((arg) => !arg.startsWith('--') && !/^\d+$/.test(arg));
 const sampleIndex = args.indexOf('--blame-sample');
 const blameSample = sampleIndex >= 0 ? Number(args[sampleIndex + 1]) : undefined;
-if (!repository) {
+if (!source) {
   console.error('usage: npm run bench:overlays -- <git repository> [--blame-sample N]');
   process.exit(2);
 }
+const work = mkdtempSync(path.join(tmpdir(), 'strata-bench-overlays-'));
+const repository = path.join(work, 'strata');
+const peerRepository = path.join(work, 'peer');
+await run('git', ['clone', '-q', source, repository]);
+await run('git', ['clone', '-q', source, peerRepository]);
 
+/** Runs git on the peer's clone and times it. */
 const git = async (gitArgs: string[]): Promise<number> => {
   const started = performance.now();
-  await run('git', ['-C', repository, ...gitArgs], { maxBuffer: 1024 * 1024 * 1024 });
+  await run('git', ['-C', peerRepository, ...gitArgs], { maxBuffer: 1024 * 1024 * 1024 });
   return performance.now() - started;
 };
 
 const strata = await startStrata({
   repository,
   env: {},
-  flags: { port: 0, logLevel: 'silent', watch: false, dataDir: `/tmp/strata-bench-overlays-${process.pid}`, plugins: { wallTimeMs: 3_600_000, cpuTimeMs: 600_000 } },
+  flags: { port: 0, logLevel: 'silent', watch: false, dataDir: path.join(work, 'data'), plugins: { wallTimeMs: 3_600_000, cpuTimeMs: 600_000 } },
   logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }),
 });
 const apply = async (plugin: string, body: unknown): Promise<{ ms: number; data: any }> => {
@@ -52,7 +63,7 @@ const apply = async (plugin: string, body: unknown): Promise<{ ms: number; data:
 try {
   const commits = Number((await run('git', ['-C', repository, 'rev-list', '--count', 'HEAD'])).stdout.trim());
   const files = Number((await run('git', ['-C', repository, 'ls-files'])).stdout.split('\n').filter(Boolean).length);
-  console.log(`\nRepository: ${repository} (${commits} commits, ${files} tracked files)\n`);
+  console.log(`\nRepository: ${source} (${commits} commits, ${files} tracked files)\n`);
 
   // git-activity: the whole history.
   const since = '1990-01-01';
@@ -80,5 +91,5 @@ try {
   console.log(`| ownership again, nothing changed | ${again.ms.toFixed(0)} | — | — | — | 1000 ms: ${again.ms < 1000 ? 'met' : 'NOT met'} |`);
 } finally {
   await strata.stop();
-  await run('rm', ['-rf', `/tmp/strata-bench-overlays-${process.pid}`]);
+  rmSync(work, { recursive: true, force: true });
 }

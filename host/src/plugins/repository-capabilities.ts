@@ -39,6 +39,8 @@ export class RepositoryCapabilities {
   private readonly blames = new Map<string, BlameRange[]>();
   private blameRuns = 0;
   private head: { at: number; value: Promise<string> } | undefined;
+  /** The HEAD the commit-graph was last written for. */
+  private commitGraph: { head: string; written: Promise<void> } | undefined;
   /** git processes running at once: plugins may ask for more, the machine gains nothing from it. */
   private readonly gitSlots = new Semaphore(Math.max(2, availableParallelism() * 2));
 
@@ -84,6 +86,8 @@ export class RepositoryCapabilities {
     if (given.paths !== undefined) {
       if (!Array.isArray(given.paths) || given.paths.length > 1000) throw new CapabilityError('git.log: paths must be an array of at most 1000 paths');
       for (const entry of given.paths) args.push(await this.confined(entry, 'git.log'));
+      const head = await this.currentHead();
+      if (head) await this.ensureCommitGraph(head);
     }
     const output = await this.git(args);
     return parseGitLog(output);
@@ -103,6 +107,7 @@ export class RepositoryCapabilities {
       this.blames.set(key!, cached);
       return cached;
     }
+    if (head) await this.ensureCommitGraph(head);
     const output = await this.git(['blame', '--line-porcelain', '--', relative]);
     const lines = parseBlame(output);
     if (key) {
@@ -115,6 +120,20 @@ export class RepositoryCapabilities {
       }
     }
     return lines;
+  }
+
+  /**
+   * Writes git's commit-graph with changed-path Bloom filters (as `git
+   * maintenance` does) once per HEAD. A blame walks the history of its file;
+   * the filters let git skip every commit that did not touch it, which makes
+   * blame several times faster on long histories. Failures (a read-only
+   * repository) only cost that speed.
+   */
+  private ensureCommitGraph(head: string): Promise<void> {
+    if (this.commitGraph?.head !== head) {
+      this.commitGraph = { head, written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths']).then(() => undefined, () => undefined) };
+    }
+    return this.commitGraph.written;
   }
 
   private currentHead(): Promise<string> {
