@@ -73,6 +73,15 @@ t.test('`strata plugin build` names what is wrong', async (t) => {
   t.equal(await broken.exited, 2);
   t.match(broken.stderr(), /build failed: .*Could not resolve "\.\/missing\.js"/);
 
+  // A bundle may not carry files from outside the plugin and its dependencies.
+  await writeFile(path.join(dir, '..', `${path.basename(dir)}-secret.json`), '{"secret": "HOST-SECRET"}');
+  t.teardown(() => rm(path.join(dir, '..', `${path.basename(dir)}-secret.json`), { force: true }));
+  await writeFile(path.join(dir, 'src/index.ts'), `import s from '../../${path.basename(dir)}-secret.json';\nexport default s;\n`);
+  const leaky = runStrata(t, ['plugin', 'build', dir]);
+  t.equal(await leaky.exited, 2);
+  t.match(leaky.stderr(), /resolves to .*-secret\.json, outside the plugin folder and its dependencies/);
+  t.notOk(existsSync(path.join(dir, 'dist/plugin.js')), 'nothing was written');
+
   const badName = runStrata(t, ['plugin', 'new', 'Bad Name'], { cwd: dir });
   t.equal(await badName.exited, 2);
   t.match(badName.stderr(), /lower-case letters, digits and dashes/);

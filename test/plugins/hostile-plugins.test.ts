@@ -24,7 +24,7 @@ const node = "'file:src/index.ts'";
 const cases: Record<string, HostileCase> = {
   'an endless loop': { plugin: { id: 'endless-loop', code: pluginCode('for (;;) {}') }, error: /cpu-time.*CPU time limit/ },
   'an endless chain of microtasks': { plugin: { id: 'microtask-loop', code: pluginCode('for (;;) await null;') }, error: /cpu-time|wall-time/ },
-  'a memory bomb': { plugin: { id: 'memory-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Array(1e6).fill(Math.random()));') }, error: /memory|crashed/ },
+  'a memory bomb': { plugin: { id: 'memory-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Array(1e6).fill(Math.random()));') }, error: /memory limit of 32 MiB/ },
   'a typed-array memory bomb (outside the V8 heap)': { plugin: { id: 'buffer-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Float64Array(1 << 24));') }, error: /memory|crashed|RangeError/ },
   'deep recursion': { plugin: { id: 'deep-recursion', code: pluginCode('const down = (n) => down(n + 1) + 1; down(0);') }, error: /Maximum call stack/ },
   'a promise that never settles': { plugin: { id: 'never-settles', code: pluginCode('await new Promise(() => {});') }, error: /wall-time/ },
@@ -44,6 +44,9 @@ const cases: Record<string, HostileCase> = {
   'an absolute path through a capability': { plugin: { id: 'absolute-path', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('/etc/passwd');") }, error: /is absolute/ },
   'a symlink out of the repository': { plugin: { id: 'symlink-out', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('escape');") }, error: /link that leads out of the repository/ },
   'reading .git': { plugin: { id: 'reads-git', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('.git/config');") }, error: /inside \.git/ },
+  'reading .GIT, as a case-insensitive file system would allow': { plugin: { id: 'reads-git-upper', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('src/../.GIT/config');") }, error: /inside \.git/ },
+  "a symlink into Strata's data directory": { plugin: { id: 'store-link', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('store-link');") }, error: /inside Strata's data directory/ },
+  'blaming a file over the size limit': { plugin: { id: 'blame-big', capabilities: ['git:blame'], code: pluginCode("await ctx.git.blame('big.txt');") }, error: /over the limit/ },
   'a capability it did not declare': { plugin: { id: 'undeclared', capabilities: ['graph:read'], code: pluginCode('await ctx.git.log();') }, error: /capability "git:log" was not declared/ },
   'a flood of capability calls': { plugin: { id: 'flood', capabilities: ['files:list'], code: pluginCode("await Promise.all(Array.from({ length: 5000 }, () => ctx.files.list('**')));") }, error: /too many capability calls at once|capability call limit/ },
   'an incompatible SDK range': { plugin: { id: 'incompatible', sdk: '>=2.0.0', code: pluginCode('') }, error: /built for SDK >=2\.0\.0; this host provides SDK 0\.1\.0/, at: 'load' },
@@ -57,11 +60,11 @@ const cases: Record<string, HostileCase> = {
 const LIMITS = { memoryMb: 32, cpuTimeMs: 500, wallTimeMs: 1500, loadTimeMs: 1000, maxCapabilityCalls: 1000 };
 
 t.test('hostile plugins', async (t) => {
-  const repo = await makeRepo(t, { ...SAMPLE_REPO, escape: { symlink: '/etc/hostname' } });
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, escape: { symlink: '/etc/hostname' }, 'store-link': { symlink: '.strata/layout.db' }, 'big.txt': 'x'.repeat(4096) });
   const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));
   t.teardown(() => rm(plugins, { recursive: true, force: true }));
   await writePlugins(plugins, [LOC_PLUGIN, ...Object.values(cases).map((c) => c.plugin)]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS }, watch: false } });
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS }, watch: false, index: { maxFileBytes: 1024 } } });
   const listed = new Map<string, { loaded: boolean; reason?: string }>((await server.api('/api/overlays')).body.plugins.map((p: { id: string }) => [p.id, p]));
 
   const healthy = async (t: Test, server: TestServer): Promise<void> => {
@@ -119,6 +122,13 @@ t.test('the prototype polluter, a plugin that keeps running after its apply, and
     },
     { id: 'slow', code: pluginCode('await new Promise(() => {});') },
     { id: 'victim', code: pluginCode('await new Promise(() => {});') },
+    { id: 'keeps-going', capabilities: ['files:list'], code: pluginCode("for (;;) { ctx.log('going'); await ctx.files.list('**'); }") },
+    {
+      id: 'brace-bomb',
+      capabilities: ['files:list'],
+      code: pluginCode(`const found = await ctx.files.list(Array.from({ length: 20 }, (_, i) => '{1..99999}x' + i)); ctx.overlay('main').set(${node}, { value: found.length });`),
+    },
+    { id: 'badges-twice', code: pluginCode(`const o = ctx.overlay('main'); o.set(${node}, { badge: 'a' }); o.set(${node}, { badge: 'b' }); o.set(${node}, { badge: 'c' });`) },
   ]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS, wallTimeMs: 20_000 }, watch: false } });
 
@@ -140,6 +150,27 @@ t.test('the prototype polluter, a plugin that keeps running after its apply, and
   await new Promise((resolve) => setTimeout(resolve, 500));
   t.ok(early <= 2, `at most one capability call is made after the apply ends (${early} ticks)`);
   t.equal(ticks(), early, 'and nothing runs after that');
+
+  // Patterns are not brace-expanded: '{1..99999}' is a name, matched at once.
+  const bombed = await server.api('/api/overlays/brace-bomb/apply', { method: 'POST' });
+  t.equal(bombed.status, 200);
+  t.equal((await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays['brace-bomb'].main.value, 0);
+
+  // Setting a node's badge again replaces it.
+  t.equal((await server.api('/api/overlays/badges-twice/apply', { method: 'POST' })).status, 200);
+  t.equal((await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays['badges-twice'].main.badge, 'c');
+
+  // A plugin removed while it works stops working.
+  const going = server.api('/api/overlays/keeps-going/apply', { method: 'POST' });
+  const goings = () => server.logs.filter((record) => record.msg === 'going').length;
+  for (let i = 0; i < 100 && goings() < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.ok(goings() >= 5, 'it is busy calling capabilities');
+  t.equal((await server.api('/api/graph')).status, 200, 'the API answers meanwhile');
+  await server.api('/api/overlays/keeps-going/apply', { method: 'DELETE' });
+  await going;
+  const atRemoval = goings();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.equal(goings(), atRemoval, 'no capability call after its removal');
 
   // A sandbox process that dies (as from a fatal V8 error) fails its apply, and only that.
   const victim = server.api('/api/overlays/victim/apply', { method: 'POST' });

@@ -42,3 +42,13 @@ t.test('a file the host refuses to read fails the apply with its message', async
     /no such file/,
   );
 });
+
+t.test('many files: reads go through the sandbox queue, not all at once', async (t) => {
+  const files = Array.from({ length: 150 }, (_, i) => ({ id: `file:src/f${i}.ts`, kind: 'file' as const, name: `f${i}.ts`, path: `src/f${i}.ts`, parent: 'dir:src', language: 'typescript', loc: 10 }));
+  const result = await tester.run({
+    graph: { nodes: [graph.nodes[0]!, graph.nodes[1]!, ...files] },
+    capabilities: { 'files:read': (path: string) => (path.endsWith('7.ts') ? '// TODO\n' : '') },
+  });
+  t.equal(result.calls.length, 150);
+  t.equal(result.style('density', 'dir:src')!.badge, String(files.filter((f) => f.path.endsWith('7.ts')).length));
+});

@@ -74,6 +74,8 @@ export class StrataApp {
       throw error;
     }
     markReady();
+    // Overlays restored from the store were computed on an older graph: apply them again.
+    this.overlays.reapplyRestored();
     this.liveUpdater.onDidUpdate((update) => {
       this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
       this.overlays.graphChanged();

@@ -82,7 +82,14 @@ export class OverlayService {
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
     @inject(EventBus) private readonly events: EventBus,
     @inject(Logger) private readonly logger: Logger,
-  ) {}
+  ) {
+    // What is served depends on which plugins are loaded: any change to them is a new revision.
+    events.subscribe((event) => {
+      if (!event.type.startsWith('plugin.')) return;
+      this.currentRevision++;
+      if (event.type === 'plugin.removed') void this.forget(String(event.data.pluginId)).catch(() => undefined);
+    });
+  }
 
   /** Increases whenever any overlay's styles change. */
   get revision(): number {
@@ -158,9 +165,13 @@ export class OverlayService {
     this.events.publish('overlay.removed', { pluginId });
   }
 
-  /** Styles are served while active, and only for plugins the host has now (a stored overlay may outlive its plugin). */
+  /**
+   * Styles are served while active, and while an apply replaces them (the
+   * last result stays until the new one is in); only for plugins loaded now
+   * (a stored overlay may outlive its plugin).
+   */
   private serves(pluginId: string, entry: PluginOverlays): boolean {
-    return entry.status.state === 'active' && this.plugins.get(pluginId) !== undefined;
+    return (entry.status.state === 'active' || entry.status.state === 'applying') && entry.overlays.length > 0 && this.plugins.get(pluginId)?.state === 'loaded';
   }
 
   /** Checks the request, runs the plugin, and resolves with the status once it has finished. */
@@ -181,7 +192,7 @@ export class OverlayService {
     const record = this.plugins.get(pluginId);
     if (!entry || !record || record.state !== 'loaded' || (entry.status.state !== 'active' && entry.status.state !== 'failed')) return;
     this.logger.debug({ pluginId }, 'applying the overlays again');
-    await this.run(record, entry.status.params ?? {}, entry.inputs).catch(() => undefined);
+    await this.run(record, entry.status.params ?? {}, entry.inputs, { keepOnFailure: true }).catch(() => undefined);
   }
 
   /**
@@ -198,6 +209,17 @@ export class OverlayService {
         for (const pluginId of active) await this.reapply(pluginId);
       });
     }, GRAPH_SETTLE_MS);
+  }
+
+  /**
+   * Applies again, in the background, the overlays restored from the store
+   * (computed on the graph of an earlier run) that nobody has applied since.
+   */
+  reapplyRestored(): void {
+    const restored = [...this.byPlugin].filter(([, entry]) => entry.generation === 0 && entry.status.state === 'active').map(([pluginId]) => pluginId);
+    this.refreshing = this.refreshing.then(async () => {
+      for (const pluginId of restored) if (this.byPlugin.get(pluginId)?.generation === 0) await this.reapply(pluginId);
+    });
   }
 
   /** Stops re-applying on graph changes and waits for a re-apply under way. */
@@ -222,8 +244,14 @@ export class OverlayService {
     return inactive(record.id);
   }
 
-  private async run(record: PluginRecord, params: Record<string, unknown>, inputs: Record<string, string[]>): Promise<OverlayStatus> {
+  /**
+   * Runs the plugin and takes in its result. `keepOnFailure` (re-applies
+   * after a graph change or a reload): a failure keeps the last good styles
+   * serving, with the error in the status.
+   */
+  private async run(record: PluginRecord, params: Record<string, unknown>, inputs: Record<string, string[]>, options: { keepOnFailure?: boolean } = {}): Promise<OverlayStatus> {
     const previous = this.byPlugin.get(record.id);
+    const previousStatus = previous?.status;
     const entry: PluginOverlays = {
       status: { ...(previous?.status ?? inactive(record.id)), state: 'applying', params, inputs: Object.keys(inputs), startedAt: new Date().toISOString(), error: null },
       overlays: previous?.overlays ?? [],
@@ -257,11 +285,17 @@ export class OverlayService {
       const kind = error instanceof SandboxError ? error.kind : 'internal';
       const message = error instanceof SandboxError ? error.message : 'the host failed while applying; the server log has the details';
       if (!(error instanceof SandboxError)) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
-      entry.overlays = [];
-      entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
+      // A reload replaced the sandbox under this apply: the watcher applies again on the new one.
+      const superseded = kind === 'disposed' && this.plugins.get(record.id)?.sandbox !== record.sandbox;
+      if ((options.keepOnFailure || superseded) && previousStatus?.state === 'active' && entry.overlays.length > 0) {
+        entry.status = { ...previousStatus, error: { kind, message } };
+      } else {
+        entry.overlays = [];
+        entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
+        await this.store().deleteOne({ _id: record.id }, {});
+      }
       this.currentRevision++;
-      await this.store().deleteOne({ _id: record.id }, {});
-      this.events.publish('overlay.failed', { pluginId: record.id, error: entry.status.error });
+      this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: entry.status.state === 'active' ? 'last good result' : 'nothing' });
       if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}`);
       throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}`);
     }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -32,7 +33,7 @@ export async function buildPlugin(pkg: PluginPackage): Promise<{ entryPath: stri
       legalComments: 'inline',
       absWorkingDir: pkg.folder,
       metafile: true,
-      plugins: [fallbackSdk],
+      plugins: [fallbackSdk, confinedTo(pkg.folder)],
     });
     const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
     return { entryPath: pkg.entryPath, bytes, warnings: result.warnings.map(formatMessage) };
@@ -49,12 +50,36 @@ function formatMessage(message: { text: string; location?: { file: string; line:
 
 /** The SDK the host ships with, for plugins that have none installed (a fresh `strata plugin new`). */
 const hostSdkEntry = createRequire(import.meta.url).resolve('@strata/sdk');
+const hostSdkDir = path.dirname(path.dirname(realpathSync(hostSdkEntry)));
+
+/**
+ * Refuses imports from outside the plugin's folder, its dependencies
+ * (`node_modules`) and the SDK: a bundle must not carry files of the machine
+ * that built it (`import secret from '../../.env.json'`).
+ */
+function confinedTo(folder: string): Plugin {
+  const root = realpathSync(folder);
+  const inside = (file: string, dir: string): boolean => file === dir || file.startsWith(dir + path.sep);
+  return {
+    name: 'strata-confined',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'confined' || args.pluginData === 'fallback' || args.kind === 'entry-point') return undefined;
+        const resolved = await pluginBuild.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: 'confined' });
+        if (resolved.errors.length > 0 || resolved.external || !path.isAbsolute(resolved.path)) return resolved;
+        const file = realpathSync(resolved.path);
+        if (inside(file, root) || file.split(path.sep).includes('node_modules') || inside(file, hostSdkDir)) return resolved;
+        return { errors: [{ text: `"${args.path}" resolves to ${file}, outside the plugin folder and its dependencies` }] };
+      });
+    },
+  };
+}
 
 const fallbackSdk: Plugin = {
   name: 'strata-sdk-fallback',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^@strata\/sdk$/ }, async (args) => {
-      if (args.pluginData === 'fallback') return undefined;
+      if (args.pluginData === 'fallback' || args.pluginData === 'confined') return undefined;
       const own = await pluginBuild.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: 'fallback' });
       return own.errors.length === 0 ? own : { path: hostSdkEntry };
     });

@@ -175,13 +175,14 @@ export class PluginRegistry {
         filename: pathToFileURL(pkg.entryPath).href,
         capabilities: manifest.capabilities ?? [],
         limits: this.config.plugins,
-        callCapability: (name, args) => this.capabilities.call(name, args),
+        callCapability: (name, args, signal) => this.capabilities.call(manifest.id, name, args, signal),
         log: (message) => log.info({ plugin: manifest.id }, message),
       });
       const record: PluginRecord = { ...described, state: 'loaded', overlays: [...sandbox.overlays], sandbox, loadedAt: new Date().toISOString() };
       if (existing && existing.id !== record.id) this.records.delete(existing.id);
       this.records.set(record.id, record);
-      await existing?.sandbox?.dispose();
+      await existing?.sandbox?.dispose('the plugin was reloaded; its overlays are applied again with the new version');
+      if (existing && existing.id !== record.id) this.events.publish('plugin.removed', { pluginId: existing.id });
       this.logger.info({ pluginId: record.id, folder, overlays: record.overlays.map((o) => o.id) }, existing ? 'plugin reloaded' : 'plugin loaded');
       this.events.publish(existing ? 'plugin.reloaded' : 'plugin.loaded', { pluginId: record.id, version: record.version });
       return record;
@@ -199,8 +200,11 @@ export class PluginRegistry {
       this.events.publish('plugin.failed', { pluginId: existing.id, error: failed.reason, serving: 'previous version' });
       return existing;
     }
-    if (existing && existing.id !== failed.id) this.records.delete(existing.id);
-    void existing?.sandbox?.dispose();
+    if (existing && existing.id !== failed.id) {
+      this.records.delete(existing.id);
+      this.events.publish('plugin.removed', { pluginId: existing.id });
+    }
+    void existing?.sandbox?.dispose('the plugin could not be loaded again');
     this.records.set(failed.id, failed);
     this.logger.warn({ pluginId: failed.id, folder: failed.folder, reason: failed.reason }, 'plugin not loaded');
     this.events.publish('plugin.failed', { pluginId: failed.id, error: failed.reason });

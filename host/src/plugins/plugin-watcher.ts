@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { inject, injectable } from 'tsyringe';
@@ -23,7 +25,10 @@ export class PluginWatcher {
   private watcher: FSWatcher | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly changed = new Map<string, Set<string>>();
-  private queue: Promise<void> = Promise.resolve();
+  /** Refreshes of one folder run in order; folders do not wait for each other. */
+  private readonly queues = new Map<string, Promise<void>>();
+  /** Hash of the entry each folder's last build wrote: the write's own event is not a new save. */
+  private readonly built = new Map<string, string>();
   private stopped = false;
 
   constructor(
@@ -53,7 +58,7 @@ export class PluginWatcher {
     this.timers.clear();
     await this.watcher?.close();
     this.watcher = undefined;
-    await this.queue;
+    await Promise.all(this.queues.values());
   }
 
   private onChange(file: string): void {
@@ -69,7 +74,10 @@ export class PluginWatcher {
         this.timers.delete(folder);
         const touched = this.changed.get(folder) ?? new Set<string>();
         this.changed.delete(folder);
-        this.queue = this.queue.then(() => this.refresh(folder, touched)).catch((error: unknown) => this.logger.error({ err: error, folder }, 'plugin reload failed'));
+        const queued = (this.queues.get(folder) ?? Promise.resolve())
+          .then(() => this.refresh(folder, touched))
+          .catch((error: unknown) => this.logger.error({ err: error, folder }, 'plugin reload failed'));
+        this.queues.set(folder, queued);
       }, SETTLE_MS),
     );
   }
@@ -106,9 +114,11 @@ export class PluginWatcher {
       return;
     }
     const onlyEntry = [...touched].every((file) => file === pkg.entryPath);
+    if (onlyEntry && this.built.get(folder) === (await entryHash(pkg.entryPath))) return;
     if (pkg.sourcePath && !onlyEntry) {
       try {
         await buildPlugin(pkg);
+        this.built.set(folder, await entryHash(pkg.entryPath));
       } catch (error) {
         if (!(error instanceof PluginBuildError)) throw error;
         this.plugins.recordFailure(folder, pkg.manifest.id, error.message);
@@ -117,9 +127,17 @@ export class PluginWatcher {
     }
     const record = await this.plugins.reload(folder);
     if (record?.state === 'loaded' && record.reloadError === undefined) {
-      await this.overlays.reapply(record.id);
-      this.logger.info({ pluginId: record.id, ms: Math.round(performance.now() - started) }, 'plugin reloaded and its overlays re-applied');
-      this.events.publish('plugin.ready', { pluginId: record.id, ms: Math.round(performance.now() - started) });
+      // Not awaited: a slow apply must not hold up the next save's reload.
+      const pluginId = record.id;
+      void this.overlays.reapply(pluginId).then(() => {
+        const ms = Math.round(performance.now() - started);
+        this.logger.info({ pluginId, ms }, 'plugin reloaded and its overlays re-applied');
+        this.events.publish('plugin.ready', { pluginId, ms });
+      });
     }
   }
+}
+
+async function entryHash(file: string): Promise<string> {
+  return createHash('sha1').update(await readFile(file).catch(() => Buffer.alloc(0))).digest('hex');
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { open, readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +15,11 @@ const run = promisify(execFile);
 /** Most commits one `git log` call returns. */
 const MAX_COMMITS = 50_000;
 /** Most glob patterns in one `files.list` call. */
-const MAX_PATTERNS = 100;
+const MAX_PATTERNS = 20;
+/** Graph nodes matched between two yields to the event loop in `files.list`. */
+const LIST_CHUNK = 2000;
+/** Largest output one git command may give. */
+const GIT_MAX_BUFFER = 256 * 1024 * 1024;
 /** Blamed lines kept for answering again without git (by HEAD and file content). */
 const BLAME_CACHE_RUNS = 1_000_000;
 /** How long a resolved HEAD is trusted before it is asked again. */
@@ -37,36 +41,49 @@ export class RepositoryCapabilities {
   private realRoot: Promise<string> | undefined;
   /** Blame answers by `HEAD:content hash`, least recently used first out. */
   private readonly blames = new Map<string, BlameRange[]>();
+  private realDataDir: Promise<string> | undefined;
   private blameRuns = 0;
   private head: { at: number; value: Promise<string> } | undefined;
   /** The HEAD the commit-graph was last written for. */
   private commitGraph: { head: string; written: Promise<void> } | undefined;
-  /** git processes running at once: plugins may ask for more, the machine gains nothing from it. */
-  private readonly gitSlots = new Semaphore(Math.max(2, availableParallelism() * 2));
+  /** git processes one plugin may run at once: more gains nothing, and each plugin has its own share. */
+  private readonly gitSlotsPerPlugin = Math.max(2, availableParallelism() * 2);
+  private readonly gitSlots = new Map<string, Semaphore>();
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(GraphStore) private readonly graph: GraphStore,
   ) {}
 
-  /** Runs capability `name` with the plugin's arguments. */
-  call(name: Capability, args: unknown[]): Promise<unknown> {
+  /**
+   * Runs capability `name` for `pluginId` with the plugin's arguments.
+   * `signal` aborts when the apply ends: queued work is dropped and git
+   * processes still running are killed.
+   */
+  call(pluginId: string, name: Capability, args: unknown[], signal?: AbortSignal): Promise<unknown> {
+    const call: GitCall = { slots: this.slotsOf(pluginId), signal };
     switch (name) {
       case 'git:log':
-        return this.gitLog(args[0]);
+        return this.gitLog(args[0], call);
       case 'git:blame':
-        return this.gitBlame(args[0]);
+        return this.gitBlame(args[0], call);
       case 'files:read':
         return this.readFile(args[0]);
       case 'files:list':
-        return Promise.resolve(this.listFiles(args[0]));
+        return this.listFiles(args[0], signal);
       default:
         return Promise.reject(new CapabilityError(`capability "${name}" is not served by the host (graph:read and inputs:read live in the sandbox)`));
     }
   }
 
+  private slotsOf(pluginId: string): Semaphore {
+    let slots = this.gitSlots.get(pluginId);
+    if (!slots) this.gitSlots.set(pluginId, (slots = new Semaphore(this.gitSlotsPerPlugin)));
+    return slots;
+  }
+
   /** `git log` with numstat, renames followed, `.mailmap` honoured. */
-  async gitLog(options: unknown): Promise<GitCommit[]> {
+  async gitLog(options: unknown, call: GitCall): Promise<GitCommit[]> {
     const given = (options ?? {}) as Record<string, unknown>;
     if (typeof given !== 'object' || Array.isArray(given)) throw new CapabilityError('git.log: options must be an object');
     for (const key of Object.keys(given)) {
@@ -89,7 +106,7 @@ export class RepositoryCapabilities {
       const head = await this.currentHead();
       if (head) await this.ensureCommitGraph(head);
     }
-    const output = await this.git(args);
+    const output = await this.git(args, call);
     return parseGitLog(output);
   }
 
@@ -97,9 +114,13 @@ export class RepositoryCapabilities {
    * `git blame` of one file, line by line. Answers are cached by HEAD and
    * the file's content, so a second apply with nothing changed runs no git.
    */
-  async gitBlame(file: unknown): Promise<BlameRange[]> {
+  async gitBlame(file: unknown, call: GitCall): Promise<BlameRange[]> {
     const relative = await this.confined(file, 'git.blame');
-    const [head, content] = await Promise.all([this.currentHead(), readFile(path.join(await this.root(), relative)).catch(() => undefined)]);
+    const absolute = path.join(await this.root(), relative);
+    const stats = await stat(absolute).catch(() => undefined);
+    if (stats && !stats.isFile()) throw new CapabilityError(`git.blame: ${relative}: not a file`);
+    if (stats && stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`git.blame: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
+    const [head, content] = await Promise.all([this.currentHead(), stats ? readFile(absolute).catch(() => undefined) : undefined]);
     const key = content && head ? `${head}:${relative}:${createHash('sha1').update(content).digest('hex')}` : undefined;
     const cached = key ? this.blames.get(key) : undefined;
     if (cached) {
@@ -108,7 +129,7 @@ export class RepositoryCapabilities {
       return cached;
     }
     if (head) await this.ensureCommitGraph(head);
-    const output = await this.git(['blame', '--line-porcelain', '--', relative]);
+    const output = await this.git(['blame', '--line-porcelain', '--', relative], call);
     const lines = parseBlame(output);
     if (key) {
       this.blames.set(key, lines);
@@ -148,29 +169,39 @@ export class RepositoryCapabilities {
   async readFile(file: unknown): Promise<string> {
     const relative = await this.confined(file, 'files.read');
     const absolute = path.join(await this.root(), relative);
-    const handle = await open(absolute, 'r').catch((error: NodeJS.ErrnoException) => {
-      throw new CapabilityError(`files.read: ${relative}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'is a directory' : 'cannot be read'}`);
+    // Checked before opening: opening a FIFO would block a thread of the pool.
+    const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+      throw new CapabilityError(`files.read: ${relative}: ${error.code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
     });
-    try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) throw new CapabilityError(`files.read: ${relative}: not a file`);
-      if (stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`files.read: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
-      return (await handle.readFile()).toString('utf8');
-    } finally {
-      await handle.close();
-    }
+    if (!stats.isFile()) throw new CapabilityError(`files.read: ${relative}: ${stats.isDirectory() ? 'is a directory' : 'not a regular file'}`);
+    if (stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`files.read: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
+    const content = await readFile(absolute).catch(() => {
+      throw new CapabilityError(`files.read: ${relative}: cannot be read`);
+    });
+    if (content.length > this.config.index.maxFileBytes) throw new CapabilityError(`files.read: ${relative}: over the size limit`);
+    return content.toString('utf8');
   }
 
-  /** Paths of the graph's files that match the patterns (the graph already honours `.gitignore`). */
-  listFiles(patterns: unknown): string[] {
+  /**
+   * Paths of the graph's files that match the patterns (the graph already
+   * honours `.gitignore`). Braces are not expanded (a pattern like
+   * `{1..99999}` would explode), and matching yields to the event loop every
+   * few thousand nodes so that the API keeps answering.
+   */
+  async listFiles(patterns: unknown, signal?: AbortSignal): Promise<string[]> {
     const list = typeof patterns === 'string' ? [patterns] : patterns;
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_PATTERNS) throw new CapabilityError(`files.list: give one glob pattern or an array of 1 to ${MAX_PATTERNS}`);
     const matchers = list.map((pattern) => {
-      if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 500) throw new CapabilityError('files.list: each pattern must be a string of 1 to 500 characters');
-      return new minimatch.Minimatch(pattern, { dot: true });
+      if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 300) throw new CapabilityError('files.list: each pattern must be a string of 1 to 300 characters');
+      return new minimatch.Minimatch(pattern, { dot: true, nobrace: true, noext: true });
     });
     const matched: string[] = [];
+    let seen = 0;
     for (const node of this.graph.nodes()) {
+      if (++seen % LIST_CHUNK === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (signal?.aborted) throw new CapabilityError('files.list: the apply has ended');
+      }
       if (node.kind === 'file' && matchers.some((matcher) => matcher.match(node.path))) matched.push(node.path);
     }
     return matched.sort();
@@ -186,14 +217,23 @@ export class RepositoryCapabilities {
     if (path.isAbsolute(value) || path.win32.isAbsolute(value)) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is absolute; paths are relative to the repository root`);
     const normalized = path.posix.normalize(value.replace(/\\/g, '/'));
     if (normalized === '..' || normalized.startsWith('../')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} leaves the repository`);
-    if (normalized === '.git' || normalized.startsWith('.git/')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside .git`);
-    const root = await this.root();
+    // Any .git along the way (the repository's, a submodule's, a vendored one's), in any case.
+    if (normalized.split('/').some((segment) => segment.toLowerCase() === '.git')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside .git`);
+    const [root, dataDir] = await Promise.all([this.root(), this.dataDir()]);
     const absolute = path.join(root, normalized);
-    const dataDir = this.config.dataDir;
-    if (absolute === dataDir || absolute.startsWith(dataDir + path.sep)) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside Strata's data directory`);
+    // Compared after symlinks are resolved, for the root, the data directory and the path alike.
     const real = await realpath(absolute).catch(() => absolute);
     if (real !== root && !real.startsWith(root + path.sep)) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is a link that leads out of the repository`);
+    if (real === dataDir || real.startsWith(dataDir + path.sep) || absolute === dataDir || absolute.startsWith(dataDir + path.sep)) {
+      throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside Strata's data directory`);
+    }
+    if (real.split(path.sep).some((segment) => segment.toLowerCase() === '.git')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} leads inside .git`);
     return normalized;
+  }
+
+  private dataDir(): Promise<string> {
+    this.realDataDir ??= realpath(this.config.dataDir).catch(() => path.resolve(this.config.dataDir));
+    return this.realDataDir;
   }
 
   private root(): Promise<string> {
@@ -201,19 +241,29 @@ export class RepositoryCapabilities {
     return this.realRoot;
   }
 
-  private async git(args: string[]): Promise<string> {
+  private async git(args: string[], call?: GitCall): Promise<string> {
     const root = await this.root();
-    const release = await this.gitSlots.acquire();
+    const release = call ? await call.slots.acquire(call.signal) : undefined;
     try {
-      const { stdout } = await run('git', ['-C', root, ...args], { maxBuffer: 512 * 1024 * 1024, timeout: this.config.plugins.wallTimeMs, encoding: 'utf8' });
+      if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
+      const { stdout } = await run('git', ['-C', root, ...args], { maxBuffer: GIT_MAX_BUFFER, timeout: this.config.plugins.wallTimeMs, encoding: 'utf8', signal: call?.signal });
       return stdout;
     } catch (error) {
-      const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n')[0];
-      throw new CapabilityError(`git ${args[0]} failed: ${stderr || (error as Error).message}`);
+      if (error instanceof CapabilityError) throw error;
+      if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
+      // git's first line of complaint, with the server's paths taken out.
+      const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n')[0]!.split(root).join('.');
+      throw new CapabilityError(`git ${args[0]} failed: ${stderr || ((error as NodeJS.ErrnoException).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'its output is too large' : 'unknown error')}`);
     } finally {
-      release();
+      release?.();
     }
   }
+}
+
+/** Who a git command runs for: that plugin's share of processes, and its apply's end. */
+interface GitCall {
+  slots: Semaphore;
+  signal: AbortSignal | undefined;
 }
 
 /** Parses `git log -z --numstat` with the format above. */
@@ -281,7 +331,7 @@ export function parseBlame(output: string): BlameRange[] {
   return ranges;
 }
 
-/** At most `size` holders at once; the others wait in order. */
+/** At most `size` holders at once; the others wait in order (and leave the queue when their signal aborts). */
 class Semaphore {
   private free: number;
   private readonly waiting: Array<() => void> = [];
@@ -290,9 +340,24 @@ class Semaphore {
     this.free = size;
   }
 
-  async acquire(): Promise<() => void> {
+  async acquire(signal?: AbortSignal): Promise<() => void> {
     if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const wake = (): void => {
+          signal?.removeEventListener('abort', leave);
+          resolve();
+        };
+        const leave = (): void => {
+          const index = this.waiting.indexOf(wake);
+          if (index >= 0) this.waiting.splice(index, 1);
+          reject(new CapabilityError('the apply has ended'));
+        };
+        if (signal?.aborted) return leave();
+        signal?.addEventListener('abort', leave, { once: true });
+        this.waiting.push(wake);
+      });
+    }
     let released = false;
     return () => {
       if (released) return;

@@ -117,7 +117,6 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const MAX_LABEL = 64;
   const MAX_LOG_LINES = 100;
   const OVERLAY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
-  const OVERLAY_TYPES = ['color', 'size', 'badge'];
 
   let descriptor: { overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>; apply: unknown } | undefined;
   let graph: GraphPayload | undefined;
@@ -255,7 +254,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         if (reflectApply(mapGet, seen, [id])) fail(`${where}.id "${id}" is used twice`);
         reflectApply(mapSet, seen, [id, true]);
         if (typeof name !== 'string' || name.length === 0 || name.length > 100) fail(`${where}.name must be a string of 1 to 100 characters`);
-        if (typeof type !== 'string' || !OVERLAY_TYPES.includes(type)) fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
+        if (typeof type !== 'string' || (type !== 'color' && type !== 'size' && type !== 'badge')) fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
         if (description !== undefined && typeof description !== 'string') fail(`${where}.description must be a string`);
         append(checked, { id, name, type, description: typeof description === 'string' ? description.slice(0, 500) : '', legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`) });
       }
@@ -439,8 +438,12 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
             else if (typeof badge === 'string') text = badge;
             else fail(`${where}: badge of ${label} must be a string or a finite number`);
             if (text.length > MAX_BADGE) fail(`${where}: badge of ${label} has ${text.length} characters; at most ${MAX_BADGE}`);
-            columns.badge[index] = columns.badgeText.length;
-            append(columns.badgeText, text);
+            // A node set twice keeps one slot: the texts never outnumber the nodes.
+            if (columns.badge[index]! >= 0) columns.badgeText[columns.badge[index]!] = text;
+            else {
+              columns.badge[index] = columns.badgeText.length;
+              append(columns.badgeText, text);
+            }
           }
           if (marked[index] === 0 && (color !== undefined || size !== undefined || value !== undefined || badge !== undefined)) {
             marked[index] = 1;

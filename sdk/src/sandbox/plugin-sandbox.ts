@@ -65,8 +65,12 @@ export interface PluginSandboxOptions {
   /** Capabilities the plugin declared; others are refused in the isolate and again here. */
   capabilities: readonly Capability[];
   limits?: Partial<SandboxLimits>;
-  /** Answers a capability call; what it returns (or the message it throws) goes back to the plugin. */
-  callCapability(name: Capability, args: unknown[]): Promise<unknown>;
+  /**
+   * Answers a capability call; what it returns (or the message it throws)
+   * goes back to the plugin. `signal` aborts when the apply that made the
+   * call ends (finished, failed, cancelled): stop the work then.
+   */
+  callCapability(name: Capability, args: unknown[], signal: AbortSignal): Promise<unknown>;
   /** Lines the plugin logs, and what the sandbox process writes to stderr. */
   log?(message: string): void;
 }
@@ -85,6 +89,11 @@ export class PluginSandbox {
   private declared: { sdkVersion: string; overlays: DeclaredOverlay[] } | undefined;
   private sentGraphRevision = -1;
   private disposed = false;
+  private disposeReason = 'the plugin was unloaded';
+  /** Applies and loads run one at a time. */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** Aborts when the apply under way ends. */
+  private applyAbort = new AbortController();
   /** Why the last process ended, when it ended on its own. */
   private lastExit: string | undefined;
 
@@ -124,8 +133,26 @@ export class PluginSandbox {
    * revision differs from the last one sent: the graph stays resident there.
    * Without a graph the plugin has no nodes to style.
    */
-  async apply(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
-    if (this.disposed) throw new SandboxError('disposed', 'the plugin was unloaded');
+  apply(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
+    const next = this.turn.then(
+      () => this.applyNow(request, graph),
+      () => this.applyNow(request, graph),
+    );
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  private async applyNow(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
+    if (this.disposed) throw new SandboxError('disposed', this.disposeReason);
+    this.applyAbort = new AbortController();
+    try {
+      return await this.applyInProcess(request, graph);
+    } finally {
+      this.applyAbort.abort();
+    }
+  }
+
+  private async applyInProcess(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
     if (!this.child) await this.load();
     // The graph goes in whatever the capabilities: styles name nodes by id. Only
     // `graph:read` lets the plugin read it.
@@ -135,7 +162,8 @@ export class PluginSandbox {
     }
     const reply = await this.request(
       (requestId) => ({ type: 'apply', requestId, request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] } }),
-      this.limits.wallTimeMs + GRACE_MS,
+      // The process may first load a fresh isolate (after a limit ended the last one).
+      this.limits.wallTimeMs + this.limits.loadTimeMs + GRACE_MS,
     );
     if (reply.type !== 'applied') throw new SandboxError('invalid-result', 'the sandbox answered an apply with something else');
     return this.checkOutcome(reply.outcome, graph ? graph.nodes.id.length : 0);
@@ -149,14 +177,16 @@ export class PluginSandbox {
     return this.endProcess(new SandboxError('cancelled', 'the apply was cancelled'));
   }
 
-  /** Ends the sandbox process. Calls in flight fail with kind `disposed`. */
-  dispose(): Promise<void> {
+  /** Ends the sandbox process. Calls in flight fail with kind `disposed` and `reason`. */
+  dispose(reason = 'the plugin was unloaded'): Promise<void> {
     this.disposed = true;
-    return this.endProcess(new SandboxError('disposed', 'the plugin was unloaded'));
+    this.disposeReason = reason;
+    return this.endProcess(new SandboxError('disposed', reason));
   }
 
   /** Fails the calls in flight with `reason`, then kills the process and waits for it to exit. */
   private async endProcess(reason: SandboxError): Promise<void> {
+    this.applyAbort.abort();
     this.failPending(reason);
     const child = this.child;
     this.child = undefined;
@@ -230,7 +260,7 @@ export class PluginSandbox {
       reply = { type: 'capabilityResult', callId, ok: false, value: `capability "${name}" was not declared` };
     } else {
       try {
-        reply = { type: 'capabilityResult', callId, ok: true, value: await this.options.callCapability(name as Capability, Array.isArray(args) ? args : []) };
+        reply = { type: 'capabilityResult', callId, ok: true, value: await this.options.callCapability(name as Capability, Array.isArray(args) ? args : [], this.applyAbort.signal) };
       } catch (error) {
         reply = { type: 'capabilityResult', callId, ok: false, value: error instanceof Error ? error.message : String(error) };
       }
@@ -240,12 +270,13 @@ export class PluginSandbox {
 
   private request(make: (requestId: number) => ToSandbox, timeoutMs: number): Promise<FromSandbox & { requestId: number }> {
     const requestId = this.nextRequestId++;
+    const child = this.child;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         // The process did not answer in time: it is stuck where the isolate's own limits do not reach.
         this.pending.delete(requestId);
         reject(new SandboxError('wall-time', `the sandbox did not answer within ${timeoutMs} ms and was stopped`));
-        this.kill('unresponsive');
+        if (child === this.child) this.kill('unresponsive');
       }, timeoutMs);
       this.pending.set(requestId, { resolve: resolve as Pending['resolve'], reject, timer });
       this.post(make(requestId));
@@ -285,13 +316,20 @@ export class PluginSandbox {
     if (typeof outcome.sdkVersion !== 'string' || overlays.length === 0) throw new SandboxError('load', 'the plugin descriptor has no SDK version or no overlays');
     return {
       sdkVersion: outcome.sdkVersion,
-      overlays: overlays.map((overlay) => ({
-        id: String(overlay.id),
-        name: String(overlay.name),
-        type: overlay.type as OverlayType,
-        description: String(overlay.description ?? ''),
-        legend: checkedLegend(overlay.legend, `overlay ${overlay.id}`),
-      })),
+      overlays: overlays.slice(0, 16).map((overlay, index) => {
+        // Checked again here: the plugin shares its isolate with the runtime that checked it first.
+        const where = `overlays[${index}]`;
+        if (typeof overlay.id !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(overlay.id)) throw new SandboxError('load', `${where}.id is not lower-case letters, digits and dashes`);
+        if (typeof overlay.name !== 'string' || overlay.name.length === 0 || overlay.name.length > 100) throw new SandboxError('load', `${where}.name must be a string of 1 to 100 characters`);
+        if (!(OVERLAY_TYPES as readonly unknown[]).includes(overlay.type)) throw new SandboxError('load', `${where}.type must be one of ${OVERLAY_TYPES.join(', ')}`);
+        return {
+          id: overlay.id,
+          name: overlay.name,
+          type: overlay.type as OverlayType,
+          description: String(overlay.description ?? '').slice(0, 500),
+          legend: checkedLegend(overlay.legend, `overlay ${overlay.id}`),
+        };
+      }),
     };
   }
 
@@ -322,6 +360,7 @@ function isObject(value: unknown): value is Record<string, any> {
 }
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+const OVERLAY_TYPES = ['color', 'size', 'badge'] as const;
 
 function checkedLegend(legend: unknown, where: string): Record<string, string> {
   if (legend === null || legend === undefined) return {};

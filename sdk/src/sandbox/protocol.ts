@@ -7,7 +7,11 @@ import type { GraphPayload, RuntimeApplyOutcome, RuntimeApplyRequest, RuntimeReg
 
 /** Limits of one plugin's sandbox. */
 export interface SandboxLimits {
-  /** Heap limit of the isolate, in MiB (isolated-vm's own limit; the process has a hard limit above it). */
+  /**
+   * Heap limit of the isolate, in MiB. isolated-vm's limit is soft: an
+   * isolate can go past it before it is stopped, and memory outside the heap
+   * escapes it. What gets past it ends the sandbox process, not the host.
+   */
   memoryMb: number;
   /** CPU time one apply may use, in milliseconds. */
   cpuTimeMs: number;
@@ -28,7 +32,7 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxCapabilityCalls: 100_000,
 });
 
-/** Capability calls waiting for an answer at once, per apply; more are refused. */
+/** Capability calls sent to the host at once, per apply; more wait their turn in the sandbox process. */
 export const MAX_PENDING_CAPABILITY_CALLS = 64;
 
 export type ToSandbox =

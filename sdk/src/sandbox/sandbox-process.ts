@@ -37,10 +37,17 @@ let plugin: { code: string; filename: string; limits: SandboxLimits } | undefine
 let loaded: LoadedIsolate | undefined;
 let graph: GraphPayload | undefined;
 /** The apply under way: capability calls from any other moment are never answered. */
-let activeApply: { calls: number; pending: Set<number> } | undefined;
+let activeApply: ApplyState | undefined;
+
+/** The capability calls of one apply: those waiting for the host, and those queued behind them. */
+interface ApplyState {
+  calls: number;
+  pending: Set<number>;
+  queued: Array<{ runtimeCallId: number; name: string; args: unknown[] }>;
+}
 let nextCallId = 1;
 /** Maps the host-side call id to the runtime's call id. */
-const calls = new Map<number, { runtimeCallId: number; apply: { pending: Set<number> } }>();
+const calls = new Map<number, { runtimeCallId: number; apply: ApplyState }>();
 
 function send(message: FromSandbox): void {
   process.send?.(message);
@@ -152,11 +159,16 @@ function requestCapability(runtimeCallId: number, name: string, args: unknown[])
     void loaded?.settle.apply(undefined, [runtimeCallId, false, message], { arguments: { copy: true }, timeout: 1000 }).catch(() => undefined);
   };
   if (++apply.calls > plugin.limits.maxCapabilityCalls) return refuse(`capability call limit reached: one apply may make ${plugin.limits.maxCapabilityCalls} calls`);
-  if (apply.pending.size >= MAX_PENDING_CAPABILITY_CALLS) return refuse(`too many capability calls at once: at most ${MAX_PENDING_CAPABILITY_CALLS} may wait for an answer`);
+  // At most MAX_PENDING_CAPABILITY_CALLS go to the host at once; the others wait their turn here.
+  if (apply.pending.size >= MAX_PENDING_CAPABILITY_CALLS) apply.queued.push({ runtimeCallId, name: String(name), args });
+  else dispatch(apply, runtimeCallId, String(name), args);
+}
+
+function dispatch(apply: ApplyState, runtimeCallId: number, name: string, args: unknown[]): void {
   const callId = nextCallId++;
   apply.pending.add(callId);
   calls.set(callId, { runtimeCallId, apply });
-  send({ type: 'capability', callId, name: String(name), args });
+  send({ type: 'capability', callId, name, args });
 }
 
 function capabilityResult(callId: number, ok: boolean, value: unknown): void {
@@ -165,6 +177,8 @@ function capabilityResult(callId: number, ok: boolean, value: unknown): void {
   calls.delete(callId);
   call.apply.pending.delete(callId);
   if (call.apply !== activeApply || !loaded) return;
+  const next = call.apply.queued.shift();
+  if (next) dispatch(call.apply, next.runtimeCallId, next.name, next.args);
   void loaded.settle.apply(undefined, [call.runtimeCallId, ok, value], { arguments: { copy: true }, timeout: plugin?.limits.cpuTimeMs }).catch(() => undefined);
 }
 
@@ -177,7 +191,7 @@ async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type
   }
   const current = loaded!;
   const { limits } = plugin;
-  const applyState = { calls: 0, pending: new Set<number>() };
+  const applyState: ApplyState = { calls: 0, pending: new Set<number>(), queued: [] };
   activeApply = applyState;
   try {
     return await guarded(
@@ -200,6 +214,7 @@ async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type
     );
   } finally {
     activeApply = undefined;
+    applyState.queued.length = 0;
     for (const callId of applyState.pending) calls.delete(callId);
   }
 }
