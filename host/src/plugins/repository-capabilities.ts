@@ -82,14 +82,14 @@ export class RepositoryCapabilities {
     return slots;
   }
 
-  /** `git log` with numstat, renames followed, `.mailmap` honoured. */
+  /** `git log` with numstat, renames followed, `.mailmap` honoured (by %aN and %aE). */
   async gitLog(options: unknown, call: GitCall): Promise<GitCommit[]> {
     const given = (options ?? {}) as Record<string, unknown>;
     if (typeof given !== 'object' || Array.isArray(given)) throw new CapabilityError('git.log: options must be an object');
     for (const key of Object.keys(given)) {
       if (!['since', 'until', 'paths', 'maxCommits'].includes(key)) throw new CapabilityError(`git.log: unknown option "${key}"`);
     }
-    const args = ['log', '--no-color', '--use-mailmap', '--numstat', '-z', '--find-renames', '--format=%x1e%H%x1f%aN%x1f%aE%x1f%aI%x1f%s'];
+    const args = ['log', '--no-color', '--numstat', '-z', '--find-renames', '--format=%x1e%H%x1f%aN%x1f%aE%x1f%aI%x1f%s'];
     for (const key of ['since', 'until'] as const) {
       const value = given[key];
       if (value === undefined) continue;
