@@ -190,6 +190,11 @@ export interface GitCapability {
   log(options?: GitLogOptions): Promise<GitCommit[]>;
   /** The file's current lines as runs by commit, in line order. */
   blame(path: string): Promise<BlameRange[]>;
+  /**
+   * `blame` of up to 500 files in one call (one round trip for many cached
+   * answers); a file that cannot be blamed has `error` instead of `ranges`.
+   */
+  blameMany(paths: string[]): Promise<Array<{ path: string; ranges?: BlameRange[]; error?: string }>>;
 }
 
 /** Files of the served repository (capabilities `files:read`, `files:list`). Paths are repository-relative. */

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,8 @@ const MAX_COMMITS = 50_000;
 const MAX_PATTERNS = 20;
 /** Graph nodes matched between two yields to the event loop in `files.list`. */
 const LIST_CHUNK = 2000;
+/** Most files in one `git.blameMany` call. */
+const MAX_BLAME_BATCH = 500;
 /** Largest output one git command may give. */
 const GIT_MAX_BUFFER = 256 * 1024 * 1024;
 /** Blamed lines kept for answering again without git (by HEAD and file content). */
@@ -39,7 +40,7 @@ export class CapabilityError extends Error {
 @injectable()
 export class RepositoryCapabilities {
   private realRoot: Promise<string> | undefined;
-  /** Blame answers by `HEAD:content hash`, least recently used first out. */
+  /** Blame answers by HEAD and file state, least recently used first out. */
   private readonly blames = new Map<string, BlameRange[]>();
   private realDataDir: Promise<string> | undefined;
   private blameRuns = 0;
@@ -66,7 +67,7 @@ export class RepositoryCapabilities {
       case 'git:log':
         return this.gitLog(args[0], call);
       case 'git:blame':
-        return this.gitBlame(args[0], call);
+        return args[1] === 'many' ? this.gitBlameMany(args[0], call) : this.gitBlame(args[0], call);
       case 'files:read':
         return this.readFile(args[0]);
       case 'files:list':
@@ -111,8 +112,9 @@ export class RepositoryCapabilities {
   }
 
   /**
-   * `git blame` of one file, line by line. Answers are cached by HEAD and
-   * the file's content, so a second apply with nothing changed runs no git.
+   * `git blame` of one file, as runs of lines by commit. Answers are cached
+   * by HEAD and the file's identity, size and modification time, so a second
+   * apply with nothing changed runs no git.
    */
   async gitBlame(file: unknown, call: GitCall): Promise<BlameRange[]> {
     const relative = await this.confined(file, 'git.blame');
@@ -120,8 +122,10 @@ export class RepositoryCapabilities {
     const stats = await stat(absolute).catch(() => undefined);
     if (stats && !stats.isFile()) throw new CapabilityError(`git.blame: ${relative}: not a file`);
     if (stats && stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`git.blame: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
-    const [head, content] = await Promise.all([this.currentHead(), stats ? readFile(absolute).catch(() => undefined) : undefined]);
-    const key = content && head ? `${head}:${relative}:${createHash('sha1').update(content).digest('hex')}` : undefined;
+    // The answer depends on the history (HEAD) and on the file as it is now: its
+    // identity, size and modification time stand for its content, as git's own index does.
+    const head = await this.currentHead();
+    const key = stats && head ? `${head}:${relative}:${stats.ino}:${stats.size}:${stats.mtimeMs}` : undefined;
     const cached = key ? this.blames.get(key) : undefined;
     if (cached) {
       this.blames.delete(key!);
@@ -155,6 +159,19 @@ export class RepositoryCapabilities {
       this.commitGraph = { head, written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths']).then(() => undefined, () => undefined) };
     }
     return this.commitGraph.written;
+  }
+
+  /** `git blame` of many files, each answer or error in the order asked. */
+  async gitBlameMany(paths: unknown, call: GitCall): Promise<Array<{ path: string; ranges?: BlameRange[]; error?: string }>> {
+    if (!Array.isArray(paths) || paths.length > MAX_BLAME_BATCH) throw new CapabilityError(`git.blameMany: give an array of at most ${MAX_BLAME_BATCH} paths`);
+    return Promise.all(
+      paths.map((file) =>
+        this.gitBlame(file, call).then(
+          (ranges) => ({ path: String(file), ranges }),
+          (error: Error) => ({ path: String(file), error: error.message }),
+        ),
+      ),
+    );
   }
 
   private currentHead(): Promise<string> {

@@ -500,6 +500,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         git: Object.freeze({
           log: (options?: unknown) => call('git:log', [options ?? {}]),
           blame: (path: unknown) => call('git:blame', [path]),
+          blameMany: (paths: unknown) => call('git:blame', [paths, 'many']),
         }),
         files: Object.freeze({
           read: (path: unknown) => call('files:read', [path]),
