@@ -6,7 +6,10 @@
  *   over the same range (floor: at most 1.2x);
  * - ownership against `git blame` of the same files one after the other
  *   (floor: at most 0.5x), and a second apply with nothing changed (floor:
- *   under a second).
+ *   under a second);
+ * - complexity against the indexer's own time on the same repository (a
+ *   cold index, and oxc-parser's parse of the same files on one thread)
+ *   (floor: at most 2x).
  *
  *   npm run bench:overlays -- <repository> [--blame-sample N]
  *
@@ -22,7 +25,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { startStrata } from '@strata/host';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { indexRepository, startStrata } from '@strata/host';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
@@ -89,6 +94,26 @@ try {
   const note = sample.length < candidates.length ? ` (${sample.length} timed, scaled to ${candidates.length})` : '';
   console.log(`| ownership (${blamed} files) | ${owned.ms.toFixed(0)} | git blame, one file after the other${note} | ${sequential.toFixed(0)} | ${(owned.ms / sequential).toFixed(2)}x | 0.5x: ${owned.ms / sequential <= 0.5 ? 'met' : 'NOT met'} |`);
   console.log(`| ownership again, nothing changed | ${again.ms.toFixed(0)} | — | — | — | 1000 ms: ${again.ms < 1000 ? 'met' : 'NOT met'} |`);
+
+  // complexity: every TypeScript and JavaScript file.
+  const complexity = await apply('complexity', {});
+  const indexStarted = performance.now();
+  await indexRepository({ repository: peerRepository, env: {} });
+  const indexMs = performance.now() - indexStarted;
+  const sourceFiles = graph.data.nodes.filter((node) => node.kind === 'file' && ['typescript', 'javascript', 'tsx', 'jsx'].includes(node.language ?? '')).map((node) => node.path);
+  const { parseSync } = createRequire(createRequire(import.meta.url).resolve('@strata/host'))('oxc-parser') as { parseSync(name: string, text: string): unknown };
+  const parseStarted = performance.now();
+  for (const file of sourceFiles) {
+    try {
+      parseSync(file, readFileSync(path.join(peerRepository, file), 'utf8'));
+    } catch {
+      // unreadable or too odd: the indexer skips it too
+    }
+  }
+  const parseMs = performance.now() - parseStarted;
+  const summary = complexity.data.summary as Record<string, unknown>;
+  console.log(`| complexity (${summary.files ?? sourceFiles.length} files, ${summary.functions ?? '?'} functions) | ${complexity.ms.toFixed(0)} | Strata's cold index (2 threads) | ${indexMs.toFixed(0)} | ${(complexity.ms / indexMs).toFixed(2)}x | 2x: ${complexity.ms / indexMs <= 2 ? 'met' : 'NOT met'} |`);
+  console.log(`| | | oxc-parser alone, same ${sourceFiles.length} files, one thread | ${parseMs.toFixed(0)} | ${(complexity.ms / parseMs).toFixed(2)}x | |`);
 } finally {
   await strata.stop();
   rmSync(work, { recursive: true, force: true });

@@ -102,8 +102,15 @@ t.test('active overlays survive a restart', async (t) => {
   const before = (await first.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays;
   await first.stop();
   const second = await startTestServer(t, repo, { flags });
-  const status = (await second.api('/api/overlays/loc/status')).body.data;
-  t.equal(status.state, 'active');
+  // Served from the store at once, while the overlay is applied again on this run's graph.
+  t.same((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, before);
+  t.match((await second.api('/api/overlays/loc/status')).body.data.state, /^(active|applying)$/);
+  let state = '';
+  for (let i = 0; i < 100 && state !== 'active'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    state = (await second.api('/api/overlays/loc/status')).body.data.state;
+  }
+  t.equal(state, 'active', 'and active again once re-applied');
   t.same((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, before);
 });
 
