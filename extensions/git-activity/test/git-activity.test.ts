@@ -102,6 +102,11 @@ t.test('commits, lines changed and contributors per file match git log, renames 
   t.equal((await churn('file:assets/logo.bin')).value, 2, 'binary changes count as commits');
   t.equal((await churn('file:src/old.ts')).value, 0, 'a file untouched in the range has 0 commits');
 
+  // Size: 0.5 + 2.5 * sqrt(lines changed / lines changed of the busiest file), lines as git log --numstat counts them.
+  const files = ['src/a.ts', 'lib/b.ts', 'assets/logo.bin', 'docs/guide.md', 'src/old.ts'];
+  const lines = Object.fromEntries(files.map((file) => [file, gitOracle(repo, file, since, until).lines]));
+  const busiest = Math.max(...Object.values(lines));
+  for (const file of files) t.equal((await churn(`file:${file}`)).size, 0.5 + 2.5 * Math.sqrt(lines[file]! / busiest), `${file}: size from ${lines[file]} lines changed`);
   const sizes = { a: (await churn('file:src/a.ts')).size, b: (await churn('file:lib/b.ts')).size, bin: (await churn('file:assets/logo.bin')).size };
   t.ok(sizes.a > sizes.bin && sizes.b > sizes.bin, 'size grows with lines changed; binary changes add no lines');
 
