@@ -52,3 +52,7 @@ t.test('many files: reads go through the sandbox queue, not all at once', async 
   t.equal(result.calls.length, 150);
   t.equal(result.style('density', 'dir:src')!.badge, String(files.filter((f) => f.path.endsWith('7.ts')).length));
 });
+
+t.test('parameters are checked against the schema, as the host checks them', async (t) => {
+  await t.rejects(tester.run({ graph, params: { markers: 'TODO' } }), /params\.markers: must be array: the host would answer 400/);
+});

@@ -14,6 +14,8 @@
  * ```
  */
 import { readFile } from 'node:fs/promises';
+import { Ajv, type ValidateFunction } from 'ajv';
+import semver from 'semver';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { GraphEdge, GraphNode } from '../graph.js';
@@ -21,6 +23,9 @@ import type { Capability, NodeStyle } from '../plugin.js';
 import { graphPayloadOf } from '../sandbox/graph-payload.js';
 import { PluginSandbox } from '../sandbox/plugin-sandbox.js';
 import type { SandboxLimits } from '../sandbox/protocol.js';
+import { SDK_VERSION } from '../version.js';
+
+const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true });
 
 /** A capability's answer: a function of the plugin's arguments (it may throw to refuse), or a fixed value. */
 export type CapabilityAnswer = ((...args: any[]) => unknown) | Exclude<unknown, Function>;
@@ -56,6 +61,7 @@ export interface PluginTestResult {
 /** Runs one plugin folder (its `package.json` `strata` field and built entry) in the sandbox. */
 export class PluginTester {
   private readonly folder: string;
+  private validate: ValidateFunction | undefined;
 
   /** `folder`: the plugin's folder (a path or a `file:` URL). */
   constructor(folder: string | URL) {
@@ -64,9 +70,23 @@ export class PluginTester {
 
   /** Runs the plugin once against `testCase`; rejects with the sandbox's error when the plugin fails. */
   async run(testCase: PluginTestCase): Promise<PluginTestResult> {
-    const pkg = JSON.parse(await readFile(path.join(this.folder, 'package.json'), 'utf8')) as { strata?: { id?: string; entry?: string; capabilities?: Capability[] } };
+    const pkg = JSON.parse(await readFile(path.join(this.folder, 'package.json'), 'utf8')) as {
+      strata?: { id?: string; entry?: string; sdk?: string; capabilities?: Capability[]; parameters?: Record<string, unknown> };
+    };
     const manifest = pkg.strata;
     if (!manifest?.entry) throw new Error(`${this.folder}/package.json has no strata.entry`);
+    // The host's checks before it runs a plugin: its SDK range, then the parameters against their schema.
+    if (typeof manifest.sdk !== 'string' || semver.validRange(manifest.sdk) === null) throw new Error(`${this.folder}/package.json: strata.sdk must be a semver range`);
+    if (!semver.satisfies(SDK_VERSION, manifest.sdk, { includePrerelease: true })) throw new Error(`built for SDK ${manifest.sdk}; this SDK is ${SDK_VERSION}: the host would not load it`);
+    const params = structuredClone(testCase.params ?? {});
+    if (manifest.parameters) {
+      this.validate ??= ajv.compile(manifest.parameters);
+      if (!this.validate(params)) {
+        const error = this.validate.errors?.[0];
+        const field = `params${(error?.instancePath ?? '').replace(/\//g, '.')}`;
+        throw new Error(`${field}: ${error?.message ?? 'is invalid'}: the host would answer 400 INVALID_PARAMETER`);
+      }
+    }
     const entryPath = path.resolve(this.folder, manifest.entry);
     const code = await readFile(entryPath, 'utf8').catch(() => {
       throw new Error(`${entryPath} does not exist: build the plugin first (strata plugin build)`);
@@ -91,7 +111,7 @@ export class PluginTester {
     try {
       const graph = graphPayloadOf(testCase.graph.nodes, testCase.graph.edges ?? [], 1);
       const inputs = Object.fromEntries(Object.entries(testCase.inputs ?? {}).map(([name, value]) => [name, typeof value === 'string' ? [value] : value]));
-      const result = await sandbox.apply({ params: testCase.params ?? {}, inputs }, graph);
+      const result = await sandbox.apply({ params, inputs }, graph);
       const overlays: PluginTestResult['overlays'] = {};
       result.overlays.forEach((columns, index) => {
         const styles: Record<string, NodeStyle> = {};
