@@ -49,7 +49,7 @@ export interface OverlayColumns {
   id: string;
   /** The legend set during the apply, or null to keep the declared one. */
   legend: Record<string, string> | null;
-  /** 0 for none, else 0x1000000 + 0xRRGGBB. */
+  /** 0 for none, else 0x1000000 + 0xRRGGBB. Each column is empty when no node uses that field. */
   color: Uint32Array;
   /** NaN for none. */
   size: Float64Array;
@@ -387,13 +387,14 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
 
   function writer(overlayId: string, payload: GraphPayload, view: { indexOf(id: string): number }) {
     const count = payload.nodes.id.length;
+    // Each column is allocated on its first use: a column no node uses crosses the boundary empty.
     const columns: OverlayColumns = {
       id: overlayId,
       legend: null,
-      color: new Uint32Array(count),
-      size: new Float64Array(count).fill(NaN),
-      value: new Float64Array(count).fill(NaN),
-      badge: new Int32Array(count).fill(-1),
+      color: new Uint32Array(0),
+      size: new Float64Array(0),
+      value: new Float64Array(0),
+      badge: new Int32Array(0),
       badgeText: [],
       styled: 0,
     };
@@ -422,14 +423,17 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
             if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: color of ${label} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
             let digits = color.slice(1);
             if (digits.length === 3) digits = digits[0]! + digits[0] + digits[1] + digits[1] + digits[2] + digits[2];
+            if (columns.color.length === 0) columns.color = new Uint32Array(count);
             columns.color[index] = 0x1000000 + parseInt(digits, 16);
           }
           if (size !== undefined) {
             if (typeof size !== 'number' || !isFinite(size) || size < SIZE_MIN || size > SIZE_MAX) fail(`${where}: size of ${label} is ${String(size)}; sizes are finite numbers from ${SIZE_MIN} to ${SIZE_MAX} (1 is normal)`);
+            if (columns.size.length === 0) columns.size = new Float64Array(count).fill(NaN);
             columns.size[index] = size;
           }
           if (value !== undefined) {
             if (typeof value !== 'number' || !isFinite(value)) fail(`${where}: value of ${label} is ${String(value)}, not a finite number`);
+            if (columns.value.length === 0) columns.value = new Float64Array(count).fill(NaN);
             columns.value[index] = value;
           }
           if (badge !== undefined) {
@@ -438,6 +442,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
             else if (typeof badge === 'string') text = badge;
             else fail(`${where}: badge of ${label} must be a string or a finite number`);
             if (text.length > MAX_BADGE) fail(`${where}: badge of ${label} has ${text.length} characters; at most ${MAX_BADGE}`);
+            if (columns.badge.length === 0) columns.badge = new Int32Array(count).fill(-1);
             // A node set twice keeps one slot: the texts never outnumber the nodes.
             if (columns.badge[index]! >= 0) columns.badgeText[columns.badge[index]!] = text;
             else {

@@ -378,13 +378,18 @@ function checkedLegend(legend: unknown, where: string): Record<string, string> {
 function checkColumns(columns: OverlayColumns, id: string, nodeCount: number): OverlayColumns {
   const where = `overlay "${id}"`;
   if (!isObject(columns) || columns.id !== id) throw new SandboxError('invalid-result', `${where}: results came back out of order`);
-  const { color, size, value, badge, badgeText } = columns;
-  if (!(color instanceof Uint32Array) || !(size instanceof Float64Array) || !(value instanceof Float64Array) || !(badge instanceof Int32Array) || !Array.isArray(badgeText)) {
+  const { badgeText } = columns;
+  if (!(columns.color instanceof Uint32Array) || !(columns.size instanceof Float64Array) || !(columns.value instanceof Float64Array) || !(columns.badge instanceof Int32Array) || !Array.isArray(badgeText)) {
     throw new SandboxError('invalid-result', `${where}: the result columns have the wrong types`);
   }
-  if (color.length !== nodeCount || size.length !== nodeCount || value.length !== nodeCount || badge.length !== nodeCount) {
-    throw new SandboxError('invalid-result', `${where}: the result columns do not have one entry per node (${nodeCount})`);
+  for (const column of [columns.color, columns.size, columns.value, columns.badge]) {
+    if (column.length !== 0 && column.length !== nodeCount) throw new SandboxError('invalid-result', `${where}: the result columns do not have one entry per node (${nodeCount})`);
   }
+  // A column no node used came back empty: from here on every column has one entry per node.
+  const color = columns.color.length === nodeCount ? columns.color : new Uint32Array(nodeCount);
+  const size = columns.size.length === nodeCount ? columns.size : new Float64Array(nodeCount).fill(NaN);
+  const value = columns.value.length === nodeCount ? columns.value : new Float64Array(nodeCount).fill(NaN);
+  const badge = columns.badge.length === nodeCount ? columns.badge : new Int32Array(nodeCount).fill(-1);
   if (badgeText.length > nodeCount) throw new SandboxError('invalid-result', `${where}: more badges than nodes`);
   let styled = 0;
   for (let i = 0; i < nodeCount; i++) {
