@@ -45,8 +45,8 @@ function blameOracle(repo: string, file: string): Map<string, number> {
   return counts;
 }
 
-async function serve(t: Tap, repo: string) {
-  const strata = await startStrata({ repository: repo, env: {}, flags: { port: 0, logLevel: 'silent', watch: false }, logDestination: new Writable({ write: (_c, _e, done) => done() }) });
+async function serve(t: Tap, repo: string, plugins: { gitCommitGraph?: boolean } = {}) {
+  const strata = await startStrata({ repository: repo, env: {}, flags: { port: 0, logLevel: 'silent', watch: false, plugins }, logDestination: new Writable({ write: (_c, _e, done) => done() }) });
   t.teardown(() => strata.stop());
   return async (p: string, init?: RequestInit) => {
     const response = await fetch(strata.url + p, init);
@@ -138,4 +138,19 @@ t.test('a malformed teams file is a 400 naming the problem', async (t) => {
     t.equal(response.status, 400, teams);
     t.match(response.body.error, { code: 'INVALID_PARAMETER', message }, teams);
   }
+});
+
+t.test("git's commit-graph is written for blame, unless turned off", async (t) => {
+  const { existsSync } = await import('node:fs');
+  const graphFile = (repo: string) => path.join(repo, '.git', 'objects', 'info', 'commit-graph');
+  const plain = await ownedRepo(t);
+  const off = await serve(t, plain, { gitCommitGraph: false });
+  t.equal((await off('/api/overlays/ownership/apply', { method: 'POST' })).status, 200);
+  t.notOk(existsSync(graphFile(plain)), 'off: .git is left as it was');
+  const sped = await ownedRepo(t);
+  const on = await serve(t, sped);
+  t.equal((await on('/api/overlays/ownership/apply', { method: 'POST' })).status, 200);
+  t.ok(existsSync(graphFile(sped)), 'on (the default): the commit-graph is there');
+  const verified = execFileSync('git', ['commit-graph', 'verify'], { cwd: sped, env: GIT_ENV, encoding: 'utf8' });
+  t.equal(verified.trim(), '', 'and git finds nothing wrong with it');
 });

@@ -28,6 +28,7 @@ export const StrataSettingsSchema = Type.Object(
           wallTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000, description: 'Wall time one apply may take, capability calls included.' })),
           loadTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'Time loading a plugin may take.' })),
           maxCapabilityCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Capability calls one apply may make.' })),
+          gitCommitGraph: Type.Optional(Type.Boolean({ description: "Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster." })),
         },
         { additionalProperties: false },
       ),
@@ -64,6 +65,7 @@ export const DEFAULT_SETTINGS = {
     wallTimeMs: 60_000,
     loadTimeMs: 5_000,
     maxCapabilityCalls: 100_000,
+    gitCommitGraph: true,
   },
   index: {
     maxFileBytes: 2 * 1024 * 1024,
@@ -92,6 +94,7 @@ export interface StrataConfig {
     readonly wallTimeMs: number;
     readonly loadTimeMs: number;
     readonly maxCapabilityCalls: number;
+    readonly gitCommitGraph: boolean;
   };
   readonly index: { readonly maxFileBytes: number };
 }

@@ -152,9 +152,10 @@ export class RepositoryCapabilities {
    * maintenance` does) once per HEAD. A blame walks the history of its file;
    * the filters let git skip every commit that did not touch it, which makes
    * blame several times faster on long histories. Failures (a read-only
-   * repository) only cost that speed.
+   * repository) only cost that speed. Off with `plugins.gitCommitGraph: false`.
    */
   private ensureCommitGraph(head: string): Promise<void> {
+    if (!this.config.plugins.gitCommitGraph) return Promise.resolve();
     if (this.commitGraph?.head !== head) {
       this.commitGraph = { head, written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths']).then(() => undefined, () => undefined) };
     }
