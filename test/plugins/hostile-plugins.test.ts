@@ -197,3 +197,34 @@ t.test('the prototype polluter, a plugin that keeps running after its apply, and
   t.equal((await applying).status, 200, 'the cancelled apply answers');
   t.equal((await server.api('/api/overlays/slow/status')).body.data.state, 'inactive');
 });
+
+t.test('a plugin that hangs while loading delays the overlay routes, not the graph', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));
+  t.teardown(() => rm(plugins, { recursive: true, force: true }));
+  await writePlugins(plugins, [LOC_PLUGIN, { id: 'slow-load', code: 'for (;;) {}\nexport default 1;' }]);
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const { startStrata } = await import('@strata/host');
+  const { Writable } = await import('node:stream');
+  let started = false;
+  const starting = startStrata({ repository: repo, env: {}, flags: { port, logLevel: 'silent', watch: false, plugins: { directories: [plugins], loadTimeMs: 3000 } }, logDestination: new Writable({ write: (_c, _e, done) => done() }) });
+  t.teardown(async () => (await starting).stop());
+  void starting.then(() => (started = true));
+  let graphStatus = 0;
+  for (let i = 0; i < 200 && graphStatus !== 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    graphStatus = await fetch(`http://127.0.0.1:${port}/api/graph`).then((response) => response.status, () => 0);
+  }
+  t.equal(graphStatus, 200, 'the graph is served');
+  t.equal(started, false, 'while the plugin is still loading');
+  const listed = (await (await fetch(`http://127.0.0.1:${port}/api/overlays`)).json()) as { plugins: Array<{ id: string; loaded: boolean; reason?: string }> };
+  t.equal(started, true, 'the overlay listing waited for the plugins');
+  t.match(listed.plugins.find((plugin) => plugin.id === 'slow-load'), { loaded: false, reason: /CPU time limit|wall-time|timed out/i });
+  t.equal(listed.plugins.find((plugin) => plugin.id === 'loc')?.loaded, true);
+});

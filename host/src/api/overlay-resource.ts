@@ -65,7 +65,10 @@ export class OverlayResource implements ApiResource {
         envelope: false,
         response: Type.Object({ plugins: Type.Array(PluginSchema) }),
         errors: [],
-        handle: async () => ({ data: { plugins: this.plugins.list().map((record) => this.describe(record)) } }),
+        handle: async () => {
+          await this.plugins.whenLoaded();
+          return { data: { plugins: this.plugins.list().map((record) => this.describe(record)) } };
+        },
       }),
       defineRoute({
         method: 'POST',
@@ -82,7 +85,10 @@ export class OverlayResource implements ApiResource {
         ),
         response: StatusSchema,
         errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'OVERLAY_BUSY', 'PLUGIN_NOT_LOADED', 'PLUGIN_FAILED'],
-        handle: async ({ params, body }) => ({ data: await this.overlays.apply(params.id, body as ApplyBody | undefined) }),
+        handle: async ({ params, body }) => {
+          await this.plugins.whenLoaded();
+          return { data: await this.overlays.apply(params.id, body as ApplyBody | undefined) };
+        },
       }),
       defineRoute({
         method: 'DELETE',
@@ -94,7 +100,10 @@ export class OverlayResource implements ApiResource {
         params: PluginIdParams,
         response: StatusSchema,
         errors: ['NOT_FOUND'],
-        handle: async ({ params }) => ({ data: await this.overlays.remove(params.id) }),
+        handle: async ({ params }) => {
+          await this.plugins.whenLoaded();
+          return { data: await this.overlays.remove(params.id) };
+        },
       }),
       defineRoute({
         method: 'GET',
@@ -105,7 +114,10 @@ export class OverlayResource implements ApiResource {
         params: PluginIdParams,
         response: StatusSchema,
         errors: ['NOT_FOUND'],
-        handle: async ({ params }) => ({ data: this.overlays.status(params.id) }),
+        handle: async ({ params }) => {
+          await this.plugins.whenLoaded();
+          return { data: this.overlays.status(params.id) };
+        },
       }),
     ];
   }

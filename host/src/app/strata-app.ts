@@ -60,11 +60,14 @@ export class StrataApp {
       // Plugins start (one sandbox process each) while the repository is indexed.
       const pluginsLoaded = this.plugins.loadAll();
       this.graph.replace(await this.source.build(onProgress));
-      await pluginsLoaded;
-      if (this.config.dev) await this.pluginWatcher.start();
       // Serialize the graph now, so that the first client does not wait for it.
       this.graphJson.current();
       if (this.config.watch) await this.liveUpdater.start();
+      // The graph is served from here on; the overlay routes wait for the plugins, so a
+      // plugin that is slow to load delays only them.
+      markReady();
+      await pluginsLoaded;
+      if (this.config.dev) await this.pluginWatcher.start();
     } catch (error) {
       markFailed(error);
       await this.liveUpdater.stop();
@@ -73,7 +76,6 @@ export class StrataApp {
       await this.http.close();
       throw error;
     }
-    markReady();
     // Overlays restored from the store were computed on an older graph: apply them again.
     this.overlays.reapplyRestored();
     this.liveUpdater.onDidUpdate((update) => {

@@ -46,6 +46,7 @@ export const BUILT_IN_PLUGINS_DIR = fileURLToPath(new URL('../../../extensions/'
 @injectable()
 export class PluginRegistry {
   private readonly records = new Map<string, PluginRecord>();
+  private loading: Promise<void> = Promise.resolve();
   /** Reloads of one folder run one after the other. */
   private readonly reloads = new Map<string, Promise<PluginRecord | undefined>>();
 
@@ -82,8 +83,14 @@ export class PluginRegistry {
   }
 
   /** Loads every plugin found; failures are recorded on their records, never thrown. */
-  async loadAll(): Promise<void> {
-    await Promise.all(this.discover().map(({ folder, builtIn }) => this.reload(folder, builtIn)));
+  loadAll(): Promise<void> {
+    this.loading = Promise.all(this.discover().map(({ folder, builtIn }) => this.reload(folder, builtIn))).then(() => undefined);
+    return this.loading;
+  }
+
+  /** Resolves once the plugins found at start are loaded (or have failed to). */
+  whenLoaded(): Promise<void> {
+    return this.loading;
   }
 
   list(): PluginRecord[] {
