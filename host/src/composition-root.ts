@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { GraphResource } from './api/graph-resource.js';
 import { EventResource } from './api/event-resource.js';
+import { LayoutComputeResource } from './api/layout-compute-resource.js';
 import { LayoutResource } from './api/layout-resource.js';
 import { OverlayResource } from './api/overlay-resource.js';
 import { OfflineOverlays } from './app/offline-overlays.js';
@@ -16,6 +17,7 @@ import { LiveGraphUpdater } from './graph/live-graph-updater.js';
 import { ApiResource } from './http/api-route.js';
 import { HttpServer, RestifyHttpServer } from './http/http-server.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
+import { LayoutComputation } from './layout/layout-computation.js';
 import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-position-store.js';
 import { Logger } from './logging/logger.js';
 import { OverlayService } from './overlays/overlay-service.js';
@@ -46,10 +48,12 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(PluginRegistry);
   container.registerSingleton(OverlayService);
   container.registerSingleton(PluginWatcher);
+  container.registerSingleton(LayoutComputation);
 
   // API resources: each adds its routes to the HTTP server.
   container.registerSingleton(ApiResource, GraphResource);
   container.registerSingleton(ApiResource, LayoutResource);
+  container.registerSingleton(ApiResource, LayoutComputeResource);
   container.registerSingleton(ApiResource, OverlayResource);
   container.registerSingleton(ApiResource, EventResource);
 

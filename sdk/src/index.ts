@@ -53,3 +53,4 @@ export {
   type PluginDescriptor,
   type PluginManifest,
 } from './plugin.js';
+export type { LayoutBackendInfo, LayoutEngine, LayoutInput, LayoutSettings } from './layout.js';

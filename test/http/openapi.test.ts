@@ -24,11 +24,15 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'DELETE /api/overlays/{id}/apply',
     'GET /api/events',
     'GET /api/graph',
+    'GET /api/graph/layout/compute/available',
+    'GET /api/graph/layout/compute/status',
     'GET /api/graph/nodes/{id}',
     'GET /api/openapi.json',
     'GET /api/overlays',
     'GET /api/overlays/{id}/status',
     'POST /api/graph/layout',
+    'POST /api/graph/layout/compute',
+    'POST /api/graph/layout/compute/cancel',
     'POST /api/overlays/{id}/apply',
   ]);
   t.match(document.paths['/api/overlays/{id}/apply'].post.responses['409'].description, /OVERLAY_BUSY/);

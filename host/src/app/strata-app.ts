@@ -5,6 +5,7 @@ import { GraphStore } from '../graph/graph-store.js';
 import { LiveGraphUpdater } from '../graph/live-graph-updater.js';
 import { StrataConfig } from '../config/strata-config.js';
 import { HttpServer } from '../http/http-server.js';
+import { LayoutComputation } from '../layout/layout-computation.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { Logger } from '../logging/logger.js';
 import { DataDirectory } from '../storage/data-directory.js';
@@ -38,6 +39,7 @@ export class StrataApp {
     @inject(OverlayService) private readonly overlays: OverlayService,
     @inject(PluginWatcher) private readonly pluginWatcher: PluginWatcher,
     @inject(EventBus) private readonly events: EventBus,
+    @inject(LayoutComputation) private readonly layoutComputation: LayoutComputation,
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
   ) {}
@@ -92,6 +94,7 @@ export class StrataApp {
       await this.liveUpdater.stop();
       await this.pluginWatcher.stop();
       await this.overlays.close();
+      await this.layoutComputation.close();
       await this.source.close();
       this.events.close();
       await this.http.close();

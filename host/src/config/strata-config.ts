@@ -33,6 +33,15 @@ export const StrataSettingsSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    layout: Type.Optional(
+      Type.Object(
+        {
+          backend: Type.Optional(StringEnum(['auto', 'tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const, { description: 'TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu.' })),
+          maxIterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest `iterations` a layout computation accepts.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     index: Type.Optional(
       Type.Object(
         {
@@ -67,6 +76,10 @@ export const DEFAULT_SETTINGS = {
     maxCapabilityCalls: 100_000,
     gitCommitGraph: true,
   },
+  layout: {
+    backend: 'auto',
+    maxIterations: 10_000,
+  },
   index: {
     maxFileBytes: 2 * 1024 * 1024,
   },
@@ -96,6 +109,7 @@ export interface StrataConfig {
     readonly maxCapabilityCalls: number;
     readonly gitCommitGraph: boolean;
   };
+  readonly layout: { readonly backend: 'auto' | 'tensorflow-gpu' | 'tensorflow' | 'wasm' | 'cpu'; readonly maxIterations: number };
   readonly index: { readonly maxFileBytes: number };
 }
 

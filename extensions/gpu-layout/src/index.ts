@@ -1,0 +1,110 @@
+/**
+ * The built-in layout engine: a force layout written as TensorFlow.js
+ * tensor operations, so the same code runs on a GPU (tfjs-node-gpu), native
+ * TensorFlow (tfjs-node), WebAssembly or plain JavaScript.
+ *
+ * Each iteration is linear in nodes plus edges:
+ * - attraction along edges: gather both ends, scale by the edge weight,
+ *   scatter the forces back (scatterND; the wasm backend has no
+ *   unsortedSegmentSum);
+ * - repulsion by negative sampling (as LargeVis and UMAP do): each node is
+ *   pushed away from a few nodes drawn at random, with a force that falls
+ *   with distance, instead of from all n - 1 others;
+ * - a weak gravity toward the center; steps clipped and cooled.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from '@strata/sdk';
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+
+const require = createRequire(import.meta.url);
+
+/** Backends in the order they are tried. */
+const BACKENDS = ['tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const;
+
+async function tryBackend(name: (typeof BACKENDS)[number]): Promise<LayoutBackendInfo | undefined> {
+  try {
+    if (name === 'tensorflow-gpu' || name === 'tensorflow') {
+      // Optional dependencies: present only where their native library could be downloaded.
+      await import(name === 'tensorflow-gpu' ? '@tensorflow/tfjs-node-gpu' : '@tensorflow/tfjs-node');
+      if (!(await tf.setBackend('tensorflow'))) return undefined;
+      await tf.ready();
+      const gpu = name === 'tensorflow-gpu';
+      return { backend: name, gpu, device: gpu ? 'CUDA device seen by TensorFlow' : 'CPU (native TensorFlow)' };
+    }
+    if (name === 'wasm') {
+      const wasm = await import('@tensorflow/tfjs-backend-wasm');
+      wasm.setWasmPaths(path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep);
+      if (!(await tf.setBackend('wasm'))) return undefined;
+      await tf.ready();
+      return { backend: 'wasm', gpu: false, device: 'CPU (WebAssembly, SIMD where available)' };
+    }
+    if (!(await tf.setBackend('cpu'))) return undefined;
+    await tf.ready();
+    return { backend: 'cpu', gpu: false, device: 'CPU (JavaScript)' };
+  } catch {
+    return undefined;
+  }
+}
+
+export function createLayoutEngine(): LayoutEngine {
+  return {
+    async init(preferred?: string): Promise<LayoutBackendInfo> {
+      const order = preferred && preferred !== 'auto' ? [preferred as (typeof BACKENDS)[number]] : BACKENDS;
+      for (const name of order) {
+        const info = await tryBackend(name);
+        if (info) return info;
+      }
+      throw new Error(`no TensorFlow.js backend could be loaded (tried ${order.join(', ')})`);
+    },
+
+    async run(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
+      const n = input.nodeCount;
+      const m = input.edgeSource.length;
+      if (n === 0) return new Float32Array(0);
+      const attraction = input.settings.attraction ?? 1;
+      const repulsion = input.settings.repulsion ?? 1;
+      const samples = Math.max(1, Math.round(input.settings.negativeSamples ?? 5));
+      const gravity = input.settings.gravity ?? 0.01;
+      const rate = input.settings.learningRate ?? 1;
+      const positions = tf.variable(tf.tensor2d(input.initial, [n, 2]));
+      const source = tf.tensor1d(input.edgeSource, 'int32');
+      const target = tf.tensor1d(input.edgeTarget, 'int32');
+      const weight = tf.tensor2d(input.edgeWeight, [m, 1]);
+      const sourceIndex = tf.expandDims(source, 1);
+      const targetIndex = tf.expandDims(target, 1);
+      const self = tf.tile(tf.range(0, n, 1, 'int32'), [samples]);
+      const selfIndex = tf.expandDims(self, 1);
+      try {
+        for (let iteration = 1; iteration <= input.iterations; iteration++) {
+          const cooling = rate * (1 - (0.9 * (iteration - 1)) / Math.max(1, input.iterations - 1));
+          tf.tidy(() => {
+            const p = positions as tf.Tensor2D;
+            // Attraction: springs along edges, proportional to length.
+            const delta = tf.sub(tf.gather(p, target), tf.gather(p, source));
+            const pull = tf.mul(delta, tf.mul(weight, attraction));
+            let force = tf.add(tf.scatterND(sourceIndex, pull, [n, 2]), tf.scatterND(targetIndex, tf.neg(pull), [n, 2]));
+            // Repulsion from sampled nodes: 1 / distance, capped near zero.
+            const others = tf.cast(tf.floor(tf.randomUniform([n * samples], 0, n, 'float32', input.seed * 7919 + iteration)), 'int32');
+            const away = tf.sub(tf.gather(p, self), tf.gather(p, others));
+            const distance2 = tf.add(tf.sum(tf.square(away), 1, true), 0.01);
+            const push = tf.mul(tf.div(away, distance2), repulsion / samples);
+            force = tf.add(force, tf.scatterND(selfIndex, push, [n, 2]));
+            force = tf.sub(force, tf.mul(p, gravity));
+            // Clip each step so no node jumps across the picture, then cool.
+            const length = tf.sqrt(tf.add(tf.sum(tf.square(force), 1, true), 1e-9));
+            const step = tf.mul(tf.div(force, tf.maximum(length, 1)), cooling);
+            positions.assign(tf.add(p, step));
+          });
+          if (!progress(iteration)) break;
+          // Let the worker see a cancel request between iterations.
+          if (iteration % 10 === 0) await positions.data();
+        }
+        return (await positions.data()) as Float32Array;
+      } finally {
+        tf.dispose([positions, source, target, weight, sourceIndex, targetIndex, self, selfIndex]);
+      }
+    },
+  };
+}

@@ -1,0 +1,258 @@
+import { Worker } from 'node:worker_threads';
+import type { LayoutSettings, Position } from '@strata/sdk';
+import { inject, injectable } from 'tsyringe';
+import { StrataConfig } from '../config/strata-config.js';
+import { StrataError } from '../errors/strata-error.js';
+import { EventBus } from '../events/event-bus.js';
+import { GraphColumnsCache } from '../graph/graph-columns.js';
+import { GraphStore } from '../graph/graph-store.js';
+import { Logger } from '../logging/logger.js';
+import { LayoutPositionStore } from './layout-position-store.js';
+import type { FromLayoutWorker, ToLayoutWorker } from './layout-worker.js';
+
+/** The package of the built-in layout engine, loaded in the worker only. */
+const ENGINE_PACKAGE = '@strata/extension-gpu-layout';
+/** How strongly each kind of edge pulls. Containment draws directories as regions. */
+const EDGE_WEIGHTS: Record<string, number> = { contains: 1, imports: 0.25 };
+
+export type LayoutState = 'idle' | 'running' | 'completed' | 'cancelled' | 'failed';
+
+/** The status record of `GET /api/graph/layout/compute/status`. */
+export interface LayoutStatus {
+  state: LayoutState;
+  iteration: number;
+  iterations: number;
+  /** From 0 to 1. */
+  progress: number;
+  backend: string | null;
+  seed: number | null;
+  nodes: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+/** What a backend knows of itself, for `GET /api/graph/layout/compute/available`. */
+export interface LayoutAvailability {
+  /** True only when a GPU backend is loaded and sees a device. */
+  available: boolean;
+  backend: string | null;
+  gpu: boolean;
+  device: string;
+  error?: string;
+}
+
+/** A request to compute a layout. */
+export interface LayoutRequest {
+  iterations: number;
+  seed?: number;
+  settings?: LayoutSettings;
+}
+
+/**
+ * Computes layouts off the HTTP thread: one job at a time, in a worker
+ * thread that runs the layout engine; progress is reported per iteration,
+ * a cancel stops it within an iteration, and on completion the positions
+ * are saved as the graph's layout.
+ */
+@injectable()
+export class LayoutComputation {
+  private status: LayoutStatus = { state: 'idle', iteration: 0, iterations: 0, progress: 0, backend: null, seed: null, nodes: 0, startedAt: null, finishedAt: null, error: null };
+  private running: { worker: Worker; cancel: Int32Array; done: Promise<void> } | undefined;
+  private availability: Promise<LayoutAvailability> | undefined;
+
+  constructor(
+    @inject(StrataConfig) private readonly config: StrataConfig,
+    @inject(GraphStore) private readonly graph: GraphStore,
+    @inject(GraphColumnsCache) private readonly columns: GraphColumnsCache,
+    @inject(LayoutPositionStore) private readonly positions: LayoutPositionStore,
+    @inject(EventBus) private readonly events: EventBus,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  current(): LayoutStatus {
+    return { ...this.status };
+  }
+
+  /** Which backend loads here, asked of a worker once. */
+  available(): Promise<LayoutAvailability> {
+    this.availability ??= new Promise<LayoutAvailability>((resolve) => {
+      const { worker } = this.spawn();
+      const finish = (result: LayoutAvailability): void => {
+        resolve(result);
+        void worker.terminate();
+      };
+      worker.once('message', (message: FromLayoutWorker) => {
+        if (message.type === 'info') finish({ available: message.gpu, backend: message.backend, gpu: message.gpu, device: message.device });
+        else finish({ available: false, backend: null, gpu: false, device: 'none', error: message.type === 'failed' ? message.message : 'unexpected answer' });
+      });
+      worker.once('error', (error) => finish({ available: false, backend: null, gpu: false, device: 'none', error: error.message }));
+      worker.postMessage({ type: 'describe' } satisfies ToLayoutWorker);
+    });
+    return this.availability;
+  }
+
+  /** Starts a computation; `LAYOUT_RUNNING` while one runs. */
+  start(request: LayoutRequest): LayoutStatus {
+    if (this.running) throw new StrataError('LAYOUT_RUNNING', `a layout computation is running (iteration ${this.status.iteration} of ${this.status.iterations}); cancel it or wait`);
+    const seed = request.seed ?? 1;
+    const snapshot = this.columns.current();
+    const n = snapshot.nodes.id.length;
+    const input = {
+      nodeCount: n,
+      ...this.edgesOf(snapshot),
+      initial: this.initialPositions(snapshot.nodes.id, snapshot.nodes.parent, seed),
+      iterations: request.iterations,
+      seed,
+      settings: request.settings ?? {},
+    };
+    const { worker, cancel } = this.spawn();
+    this.status = { state: 'running', iteration: 0, iterations: request.iterations, progress: 0, backend: null, seed, nodes: n, startedAt: new Date().toISOString(), finishedAt: null, error: null };
+    const done = new Promise<void>((resolve) => {
+      const finish = (patch: Partial<LayoutStatus>): void => {
+        if (this.running?.worker !== worker) return;
+        this.running = undefined;
+        this.status = { ...this.status, ...patch, finishedAt: new Date().toISOString() };
+        this.events.publish('layout.finished', { state: this.status.state, iteration: this.status.iteration });
+        void worker.terminate();
+        resolve();
+      };
+      worker.on('message', (message: FromLayoutWorker) => {
+        switch (message.type) {
+          case 'info':
+            this.status.backend = message.backend;
+            break;
+          case 'progress':
+            this.status.iteration = message.iteration;
+            this.status.progress = message.iteration / request.iterations;
+            break;
+          case 'failed':
+            this.logger.error({ error: message.message }, 'layout computation failed');
+            finish({ state: 'failed', error: message.message });
+            break;
+          case 'done':
+            if (message.cancelled) {
+              finish({ state: 'cancelled' });
+              break;
+            }
+            this.save(snapshot.nodes.id, message.positions).then(
+              () => finish({ state: 'completed', iteration: message.iterations, progress: 1 }),
+              (error: Error) => finish({ state: 'failed', error: `the positions could not be saved: ${error.message}` }),
+            );
+            break;
+        }
+      });
+      worker.once('error', (error) => finish({ state: 'failed', error: error.message }));
+      worker.once('exit', (code) => finish({ state: 'failed', error: `the layout worker exited (code ${code})` }));
+    });
+    this.running = { worker, cancel, done };
+    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer] as ArrayBuffer[]);
+    this.events.publish('layout.started', { iterations: request.iterations, nodes: n });
+    return this.current();
+  }
+
+  /** Stops the computation under way (its positions are not saved). Harmless when none runs. */
+  async cancel(): Promise<LayoutStatus> {
+    const running = this.running;
+    if (running) {
+      Atomics.store(running.cancel, 0, 1);
+      await running.done;
+    }
+    return this.current();
+  }
+
+  async close(): Promise<void> {
+    const running = this.running;
+    if (running) {
+      Atomics.store(running.cancel, 0, 1);
+      await Promise.race([running.done, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      await running.worker.terminate();
+    }
+  }
+
+  private spawn(): { worker: Worker; cancel: Int32Array } {
+    const shared = new SharedArrayBuffer(4);
+    const worker = new Worker(new URL('./layout-worker.js', import.meta.url), {
+      workerData: { enginePackage: ENGINE_PACKAGE, backend: this.config.layout.backend, cancel: shared },
+    });
+    return { worker, cancel: new Int32Array(shared) };
+  }
+
+  private edgesOf(snapshot: ReturnType<GraphColumnsCache['current']>): { edgeSource: Int32Array; edgeTarget: Int32Array; edgeWeight: Float32Array } {
+    const { source, target, kind, kindNames } = snapshot.edges;
+    const keep: number[] = [];
+    for (let i = 0; i < source.length; i++) if (source[i]! >= 0 && target[i]! >= 0 && source[i] !== target[i]) keep.push(i);
+    const edgeSource = new Int32Array(keep.length);
+    const edgeTarget = new Int32Array(keep.length);
+    const edgeWeight = new Float32Array(keep.length);
+    keep.forEach((edge, k) => {
+      edgeSource[k] = source[edge]!;
+      edgeTarget[k] = target[edge]!;
+      edgeWeight[k] = EDGE_WEIGHTS[kindNames[kind[edge]!]!] ?? 0.25;
+    });
+    return { edgeSource, edgeTarget, edgeWeight };
+  }
+
+  /**
+   * Saved positions where there are some, so that a small change to the graph
+   * moves the picture only a little; other nodes start near their parent (or
+   * at a seeded random place), deterministically.
+   */
+  private initialPositions(ids: readonly string[], parent: Int32Array, seed: number): Float32Array {
+    const n = ids.length;
+    const initial = new Float32Array(2 * n);
+    const placed = new Uint8Array(n);
+    let state = (seed * 2654435761) >>> 0 || 1;
+    const random = (): number => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return ((state >>> 0) / 4294967296) * 2 - 1;
+    };
+    const spread = Math.sqrt(n);
+    for (let i = 0; i < n; i++) {
+      const saved = this.positions.position(ids[i]!);
+      if (saved) {
+        initial[2 * i] = saved.x;
+        initial[2 * i + 1] = saved.y;
+        placed[i] = 1;
+      }
+    }
+    const place = (i: number, depth = 0): void => {
+      if (placed[i]) return;
+      const p = parent[i]!;
+      if (p >= 0 && depth < 256) {
+        place(p, depth + 1);
+        initial[2 * i] = initial[2 * p]! + random();
+        initial[2 * i + 1] = initial[2 * p + 1]! + random();
+      } else {
+        initial[2 * i] = random() * spread;
+        initial[2 * i + 1] = random() * spread;
+      }
+      placed[i] = 1;
+    };
+    for (let i = 0; i < n; i++) place(i);
+    return initial;
+  }
+
+  /**
+   * Saves the computed positions as the graph's layout. Nodes added while the
+   * job ran get a place next to their parent, so the result fits the graph of now.
+   */
+  private async save(ids: readonly string[], computed: Float32Array): Promise<void> {
+    const saved = new Map<string, Position>();
+    for (let i = 0; i < ids.length; i++) {
+      const x = computed[2 * i]!;
+      const y = computed[2 * i + 1]!;
+      if (Number.isFinite(x) && Number.isFinite(y)) saved.set(ids[i]!, { x, y });
+    }
+    let offset = 0;
+    for (const node of this.graph.nodes()) {
+      if (saved.has(node.id)) continue;
+      const near = (node.parent && saved.get(node.parent)) ?? this.positions.position(node.id);
+      if (near) saved.set(node.id, { x: near.x + 0.5 * Math.cos(offset), y: near.y + 0.5 * Math.sin(offset) });
+      offset += 1;
+    }
+    await this.positions.replaceAll(saved);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The layout-engine interface: what the host asks of a layout extension.
+ * The host runs an engine in a worker thread and never imports its
+ * libraries (TensorFlow.js for the built-in one).
+ */
+
+/** Tunable forces of a force layout; every field optional. */
+export interface LayoutSettings {
+  /** Pull along edges (default 1). */
+  attraction?: number;
+  /** Push between sampled pairs of nodes (default 1). */
+  repulsion?: number;
+  /** Pairs sampled per node and iteration for the repulsion (default 5). */
+  negativeSamples?: number;
+  /** Pull of every node toward the center (default 0.01). */
+  gravity?: number;
+  /** Step size at the first iteration; it cools linearly to a tenth (default 1). */
+  learningRate?: number;
+}
+
+/** A layout problem: the graph as edge columns, with weights, and where to start. */
+export interface LayoutInput {
+  nodeCount: number;
+  /** Edge endpoints as node indexes, and how strongly each edge pulls. */
+  edgeSource: Int32Array;
+  edgeTarget: Int32Array;
+  edgeWeight: Float32Array;
+  /** x0, y0, x1, y1, ...: the starting positions (every node has one). */
+  initial: Float32Array;
+  iterations: number;
+  seed: number;
+  settings: LayoutSettings;
+}
+
+/** What an engine knows of where it runs. */
+export interface LayoutBackendInfo {
+  /** The backend in use: `tensorflow-gpu`, `tensorflow`, `wasm` or `cpu`. */
+  backend: string;
+  /** Whether the backend computes on a GPU it sees. */
+  gpu: boolean;
+  /** What the backend knows of its device. */
+  device: string;
+}
+
+/** A layout engine. One `run` at a time. */
+export interface LayoutEngine {
+  /** Loads a backend: `preferred`, or the first that loads of GPU, native, wasm, cpu. */
+  init(preferred?: string): Promise<LayoutBackendInfo>;
+  /**
+   * Computes positions (x0, y0, x1, y1, ...). `progress` is called after each
+   * iteration; when it returns false the run stops and resolves with the
+   * positions reached. Deterministic for a given input and seed.
+   */
+  run(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array>;
+}

@@ -1,0 +1,93 @@
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO, type FixtureFiles } from '../helpers/fixture-repo.ts';
+import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
+
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function settled(server: TestServer): Promise<Record<string, any>> {
+  for (let i = 0; i < 600; i++) {
+    const status = (await server.api('/api/graph/layout/compute/status')).body.data;
+    if (status.state !== 'running') return status;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the layout computation did not finish');
+}
+
+/** A repository big enough that a long computation is still running when the test looks. */
+function biggerRepo(): FixtureFiles {
+  const files: FixtureFiles = { ...SAMPLE_REPO };
+  for (let d = 0; d < 20; d++) for (let f = 0; f < 20; f++) files[`pkg${d}/file${f}.ts`] = `import './file${(f + 1) % 20}.js';\nexport const v = ${f};\n`;
+  return files;
+}
+
+t.test('available says which backend computes here, and no GPU on these machines', async (t) => {
+  const server = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), { flags: { watch: false } });
+  const { status, body } = await server.api('/api/graph/layout/compute/available');
+  t.equal(status, 200);
+  t.match(body.data, { available: false, gpu: false, backend: /^(wasm|cpu|tensorflow)$/ });
+  t.type(body.data.device, 'string');
+});
+
+t.test('a computation runs, reports progress, and saves the positions as the layout', async (t) => {
+  const server = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), { flags: { watch: false } });
+  t.match((await server.api('/api/graph/layout/compute/status')).body.data, { state: 'idle', iteration: 0 });
+  const started = await server.api('/api/graph/layout/compute', json({ iterations: 100, seed: 7 }));
+  t.equal(started.status, 200);
+  t.match(started.body.data, { state: 'running', iterations: 100, seed: 7 });
+  const done = await settled(server);
+  t.match(done, { state: 'completed', iteration: 100, iterations: 100, progress: 1, error: null, backend: /^(wasm|cpu|tensorflow)$/ });
+  t.match(done.finishedAt, /Z$/);
+  const graph = (await server.api('/api/graph')).body.data;
+  t.ok(graph.nodes.every((node: { position?: { x: number; y: number } }) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)), 'every node has a position');
+  const first = Object.fromEntries(graph.nodes.map((node: { id: string; position: unknown }) => [node.id, node.position]));
+
+  // Deterministic for a seed: clear, compute again, same positions.
+  await server.api('/api/graph/layout', { method: 'DELETE' });
+  await server.api('/api/graph/layout/compute', json({ iterations: 100, seed: 7 }));
+  await settled(server);
+  const again = Object.fromEntries((await server.api('/api/graph')).body.data.nodes.map((node: { id: string; position: unknown }) => [node.id, node.position]));
+  t.same(again, first, 'the same seed gives the same layout');
+
+  // Directories form regions: files sit nearer their own directory's files than the others'.
+  const position = (id: string) => first[id] as { x: number; y: number };
+  const distance = (a: string, b: string) => Math.hypot(position(a).x - position(b).x, position(a).y - position(b).y);
+  t.ok(distance('file:src/util/helper.ts', 'file:src/util/format.ts') < distance('file:src/util/helper.ts', 'file:config.cjs'), 'siblings are close');
+});
+
+t.test('one computation at a time; cancel stops it and is harmless when idle', async (t) => {
+  const server = await startTestServer(t, await makeRepo(t, biggerRepo()), { flags: { watch: false } });
+  const idleCancel = await server.api('/api/graph/layout/compute/cancel', { method: 'POST' });
+  t.equal(idleCancel.status, 200);
+  t.equal(idleCancel.body.data.state, 'idle');
+  t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 10000 }))).status, 200);
+  const busy = await server.api('/api/graph/layout/compute', json({ iterations: 10 }));
+  t.equal(busy.status, 409);
+  t.match(busy.body.error, { code: 'LAYOUT_RUNNING', message: /running/ });
+  for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal((await server.api('/api/graph')).status, 200, 'the API answers while it runs');
+  const cancelled = await server.api('/api/graph/layout/compute/cancel', { method: 'POST' });
+  t.equal(cancelled.body.data.state, 'cancelled');
+  t.ok(cancelled.body.data.iteration < 10000, 'stopped early');
+  t.equal((await server.api('/api/graph')).body.data.nodes.filter((node: { position?: unknown }) => node.position).length, 0, 'a cancelled computation saves nothing');
+  t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 5 }))).status, 200, 'and a new one can start');
+  t.equal((await settled(server)).state, 'completed');
+});
+
+t.test('iterations is required, a positive integer up to the configured maximum', async (t) => {
+  const server = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), { flags: { watch: false, layout: { maxIterations: 500 } } });
+  for (const [body, field] of [
+    [{}, /body\.iterations: is required/],
+    [{ iterations: 0 }, /body\.iterations: must be >= 1/],
+    [{ iterations: 1.5 }, /body\.iterations: must be integer/],
+    [{ iterations: '10' }, /body\.iterations: must be integer/],
+    [{ iterations: 501 }, /body\.iterations: must be <= 500/],
+    [{ iterations: 10, seed: -1 }, /body\.seed/],
+    [{ iterations: 10, settings: { gravity: 'strong' } }, /body\.settings\.gravity/],
+    [{ iterations: 10, colour: 1 }, /body\.colour: is not a known field/],
+  ] as const) {
+    const response = await server.api('/api/graph/layout/compute', json(body));
+    t.equal(response.status, 400, JSON.stringify(body));
+    t.match(response.body.error, { code: 'INVALID_PARAMETER', message: field });
+  }
+  t.equal((await server.api('/api/graph/layout/compute', { method: 'POST' })).status, 400, 'no body');
+});
