@@ -108,3 +108,5 @@ export function createLayoutEngine(): LayoutEngine {
     },
   };
 }
+
+export { layoutQuality, type LayoutQuality, type QualityOptions } from './quality.js';
