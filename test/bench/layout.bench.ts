@@ -1,0 +1,205 @@
+/**
+ * Strata's layout (TensorFlow.js, on the backend that loads here) against
+ * graphology-layout-forceatlas2 (Barnes-Hut on) and d3-force, in the same
+ * run, on generated code-like graphs and optionally a real repository's
+ * graph. Each runs in chunks of iterations until its quality stops
+ * improving (or a time cap); quality is the shared measure of
+ * extensions/gpu-layout (normalized stress, neighbourhood preservation),
+ * computed outside the timed work. Printed: time per iteration, final
+ * quality, and the time Strata takes to reach ForceAtlas2's final stress.
+ *
+ *   npm run bench:layout                      (1k and 10k nodes)
+ *   npm run bench:layout -- 1000 10000 100000
+ *   npm run bench:layout -- --repo /path/to/repo
+ */
+import { createRequire } from 'node:module';
+import { createLayoutEngine, layoutQuality } from '@strata/extension-gpu-layout';
+import { indexRepository } from '@strata/host';
+
+const require = createRequire(import.meta.url);
+const Graph = require('graphology') as new (options?: object) => any;
+const forceAtlas2 = require('graphology-layout-forceatlas2') as { assign(graph: unknown, options: object): void; inferSettings(graph: unknown): object };
+const d3 = require('d3-force') as typeof import('d3-force');
+
+const CAP_MS = Number(process.env.LAYOUT_BENCH_CAP_MS ?? 60_000);
+const args = process.argv.slice(2);
+const repoIndex = args.indexOf('--repo');
+const repo = repoIndex >= 0 ? args[repoIndex + 1] : undefined;
+const sizes = args.filter((arg, i) => /^\d+$/.test(arg) && args[i - 1] !== '--repo').map(Number);
+
+interface TestGraph {
+  name: string;
+  n: number;
+  source: Int32Array;
+  target: Int32Array;
+  weight: Float32Array;
+}
+
+/** A directory tree of files (20 a directory, 8 subdirectories each), with imports whose in-degree follows a power law, mostly local. */
+function codeLike(nodeCount: number): TestGraph {
+  let seed = 42;
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const source: number[] = [];
+  const target: number[] = [];
+  const weight: number[] = [];
+  const directories = [0];
+  const files: number[] = [];
+  let next = 1;
+  for (let d = 0; next < nodeCount; d++) {
+    const directory = directories[d] ?? 0;
+    for (let f = 0; f < 20 && next < nodeCount; f++) {
+      files.push(next);
+      source.push(directory), target.push(next++), weight.push(1);
+    }
+    for (let s = 0; s < 8 && next < nodeCount && directories.length < nodeCount / 21; s++) {
+      directories.push(next);
+      source.push(directory), target.push(next++), weight.push(1);
+    }
+  }
+  // Imports: each file imports up to 3 others, nearby with 80 % chance, and popular ones by a power law.
+  for (let k = 0; k < files.length; k++) {
+    const count = Math.floor(random() * 4);
+    for (let c = 0; c < count; c++) {
+      const other = random() < 0.8 ? files[Math.min(files.length - 1, Math.max(0, k + Math.floor((random() - 0.5) * 40)))]! : files[Math.floor(files.length * random() ** 3)]!;
+      if (other !== files[k]) source.push(files[k]!), target.push(other), weight.push(0.25);
+    }
+  }
+  return { name: `generated ${nodeCount}`, n: nodeCount, source: Int32Array.from(source), target: Int32Array.from(target), weight: Float32Array.from(weight) };
+}
+
+async function repositoryGraph(path: string): Promise<TestGraph> {
+  const graph = await indexRepository({ repository: path, env: {} });
+  const index = new Map(graph.nodes.map((node, i) => [node.id, i]));
+  const source: number[] = [];
+  const target: number[] = [];
+  const weight: number[] = [];
+  for (const edge of graph.edges) {
+    const s = index.get(edge.source);
+    const t = index.get(edge.target);
+    if (s === undefined || t === undefined || s === t) continue;
+    source.push(s), target.push(t), weight.push(edge.kind === 'contains' ? 1 : 0.25);
+  }
+  return { name: `repository ${path.split('/').pop()}`, n: graph.nodes.length, source: Int32Array.from(source), target: Int32Array.from(target), weight: Float32Array.from(weight) };
+}
+
+function initialPositions(n: number): Float32Array {
+  let seed = 7;
+  const spread = Math.sqrt(n);
+  return Float32Array.from({ length: 2 * n }, () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * spread);
+}
+
+interface Trace {
+  points: Array<{ ms: number; iterations: number; stress: number; neighbourhood: number }>;
+  peakRssMb: number;
+}
+
+/** Runs `step(chunk)` until the stress stops improving by 1 % over two chunks, or the cap. */
+async function trace(graph: TestGraph, chunk: number, step: (iterations: number) => Promise<ArrayLike<number>>): Promise<Trace> {
+  const points: Trace['points'] = [];
+  let ms = 0;
+  let iterations = 0;
+  let peak = process.memoryUsage().rss;
+  let flat = 0;
+  while (ms < CAP_MS) {
+    const started = performance.now();
+    const positions = await step(chunk);
+    ms += performance.now() - started;
+    iterations += chunk;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const quality = layoutQuality(graph.n, graph.source, graph.target, positions, { sources: 32 });
+    const previous = points.at(-1);
+    points.push({ ms, iterations, ...quality });
+    if (previous && quality.stress > previous.stress * 0.99) {
+      if (++flat >= 2) break;
+    } else flat = 0;
+  }
+  return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
+}
+
+/**
+ * Strata's runs are complete runs of 25, 50, 100, ... iterations from the
+ * same start (each cools over its own length, as a user's run does); a
+ * point's time is that run's time.
+ */
+async function strata(graph: TestGraph): Promise<Trace> {
+  const engine = createLayoutEngine();
+  await engine.init(process.env.LAYOUT_BENCH_BACKEND);
+  const initial = initialPositions(graph.n);
+  const points: Trace['points'] = [];
+  let peak = process.memoryUsage().rss;
+  let spent = 0;
+  for (let iterations = 25; spent < CAP_MS; iterations *= 2) {
+    const started = performance.now();
+    const positions = await engine.run({ nodeCount: graph.n, edgeSource: graph.source, edgeTarget: graph.target, edgeWeight: graph.weight, initial: initial.slice(), iterations, seed: 1, settings: {} }, () => true);
+    const ms = performance.now() - started;
+    spent += ms;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const quality = layoutQuality(graph.n, graph.source, graph.target, positions, { sources: 32 });
+    const previous = points.at(-1);
+    points.push({ ms, iterations, ...quality });
+    if (previous && quality.stress > previous.stress * 0.99) break;
+  }
+  return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
+}
+
+async function fa2(graph: TestGraph, chunk: number): Promise<Trace> {
+  const g = new Graph({ type: 'undirected', multi: true });
+  const initial = initialPositions(graph.n);
+  for (let i = 0; i < graph.n; i++) g.addNode(i, { x: initial[2 * i], y: initial[2 * i + 1] });
+  for (let e = 0; e < graph.source.length; e++) g.addEdge(graph.source[e], graph.target[e], { weight: graph.weight[e] });
+  const settings = { ...forceAtlas2.inferSettings(g), barnesHutOptimize: true };
+  const positions = new Float64Array(2 * graph.n);
+  return trace(graph, chunk, async (iterations) => {
+    forceAtlas2.assign(g, { iterations, settings, getEdgeWeight: 'weight' });
+    g.forEachNode((node: string, attributes: { x: number; y: number }) => {
+      positions[2 * Number(node)] = attributes.x;
+      positions[2 * Number(node) + 1] = attributes.y;
+    });
+    return positions;
+  });
+}
+
+async function d3force(graph: TestGraph, chunk: number): Promise<Trace> {
+  const initial = initialPositions(graph.n);
+  const nodes = Array.from({ length: graph.n }, (_, i) => ({ index: i, x: initial[2 * i]!, y: initial[2 * i + 1]! }));
+  const links = Array.from(graph.source, (s, e) => ({ source: s, target: graph.target[e]!, weight: graph.weight[e]! }));
+  const simulation = d3
+    .forceSimulation(nodes)
+    .force('link', d3.forceLink(links).strength((link) => (link as { weight: number }).weight))
+    .force('charge', d3.forceManyBody())
+    .force('center', d3.forceCenter(0, 0))
+    .stop();
+  const positions = new Float64Array(2 * graph.n);
+  return trace(graph, chunk, async (iterations) => {
+    simulation.tick(iterations);
+    for (const node of nodes) {
+      positions[2 * node.index] = node.x;
+      positions[2 * node.index + 1] = node.y;
+    }
+    return positions;
+  });
+}
+
+const graphs: TestGraph[] = (sizes.length > 0 ? sizes : repo ? [] : [1000, 10_000]).map(codeLike);
+if (repo) graphs.push(await repositoryGraph(repo));
+
+console.log('| graph | nodes | edges | layout | ms / iteration | iterations | wall ms | final stress | final neighbourhood | peak RSS MB |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+const summary: string[] = [];
+for (const graph of graphs) {
+  const chunk = graph.n >= 50_000 ? 10 : 25;
+  const results = { strata: await strata(graph), forceatlas2: await fa2(graph, chunk), 'd3-force': await d3force(graph, chunk) };
+  for (const [name, result] of Object.entries(results)) {
+    const last = result.points.at(-1)!;
+    console.log(`| ${graph.name} | ${graph.n} | ${graph.source.length} | ${name} | ${(last.ms / last.iterations).toFixed(1)} | ${last.iterations} | ${last.ms.toFixed(0)} | ${last.stress.toFixed(3)} | ${last.neighbourhood.toFixed(3)} | ${result.peakRssMb} |`);
+  }
+  const target = results.forceatlas2.points.at(-1)!;
+  const reached = [...results.strata.points].filter((point) => point.stress <= target.stress).sort((a, b) => a.ms - b.ms)[0];
+  summary.push(
+    reached
+      ? `${graph.name}: Strata reaches ForceAtlas2's final stress (${target.stress.toFixed(3)}, after ${target.ms.toFixed(0)} ms) in ${reached.ms.toFixed(0)} ms: ${(target.ms / reached.ms).toFixed(2)}x faster`
+      : `${graph.name}: Strata does not reach ForceAtlas2's final stress (${target.stress.toFixed(3)}); its best is ${Math.min(...results.strata.points.map((p) => p.stress)).toFixed(3)}`,
+  );
+}
+console.log('');
+for (const line of summary) console.log(line);
