@@ -8,13 +8,13 @@
 export interface LayoutSettings {
   /** Pull along edges (default 1). */
   attraction?: number;
-  /** Push between sampled pairs of nodes (default 1). */
+  /** Push between sampled pairs of nodes (default n / 100, at least 1: the sample stands for all n - 1 others). */
   repulsion?: number;
   /** Pairs sampled per node and iteration for the repulsion (default 5). */
   negativeSamples?: number;
   /** Pull of every node toward the center (default 0.01). */
   gravity?: number;
-  /** Step size at the first iteration; it cools linearly to a tenth (default 1). */
+  /** Step size at the first iteration; it cools linearly to a tenth (default √n / 33, at least 1). */
   learningRate?: number;
 }
 

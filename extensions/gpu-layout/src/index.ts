@@ -64,10 +64,12 @@ export function createLayoutEngine(): LayoutEngine {
       const m = input.edgeSource.length;
       if (n === 0) return new Float32Array(0);
       const attraction = input.settings.attraction ?? 1;
-      const repulsion = input.settings.repulsion ?? 1;
+      // Defaults grow with the graph: the sampled push stands for the push of all
+      // n - 1 others (so it scales with n), and a bigger picture needs longer steps.
+      const repulsion = input.settings.repulsion ?? Math.max(1, n / 100);
       const samples = Math.max(1, Math.round(input.settings.negativeSamples ?? 5));
       const gravity = input.settings.gravity ?? 0.01;
-      const rate = input.settings.learningRate ?? 1;
+      const rate = input.settings.learningRate ?? Math.max(1, Math.sqrt(n) / 33);
       const positions = tf.variable(tf.tensor2d(input.initial, [n, 2]));
       const source = tf.tensor1d(input.edgeSource, 'int32');
       const target = tf.tensor1d(input.edgeTarget, 'int32');

@@ -43,10 +43,10 @@ export class LayoutComputeResource implements ApiResource {
               Type.Object(
                 {
                   attraction: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Pull along edges (default 1).' })),
-                  repulsion: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Push between sampled node pairs (default 1).' })),
+                  repulsion: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Push between sampled node pairs (default: nodes / 100, at least 1).' })),
                   negativeSamples: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Pairs sampled per node and iteration (default 5).' })),
                   gravity: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'Pull toward the center (default 0.01).' })),
-                  learningRate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'First step size; it cools to a tenth (default 1).' })),
+                  learningRate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'First step size; it cools to a tenth (default: √nodes / 33, at least 1).' })),
                 },
                 { additionalProperties: false },
               ),
