@@ -88,7 +88,8 @@ export function createLayoutEngine(): LayoutEngine {
             const pull = tf.mul(delta, tf.mul(weight, attraction));
             let force = tf.add(tf.scatterND(sourceIndex, pull, [n, 2]), tf.scatterND(targetIndex, tf.neg(pull), [n, 2]));
             // Repulsion from sampled nodes: 1 / distance, capped near zero.
-            const others = tf.cast(tf.floor(tf.randomUniform([n * samples], 0, n, 'float32', input.seed * 7919 + iteration)), 'int32');
+            // float32 draws just under n can round up to n: clip into range.
+            const others = tf.cast(tf.clipByValue(tf.floor(tf.randomUniform([n * samples], 0, n, 'float32', input.seed * 7919 + iteration)), 0, n - 1), 'int32');
             const away = tf.sub(tf.gather(p, self), tf.gather(p, others));
             const distance2 = tf.add(tf.sum(tf.square(away), 1, true), 0.01);
             const push = tf.mul(tf.div(away, distance2), repulsion / samples);
