@@ -76,6 +76,14 @@ export function createLayoutEngine(): LayoutEngine {
       const weight = tf.tensor2d(input.edgeWeight, [m, 1]);
       const sourceIndex = tf.expandDims(source, 1);
       const targetIndex = tf.expandDims(target, 1);
+      // Hubs (a package imported by hundreds of files) would be pulled by all their edges at once:
+      // each node's pull is divided by the square root of its weighted degree.
+      const degree = new Float32Array(n);
+      for (let e = 0; e < m; e++) {
+        degree[input.edgeSource[e]!]! += input.edgeWeight[e]!;
+        degree[input.edgeTarget[e]!]! += input.edgeWeight[e]!;
+      }
+      const damping = tf.tensor2d(degree.map((d) => 1 / Math.sqrt(Math.max(1, d))), [n, 1]);
       const self = tf.tile(tf.range(0, n, 1, 'int32'), [samples]);
       const selfIndex = tf.expandDims(self, 1);
       try {
@@ -86,7 +94,7 @@ export function createLayoutEngine(): LayoutEngine {
             // Attraction: springs along edges, proportional to length.
             const delta = tf.sub(tf.gather(p, target), tf.gather(p, source));
             const pull = tf.mul(delta, tf.mul(weight, attraction));
-            let force = tf.add(tf.scatterND(sourceIndex, pull, [n, 2]), tf.scatterND(targetIndex, tf.neg(pull), [n, 2]));
+            let force = tf.mul(tf.add(tf.scatterND(sourceIndex, pull, [n, 2]), tf.scatterND(targetIndex, tf.neg(pull), [n, 2])), damping);
             // Repulsion from sampled nodes: 1 / distance, capped near zero.
             // float32 draws just under n can round up to n: clip into range.
             const others = tf.cast(tf.clipByValue(tf.floor(tf.randomUniform([n * samples], 0, n, 'float32', input.seed * 7919 + iteration)), 0, n - 1), 'int32');
@@ -106,7 +114,7 @@ export function createLayoutEngine(): LayoutEngine {
         }
         return (await positions.data()) as Float32Array;
       } finally {
-        tf.dispose([positions, source, target, weight, sourceIndex, targetIndex, self, selfIndex]);
+        tf.dispose([positions, source, target, weight, sourceIndex, targetIndex, self, selfIndex, damping]);
       }
     },
   };
