@@ -27,6 +27,12 @@ export interface LayoutInput {
   edgeWeight: Float32Array;
   /** x0, y0, x1, y1, ...: the starting positions (every node has one). */
   initial: Float32Array;
+  /**
+   * The containment tree, when the graph has one: the index of each node's
+   * parent, -1 for none. An engine may lay out the containers first
+   * (multilevel) and start their children next to them.
+   */
+  parent?: Int32Array;
   iterations: number;
   seed: number;
   settings: LayoutSettings;

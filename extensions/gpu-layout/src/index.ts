@@ -59,65 +59,136 @@ export function createLayoutEngine(): LayoutEngine {
       throw new Error(`no TensorFlow.js backend could be loaded (tried ${order.join(', ')})`);
     },
 
-    async run(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
-      const n = input.nodeCount;
-      const m = input.edgeSource.length;
-      if (n === 0) return new Float32Array(0);
-      const attraction = input.settings.attraction ?? 1;
-      // Defaults grow with the graph: the sampled push stands for the push of all
-      // n - 1 others (so it scales with n), and a bigger picture needs longer steps.
-      const repulsion = input.settings.repulsion ?? Math.max(1, n / 100);
-      const samples = Math.max(1, Math.round(input.settings.negativeSamples ?? 5));
-      const gravity = input.settings.gravity ?? 0.01;
-      const rate = input.settings.learningRate ?? Math.max(1, Math.sqrt(n) / 33);
-      const positions = tf.variable(tf.tensor2d(input.initial, [n, 2]));
-      const source = tf.tensor1d(input.edgeSource, 'int32');
-      const target = tf.tensor1d(input.edgeTarget, 'int32');
-      const weight = tf.tensor2d(input.edgeWeight, [m, 1]);
-      const sourceIndex = tf.expandDims(source, 1);
-      const targetIndex = tf.expandDims(target, 1);
-      // Hubs (a package imported by hundreds of files) would be pulled by all their edges at once:
-      // each node's pull is divided by the square root of its weighted degree.
-      const degree = new Float32Array(n);
-      for (let e = 0; e < m; e++) {
-        degree[input.edgeSource[e]!]! += input.edgeWeight[e]!;
-        degree[input.edgeTarget[e]!]! += input.edgeWeight[e]!;
-      }
-      const damping = tf.tensor2d(degree.map((d) => 1 / Math.sqrt(Math.max(1, d))), [n, 1]);
-      const self = tf.tile(tf.range(0, n, 1, 'int32'), [samples]);
-      const selfIndex = tf.expandDims(self, 1);
-      try {
-        for (let iteration = 1; iteration <= input.iterations; iteration++) {
-          const cooling = rate * (1 - (0.9 * (iteration - 1)) / Math.max(1, input.iterations - 1));
-          tf.tidy(() => {
-            const p = positions as tf.Tensor2D;
-            // Attraction: springs along edges, proportional to length.
-            const delta = tf.sub(tf.gather(p, target), tf.gather(p, source));
-            const pull = tf.mul(delta, tf.mul(weight, attraction));
-            let force = tf.mul(tf.add(tf.scatterND(sourceIndex, pull, [n, 2]), tf.scatterND(targetIndex, tf.neg(pull), [n, 2])), damping);
-            // Repulsion from sampled nodes: 1 / distance, capped near zero.
-            // float32 draws just under n can round up to n: clip into range.
-            const others = tf.cast(tf.clipByValue(tf.floor(tf.randomUniform([n * samples], 0, n, 'float32', input.seed * 7919 + iteration)), 0, n - 1), 'int32');
-            const away = tf.sub(tf.gather(p, self), tf.gather(p, others));
-            const distance2 = tf.add(tf.sum(tf.square(away), 1, true), 0.01);
-            const push = tf.mul(tf.div(away, distance2), repulsion / samples);
-            force = tf.add(force, tf.scatterND(selfIndex, push, [n, 2]));
-            force = tf.sub(force, tf.mul(p, gravity));
-            // Clip each step so no node jumps across the picture, then cool.
-            const length = tf.sqrt(tf.add(tf.sum(tf.square(force), 1, true), 1e-9));
-            const step = tf.mul(tf.div(force, tf.maximum(length, 1)), cooling);
-            positions.assign(tf.add(p, step));
-          });
-          if (!progress(iteration)) break;
-          // Let the worker see a cancel request between iterations.
-          if (iteration % 10 === 0) await positions.data();
-        }
-        return (await positions.data()) as Float32Array;
-      } finally {
-        tf.dispose([positions, source, target, weight, sourceIndex, targetIndex, self, selfIndex, damping]);
-      }
+    run(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
+      return input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0);
     },
   };
+}
+
+/**
+ * Two levels: the nodes that contain others (directories, files with
+ * symbols) are laid out first, on their own graph, for a third of the
+ * iterations; every other node then starts next to its parent, and the
+ * whole graph is refined. Directories so form their regions before the
+ * files crowd them.
+ */
+async function multilevel(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
+  const n = input.nodeCount;
+  const parent = input.parent!;
+  const isCoarse = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (parent[i]! >= 0) isCoarse[parent[i]!] = 1;
+  const coarse: number[] = [];
+  const coarseIndex = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) if (isCoarse[i]) coarseIndex[i] = coarse.push(i) - 1;
+  const coarseIterations = Math.floor(input.iterations / 3);
+  if (coarse.length < 2 || coarse.length > n / 2 || coarseIterations < 10) return forceLayout(input, progress, 0);
+  // Edges between coarse nodes; an edge from a leaf counts for its parent.
+  const lift = (node: number): number => (isCoarse[node] ? node : parent[node]!);
+  const pairs = new Map<number, number>();
+  for (let e = 0; e < input.edgeSource.length; e++) {
+    const a = lift(input.edgeSource[e]!);
+    const b = lift(input.edgeTarget[e]!);
+    if (a < 0 || b < 0 || a === b) continue;
+    const key = Math.min(a, b) * n + Math.max(a, b);
+    pairs.set(key, Math.min(1, (pairs.get(key) ?? 0) + input.edgeWeight[e]!));
+  }
+  const edgeSource = new Int32Array(pairs.size);
+  const edgeTarget = new Int32Array(pairs.size);
+  const edgeWeight = new Float32Array(pairs.size);
+  let k = 0;
+  for (const [key, weight] of pairs) {
+    edgeSource[k] = coarseIndex[Math.floor(key / n)]!;
+    edgeTarget[k] = coarseIndex[key % n]!;
+    edgeWeight[k++] = weight;
+  }
+  const initial = new Float32Array(2 * coarse.length);
+  coarse.forEach((node, c) => {
+    initial[2 * c] = input.initial[2 * node]!;
+    initial[2 * c + 1] = input.initial[2 * node + 1]!;
+  });
+  let stopped = false;
+  const coarsePositions = await forceLayout(
+    { nodeCount: coarse.length, edgeSource, edgeTarget, edgeWeight, initial, iterations: coarseIterations, seed: input.seed, settings: { ...input.settings, repulsion: input.settings.repulsion ?? Math.max(1, n / 100) } },
+    (iteration) => (stopped = !progress(iteration)) === false,
+    0,
+  );
+  // Leaves start around their parent, on a circle whose size grows with the picture.
+  const spread = Math.sqrt(n) / Math.sqrt(coarse.length);
+  const start = new Float32Array(2 * n);
+  let state = (input.seed * 2654435761) >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    const c = coarseIndex[i]!;
+    const anchor = c >= 0 ? c : coarseIndex[parent[i]!] ?? -1;
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    const angle = ((state >>> 0) / 4294967296) * 2 * Math.PI;
+    const radius = c >= 0 ? 0 : spread;
+    start[2 * i] = (anchor >= 0 ? coarsePositions[2 * anchor]! : input.initial[2 * i]!) + radius * Math.cos(angle);
+    start[2 * i + 1] = (anchor >= 0 ? coarsePositions[2 * anchor + 1]! : input.initial[2 * i + 1]!) + radius * Math.sin(angle);
+  }
+  if (stopped) return start;
+  return forceLayout({ ...input, initial: start, iterations: input.iterations - coarseIterations }, progress, coarseIterations);
+}
+
+/** The force layout itself; progress is reported as `offset` + iteration. */
+async function forceLayout(input: LayoutInput, progress: (iteration: number) => boolean, offset: number): Promise<Float32Array> {
+  const n = input.nodeCount;
+  const m = input.edgeSource.length;
+  if (n === 0) return new Float32Array(0);
+  const attraction = input.settings.attraction ?? 1;
+  // Defaults grow with the graph: the sampled push stands for the push of all
+  // n - 1 others (so it scales with n), and a bigger picture needs longer steps.
+  const repulsion = input.settings.repulsion ?? Math.max(1, n / 100);
+  const samples = Math.max(1, Math.round(input.settings.negativeSamples ?? 5));
+  const gravity = input.settings.gravity ?? 0.01;
+  const rate = input.settings.learningRate ?? Math.max(1, Math.sqrt(n) / 33);
+  const positions = tf.variable(tf.tensor2d(input.initial, [n, 2]));
+  const source = tf.tensor1d(input.edgeSource, 'int32');
+  const target = tf.tensor1d(input.edgeTarget, 'int32');
+  const weight = tf.tensor2d(input.edgeWeight, [m, 1]);
+  const sourceIndex = tf.expandDims(source, 1);
+  const targetIndex = tf.expandDims(target, 1);
+  // Hubs (a package imported by hundreds of files) would be pulled by all their edges at once:
+  // each node's pull is divided by the square root of its weighted degree.
+  const degree = new Float32Array(n);
+  for (let e = 0; e < m; e++) {
+    degree[input.edgeSource[e]!]! += input.edgeWeight[e]!;
+    degree[input.edgeTarget[e]!]! += input.edgeWeight[e]!;
+  }
+  const damping = tf.tensor2d(degree.map((d) => 1 / Math.sqrt(Math.max(1, d))), [n, 1]);
+  const self = tf.tile(tf.range(0, n, 1, 'int32'), [samples]);
+  const selfIndex = tf.expandDims(self, 1);
+  try {
+    for (let iteration = 1; iteration <= input.iterations; iteration++) {
+      const cooling = rate * (1 - (0.9 * (iteration - 1)) / Math.max(1, input.iterations - 1));
+      tf.tidy(() => {
+        const p = positions as tf.Tensor2D;
+        // Attraction: springs along edges, proportional to length.
+        const delta = tf.sub(tf.gather(p, target), tf.gather(p, source));
+        const pull = tf.mul(delta, tf.mul(weight, attraction));
+        let force = tf.mul(tf.add(tf.scatterND(sourceIndex, pull, [n, 2]), tf.scatterND(targetIndex, tf.neg(pull), [n, 2])), damping);
+        // Repulsion from sampled nodes: 1 / distance, capped near zero.
+        // float32 draws just under n can round up to n: clip into range.
+        const others = tf.cast(tf.clipByValue(tf.floor(tf.randomUniform([n * samples], 0, n, 'float32', input.seed * 7919 + iteration)), 0, n - 1), 'int32');
+        const away = tf.sub(tf.gather(p, self), tf.gather(p, others));
+        const distance2 = tf.add(tf.sum(tf.square(away), 1, true), 0.01);
+        const push = tf.mul(tf.div(away, distance2), repulsion / samples);
+        force = tf.add(force, tf.scatterND(selfIndex, push, [n, 2]));
+        force = tf.sub(force, tf.mul(p, gravity));
+        // Clip each step so no node jumps across the picture, then cool.
+        const length = tf.sqrt(tf.add(tf.sum(tf.square(force), 1, true), 1e-9));
+        const step = tf.mul(tf.div(force, tf.maximum(length, 1)), cooling);
+        positions.assign(tf.add(p, step));
+      });
+      if (!progress(offset + iteration)) break;
+      // Let the worker see a cancel request between iterations.
+      if (iteration % 10 === 0) await positions.data();
+    }
+    return (await positions.data()) as Float32Array;
+  } finally {
+    tf.dispose([positions, source, target, weight, sourceIndex, targetIndex, self, selfIndex, damping]);
+  }
 }
 
 export { layoutQuality, type LayoutQuality, type QualityOptions } from './quality.js';

@@ -102,6 +102,7 @@ export class LayoutComputation {
       nodeCount: n,
       ...this.edgesOf(snapshot),
       initial: this.initialPositions(snapshot.nodes.id, snapshot.nodes.parent, seed),
+      parent: snapshot.nodes.parent.slice(),
       iterations: request.iterations,
       seed,
       settings: request.settings ?? {},
@@ -146,7 +147,7 @@ export class LayoutComputation {
       worker.once('exit', (code) => finish({ state: 'failed', error: `the layout worker exited (code ${code})` }));
     });
     this.running = { worker, cancel, done };
-    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer] as ArrayBuffer[]);
+    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer, input.parent.buffer] as ArrayBuffer[]);
     this.events.publish('layout.started', { iterations: request.iterations, nodes: n });
     return this.current();
   }
