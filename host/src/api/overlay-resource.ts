@@ -85,10 +85,7 @@ export class OverlayResource implements ApiResource {
         ),
         response: StatusSchema,
         errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'OVERLAY_BUSY', 'PLUGIN_NOT_LOADED', 'PLUGIN_FAILED'],
-        handle: async ({ params, body }) => {
-          await this.plugins.whenLoaded();
-          return { data: await this.overlays.apply(params.id, body as ApplyBody | undefined) };
-        },
+        handle: async ({ params, body }) => ({ data: await this.overlays.apply(params.id, body as ApplyBody | undefined) }),
       }),
       defineRoute({
         method: 'DELETE',
@@ -100,10 +97,7 @@ export class OverlayResource implements ApiResource {
         params: PluginIdParams,
         response: StatusSchema,
         errors: ['NOT_FOUND'],
-        handle: async ({ params }) => {
-          await this.plugins.whenLoaded();
-          return { data: await this.overlays.remove(params.id) };
-        },
+        handle: async ({ params }) => ({ data: await this.overlays.remove(params.id) }),
       }),
       defineRoute({
         method: 'GET',
@@ -114,10 +108,7 @@ export class OverlayResource implements ApiResource {
         params: PluginIdParams,
         response: StatusSchema,
         errors: ['NOT_FOUND'],
-        handle: async ({ params }) => {
-          await this.plugins.whenLoaded();
-          return { data: this.overlays.status(params.id) };
-        },
+        handle: async ({ params }) => ({ data: await this.overlays.status(params.id) }),
       }),
     ];
   }
@@ -137,7 +128,7 @@ export class OverlayResource implements ApiResource {
       state: record.state,
       ...(record.reason !== undefined && { reason: record.reason }),
       ...(record.reloadError !== undefined && { reloadError: record.reloadError }),
-      overlayState: this.overlays.status(record.id).state,
+      overlayState: this.overlays.stateOf(record.id),
     };
   }
 }

@@ -81,7 +81,7 @@ works against a remote server too.`,
   });
 
   common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status` }, async (overlays) => overlays.status(plugin))) as Status;
+    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status` }, (overlays) => overlays.status(plugin))) as Status;
     process.stdout.write(`${plugin}: ${status.state}\n`);
     if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
     if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
@@ -91,7 +91,7 @@ works against a remote server too.`,
 
   common(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
     const listed = (await perform(options, { method: 'GET', path: '/api/overlays' }, async (overlays, plugins) => ({
-      plugins: plugins.list().map((record) => ({ id: record.id, loaded: record.state === 'loaded', reason: record.reason, overlays: record.overlays, overlayState: overlays.status(record.id).state })),
+      plugins: plugins.list().map((record) => ({ id: record.id, loaded: record.state === 'loaded', reason: record.reason, overlays: record.overlays, overlayState: overlays.stateOf(record.id) })),
     }))) as { plugins: Array<{ id: string; loaded: boolean; reason?: string; overlays: Array<{ id: string; name: string }>; overlayState: string }> };
     for (const plugin of listed.plugins) {
       const overlays = plugin.overlays.map((overlay) => `${overlay.id} (${overlay.name})`).join(', ');

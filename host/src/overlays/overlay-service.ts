@@ -123,9 +123,19 @@ export class OverlayService {
     this.currentRevision++;
   }
 
-  status(pluginId: string): OverlayStatus {
-    const record = this.loadedOrListed(pluginId);
-    return structuredClone(this.byPlugin.get(record.id)?.status ?? inactive(record.id));
+  /** The status of a plugin's overlays, once the plugins found at start are loaded. */
+  async status(pluginId: string): Promise<OverlayStatus> {
+    const record = await this.loadedOrListed(pluginId);
+    return this.snapshot(record.id);
+  }
+
+  /** Where a plugin's overlays stand now (for listings). */
+  stateOf(pluginId: string): OverlayState {
+    return this.byPlugin.get(pluginId)?.status.state ?? 'inactive';
+  }
+
+  private snapshot(pluginId: string): OverlayStatus {
+    return structuredClone(this.byPlugin.get(pluginId)?.status ?? inactive(pluginId));
   }
 
   /** The legends of the active overlays of a plugin, by overlay id. */
@@ -176,7 +186,7 @@ export class OverlayService {
 
   /** Checks the request, runs the plugin, and resolves with the status once it has finished. */
   async apply(pluginId: string, body: ApplyBody | undefined): Promise<OverlayStatus> {
-    const record = this.loadedOrListed(pluginId);
+    const record = await this.loadedOrListed(pluginId);
     if (record.state !== 'loaded' || !record.sandbox || !record.package) throw new StrataError('PLUGIN_NOT_LOADED', `plugin "${pluginId}" is not loaded: ${record.reason ?? record.state}`);
     const { inputs: rawInputs, ...params } = body ?? {};
     const inputs = checkInputs(rawInputs, record);
@@ -231,7 +241,7 @@ export class OverlayService {
 
   /** Removes the plugin's overlays; stops an apply under way. Harmless when nothing is applied. */
   async remove(pluginId: string): Promise<OverlayStatus> {
-    const record = this.loadedOrListed(pluginId);
+    const record = await this.loadedOrListed(pluginId);
     const entry = this.byPlugin.get(record.id);
     if (entry) {
       const wasApplying = entry.status.state === 'applying';
@@ -265,7 +275,7 @@ export class OverlayService {
     const graph = this.graphColumns.current();
     try {
       const result = await record.sandbox!.apply({ params, inputs }, graph);
-      if (this.byPlugin.get(record.id) !== entry) return this.status(record.id);
+      if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
       entry.overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
       entry.status = {
         ...entry.status,
@@ -281,7 +291,7 @@ export class OverlayService {
       this.events.publish('overlay.applied', { pluginId: record.id, styledNodes: entry.status.styledNodes, durationMs: entry.status.durationMs });
       return structuredClone(entry.status);
     } catch (error) {
-      if (this.byPlugin.get(record.id) !== entry) return this.status(record.id);
+      if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
       const kind = error instanceof SandboxError ? error.kind : 'internal';
       const message = error instanceof SandboxError ? error.message : 'the host failed while applying; the server log has the details';
       if (!(error instanceof SandboxError)) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
@@ -321,7 +331,9 @@ export class OverlayService {
     await this.store().updateOne({ _id: pluginId }, document as unknown as Record<string, unknown>, { upsert: true });
   }
 
-  private loadedOrListed(pluginId: string): PluginRecord {
+  /** The plugin's record, once the plugins found at start are loaded (a request must not see them half loaded). */
+  private async loadedOrListed(pluginId: string): Promise<PluginRecord> {
+    await this.plugins.whenLoaded();
     const record = this.plugins.get(pluginId);
     if (!record) throw new StrataError('NOT_FOUND', `plugin "${pluginId}" does not exist`);
     return record;

@@ -219,29 +219,28 @@ async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type
   }
 }
 
+/** Sends the reply of a request, or its failure classified (`fallback` when nothing more specific is known). */
+function answer(requestId: number, work: Promise<FromSandbox & { type: 'loaded' | 'applied' }>, fallback: SandboxFailureKind): void {
+  work.then(
+    (reply) => send({ ...reply, requestId }),
+    (error: unknown) => {
+      const failure = classify(error, fallback);
+      send({ type: 'failed', requestId, kind: failure.kind, message: failure.message });
+    },
+  );
+}
+
 process.on('message', (message: ToSandbox) => {
   switch (message.type) {
     case 'load':
       plugin = { code: message.code, filename: message.filename, limits: message.limits };
-      load().then(
-        (reply) => send({ ...reply, requestId: message.requestId }),
-        (error: unknown) => {
-          const failure = classify(error, 'load');
-          send({ type: 'failed', requestId: message.requestId, kind: failure.kind, message: failure.message });
-        },
-      );
+      answer(message.requestId, load(), 'load');
       break;
     case 'graph':
       graph = message.graph;
       break;
     case 'apply':
-      apply(message.request).then(
-        (reply) => send({ ...reply, requestId: message.requestId }),
-        (error: unknown) => {
-          const failure = classify(error, 'threw');
-          send({ type: 'failed', requestId: message.requestId, kind: failure.kind, message: failure.message });
-        },
-      );
+      answer(message.requestId, apply(message.request), 'threw');
       break;
     case 'capabilityResult':
       capabilityResult(message.callId, message.ok, message.value);
