@@ -10,7 +10,6 @@ export const ERROR_CODES = {
   INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
   INVALID_PARAMETER: { status: 400, description: 'A path, query or body field has the wrong type or a value out of range; the message names the field.' },
   LAYOUT_RUNNING: { status: 409, description: 'A layout computation is running already; poll its status, or cancel it first.' },
-  LAYOUT_UNAVAILABLE: { status: 503, description: 'No TensorFlow.js backend could be loaded for the layout; the message says what was tried.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not accept this method.' },
   NOT_FOUND: { status: 404, description: 'The node, resource or route named in the request does not exist; the message names it.' },
   OVERLAY_BUSY: { status: 409, description: 'The plugin is applying already; wait for it (GET /api/overlays/{id}/status or the event stream) or remove it.' },
