@@ -90,7 +90,7 @@ works against a remote server too.`,
   });
 
   common(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
-    const listed = (await perform(options, { method: 'GET', path: '/api/overlays' }, async (overlays, plugins) => ({
+    const listed = (await perform(options, { method: 'GET', path: '/api/overlays', envelope: false }, async (overlays, plugins) => ({
       plugins: plugins.list().map((record) => ({ id: record.id, loaded: record.state === 'loaded', reason: record.reason, overlays: record.overlays, overlayState: overlays.stateOf(record.id) })),
     }))) as { plugins: Array<{ id: string; loaded: boolean; reason?: string; overlays: Array<{ id: string; name: string }>; overlayState: string }> };
     for (const plugin of listed.plugins) {
@@ -117,7 +117,7 @@ type OfflineWork = Parameters<typeof withOfflineOverlays<unknown>>[1];
  * Sends the request to the server; when nothing answers there, does the
  * same work in this process on the repository's data directory.
  */
-async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown }, offline: OfflineWork): Promise<unknown> {
+async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown; envelope?: boolean }, offline: OfflineWork): Promise<unknown> {
   const base = options.server.replace(/\/+$/, '');
   let response: Response | undefined;
   try {
@@ -138,7 +138,7 @@ async function perform(options: CommonOptions, request: { method: string; path: 
       throw new OperationError(`${base} answered ${response.status} with something that is not JSON; is it a Strata server?`);
     }
     if (!response.ok) throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
-    return request.path === '/api/overlays' ? parsed : parsed.data;
+    return request.envelope === false ? parsed : parsed.data;
   }
   const repository = path.resolve(options.repo);
   if (!statSync(repository, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no server answers at ${base}, and --repo ${repository} is not a directory`);
