@@ -1,9 +1,8 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import { isBinaryFileSync } from 'isbinaryfile';
-import { analyzeSource, countLines, isParsedSource, type ImportReference, type SymbolFacts } from './source-file-analyzer.js';
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+import { analyzeSource, countLines, isParsedSource, lineStartsOf, type ImportReference, type SymbolFacts } from './source-file-analyzer.js';
 
 /** What reading one file tells: everything the graph needs from it. */
 export interface FileFacts {
@@ -36,20 +35,18 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
       facts.error = `not read: ${size} bytes is over the limit of ${maxFileBytes} (index.maxFileBytes)`;
       return facts;
     }
-    const buffer = readFileSync(fd);
-    if (buffer.length > 0 && isBinaryFileSync(buffer)) {
+    const bytes: Uint8Array = readFileSync(fd);
+    // Valid UTF-8 without a NUL byte is text (the common case, decided natively); anything else is for isbinaryfile to judge.
+    const utf8 = isUtf8(bytes);
+    if (bytes.length > 0 && (!utf8 || bytes.indexOf(0) !== -1) && isBinaryFileSync(bytes as Buffer)) {
       facts.binary = true;
       return facts;
     }
-    let text: string;
-    try {
-      text = UTF8.decode(buffer);
-    } catch {
-      text = buffer.toString('latin1');
-      facts.error = 'not valid UTF-8; read as Latin-1';
-    }
-    if (!isParsedSource(name)) return Object.assign(facts, countLines(text, []));
-    const analysis = analyzeSource(name, text);
+    if (!utf8) facts.error = 'not valid UTF-8; read as Latin-1';
+    if (!isParsedSource(name)) return Object.assign(facts, countLines(bytes, lineStartsOf(bytes), []));
+    // Latin-1 maps each byte to one character, so offsets into the text stay offsets into the bytes.
+    const text = (bytes as Buffer).toString(utf8 ? 'utf8' : 'latin1');
+    const analysis = analyzeSource(name, text, bytes);
     facts.lines = analysis.lines;
     facts.loc = analysis.loc;
     facts.imports = analysis.imports;

@@ -1,5 +1,4 @@
 import { parseSync, Visitor, type ParserOptions } from 'oxc-parser';
-import type { Program } from '@oxc-project/types';
 import type { ImportReferenceKind } from '@strata/sdk';
 
 /** A module reference found in a source file. */
@@ -51,72 +50,128 @@ function parserLang(filename: string): ParserOptions['lang'] | undefined {
   return dot === -1 ? undefined : PARSER_LANG[filename.slice(dot)];
 }
 
+/** What only a walk of the whole tree finds: `require()`, `import x = require()`, `import()` types. */
+function deepImportHandlers(found: ImportReference[]): Record<string, (node: LazyNode) => void> {
+  return {
+    CallExpression(node) {
+      const callee = node.callee;
+      if (!IDENTIFIER.has(callee.type) || callee.name !== 'require') return;
+      const args = node.arguments;
+      if (args.length !== 1) return;
+      const argument = args[0];
+      if (LITERAL.has(argument.type) && typeof argument.value === 'string') found.push({ specifier: argument.value, kind: 'require' });
+      else if (argument.type === 'TemplateLiteral' && argument.expressions.length === 0 && argument.quasis[0]?.value.cooked != null) {
+        found.push({ specifier: argument.quasis[0].value.cooked, kind: 'require' });
+      }
+    },
+    TSImportEqualsDeclaration(node) {
+      if (node.moduleReference.type === 'TSExternalModuleReference') {
+        found.push({ specifier: node.moduleReference.expression.value, kind: node.importKind === 'type' ? 'type-only' : 'require' });
+      }
+    },
+    TSImportType(node) {
+      found.push({ specifier: node.source.value, kind: 'type-only' });
+    },
+  };
+}
+
+/** A node of oxc's tree, eager (ESTree) or lazily deserialized: the lazy kind has no published types. */
+type LazyNode = any;
+
 /**
  * Reads a JavaScript or TypeScript file with oxc's parser: its static and
  * dynamic imports, re-exports, `require()` calls with a literal, TypeScript
  * `import x = require()` and `import()` types, and its line counts.
+ *
+ * `bytes` is the file as read (the UTF-8 encoding of `text`). Only what is
+ * needed of the tree becomes JavaScript objects (oxc's lazy deserialization:
+ * the module record, the top-level statements, the comments' spans).
  */
-export function analyzeSource(filename: string, text: string): SourceFileFacts {
+export function analyzeSource(filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
   const lang = parserLang(filename);
-  if (!lang) return { ...countLines(text, []), imports: [], symbols: [] };
-  // Raw transfer hands the tree over as one buffer: faster than the default even with the whole tree read.
-  const result = parseSync(filename, text, { lang, sourceType: 'unambiguous', experimentalRawTransfer: true } as ParserOptions);
-  const imports: ImportReference[] = [];
-  const module = result.module;
-  for (const statement of module.staticImports) {
-    const typeOnly = statement.entries.length > 0 && statement.entries.every((entry) => entry.isType);
-    imports.push({ specifier: statement.moduleRequest.value, kind: typeOnly ? 'type-only' : 'static' });
-  }
-  for (const statement of module.staticExports) {
-    for (const entry of statement.entries) {
-      if (entry.moduleRequest) imports.push({ specifier: entry.moduleRequest.value, kind: entry.isType ? 'type-only' : 're-export' });
+  // oxc's offsets count UTF-16 code units: for ASCII text they are byte offsets.
+  const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
+  const lineStarts = lineStartsOf(units);
+  if (!lang) return { ...countLines(units, lineStarts, []), imports: [], symbols: [] };
+  // Walking the whole tree costs more than parsing, so it is done only when it can find something. That walk
+  // needs the whole tree (oxc's lazy walker misses type annotations of variables); otherwise only the top
+  // level is read, lazily.
+  const deep = REQUIRE_CALL.test(text) || (lang !== 'jsx' && IMPORT_TYPE.test(text));
+  const options = { lang, sourceType: 'unambiguous', ...(deep ? { experimentalRawTransfer: true } : { experimentalLazy: true }) };
+  const result = parseSync(filename, text, options as ParserOptions) as unknown as ParseResult;
+  try {
+    const imports: ImportReference[] = [];
+    const module = result.module;
+    for (const statement of module.staticImports) {
+      const entries = statement.entries;
+      let typeOnly = entries.length > 0;
+      for (const entry of entries) if (!entry.isType) typeOnly = false;
+      imports.push({ specifier: statement.moduleRequest.value, kind: typeOnly ? 'type-only' : 'static' });
     }
+    for (const statement of module.staticExports) {
+      for (const entry of statement.entries) {
+        const request = entry.moduleRequest;
+        if (request) imports.push({ specifier: request.value, kind: entry.isType ? 'type-only' : 're-export' });
+      }
+    }
+    for (const dynamic of module.dynamicImports) {
+      const request = dynamic.moduleRequest;
+      const literal = stringLiteral(text.slice(request.start, request.end));
+      if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
+    }
+    if (deep) new Visitor(deepImportHandlers(imports)).visit(result.program);
+    const comments: Array<{ start: number; end: number }> = [];
+    // A hashbang line is not code.
+    if (text.startsWith('#!')) comments.push({ start: 0, end: Math.max(0, text.indexOf('\n')) || text.length });
+    for (const comment of result.comments) {
+      const start = comment.start;
+      const end = comment.end;
+      comments.push({ start, end });
+      // Triple-slash references: `/// <reference path="./types.d.ts" />`, always relative to the file.
+      if (text.charCodeAt(start + 2) === 0x2f && comment.type === 'Line') {
+        const reference = TRIPLE_SLASH_PATH.exec(text.slice(start + 2, end));
+        if (reference) imports.push({ specifier: /^\.{0,2}\//.test(reference[1]!) ? reference[1]! : `./${reference[1]}`, kind: 'type-only' });
+      }
+    }
+    let firstError: string | undefined;
+    for (const error of result.errors) {
+      if (error.severity === 'Error') {
+        firstError = error.message;
+        break;
+      }
+    }
+    const counts = countLines(units, lineStarts, comments);
+    const symbols = declaredSymbols(result.program, (offset) => lineAt(lineStarts, offset));
+    return firstError !== undefined ? { ...counts, imports, symbols, error: `syntax error: ${firstError}` } : { ...counts, imports, symbols };
+  } finally {
+    result.dispose?.();
   }
-  for (const dynamic of module.dynamicImports) {
-    const literal = stringLiteral(text.slice(dynamic.moduleRequest.start, dynamic.moduleRequest.end));
-    if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
-  }
-  // Walking the tree costs more than parsing; only do it when it can find something.
-  if (REQUIRE_CALL.test(text) || (lang !== 'jsx' && IMPORT_TYPE.test(text))) {
-    new Visitor({
-      CallExpression(node) {
-        const argument = node.arguments[0];
-        if (node.callee.type !== 'Identifier' || node.callee.name !== 'require' || node.arguments.length !== 1) return;
-        if (argument?.type === 'Literal' && typeof argument.value === 'string') imports.push({ specifier: argument.value, kind: 'require' });
-        else if (argument?.type === 'TemplateLiteral' && argument.expressions.length === 0 && argument.quasis[0]?.value.cooked != null) {
-          imports.push({ specifier: argument.quasis[0].value.cooked, kind: 'require' });
-        }
-      },
-      TSImportEqualsDeclaration(node) {
-        if (node.moduleReference.type === 'TSExternalModuleReference') {
-          imports.push({ specifier: node.moduleReference.expression.value, kind: node.importKind === 'type' ? 'type-only' : 'require' });
-        }
-      },
-      TSImportType(node) {
-        imports.push({ specifier: node.source.value, kind: 'type-only' });
-      },
-    }).visit(result.program);
-  }
-  // Triple-slash references: `/// <reference path="./types.d.ts" />`, always relative to the file.
-  for (const comment of result.comments) {
-    if (comment.type !== 'Line' || !comment.value.startsWith('/')) continue;
-    const reference = TRIPLE_SLASH_PATH.exec(comment.value);
-    if (reference) imports.push({ specifier: /^\.{0,2}\//.test(reference[1]!) ? reference[1]! : `./${reference[1]}`, kind: 'type-only' });
-  }
-  const firstError = result.errors.find((error) => error.severity === 'Error');
-  const counts = countLines(text, result.comments);
-  const symbols = declaredSymbols(result.program, lineOf(text));
-  return firstError ? { ...counts, imports, symbols, error: `syntax error: ${firstError.message}` } : { ...counts, imports, symbols };
 }
 
-type Statement = Program['body'][number];
+/** What oxc's parser returns, eager or lazy alike (lazy results also have `dispose`). */
+interface ParseResult {
+  program: LazyNode;
+  module: LazyNode;
+  comments: Iterable<{ start: number; end: number; type: string }>;
+  errors: Iterable<{ severity: string; message: string }>;
+  dispose?(): void;
+}
+
+/** Identifier node types: ESTree's, and the names oxc's lazy nodes carry. */
+const IDENTIFIER = new Set(['Identifier', 'IdentifierName', 'IdentifierReference', 'BindingIdentifier']);
+const LITERAL = new Set(['Literal', 'StringLiteral', 'NumericLiteral']);
+const FUNCTION_VALUE = new Set(['ArrowFunctionExpression', 'FunctionExpression']);
+/** `export const x`, `export function f` (oxc's lazy nodes call it `ExportDeclaration`). */
+const EXPORT_NAMED = new Set(['ExportNamedDeclaration', 'ExportDeclaration']);
 
 /**
  * The symbols a file declares: top-level functions, classes (and their
  * methods), interfaces and type aliases, and exported constants holding
- * functions. Overload signatures merge with their implementation.
+ * functions. Overload signatures merge with their implementation. Reads
+ * only the top-level statements and class bodies of the lazily
+ * deserialized tree.
  */
-function declaredSymbols(program: Program, line: (offset: number) => number): SymbolFacts[] {
+function declaredSymbols(program: LazyNode, line: (offset: number) => number): SymbolFacts[] {
   const byKey = new Map<string, SymbolFacts>();
   const add = (symbol: Omit<SymbolFacts, 'startLine' | 'endLine'>, start: number, end: number): void => {
     const key = `${symbol.container ?? ''}.${symbol.name}`;
@@ -131,73 +186,87 @@ function declaredSymbols(program: Program, line: (offset: number) => number): Sy
       byKey.set(key, { ...symbol, startLine, endLine });
     }
   };
-  const declaration = (node: Statement | null | undefined, exported: boolean, span: { start: number; end: number }, defaultName?: string): void => {
+  const declaration = (node: LazyNode, exported: boolean, start: number, end: number, defaultName?: string): void => {
     if (!node) return;
     switch (node.type) {
       case 'FunctionDeclaration':
       case 'TSDeclareFunction': {
         const name = node.id?.name ?? defaultName;
-        if (name) add({ name, kind: 'function', exported }, span.start, span.end);
+        if (name) add({ name, kind: 'function', exported }, start, end);
         break;
       }
       case 'ClassDeclaration': {
         const name = node.id?.name ?? defaultName;
         if (!name) break;
-        add({ name, kind: 'class', exported }, span.start, span.end);
+        add({ name, kind: 'class', exported }, start, end);
         for (const member of node.body.body) {
-          const key = 'key' in member ? member.key : undefined;
-          const memberName = key?.type === 'Identifier' || key?.type === 'PrivateIdentifier' ? (key.type === 'PrivateIdentifier' ? `#${key.name}` : key.name)
-            : key?.type === 'Literal' ? String(key.value) : undefined;
-          if (!memberName) continue;
-          const isMethod = member.type === 'MethodDefinition'
-            || (member.type === 'PropertyDefinition' && (member.value?.type === 'ArrowFunctionExpression' || member.value?.type === 'FunctionExpression'));
+          const isMethod = member.type === 'MethodDefinition' || (member.type === 'PropertyDefinition' && FUNCTION_VALUE.has(member.value?.type));
           if (!isMethod) continue;
+          const key = member.key;
+          const memberName = key?.type === 'PrivateIdentifier' ? `#${key.name}` : IDENTIFIER.has(key?.type) ? key.name : LITERAL.has(key?.type) ? String(key.value) : undefined;
+          if (memberName === undefined) continue;
           const accessor = member.type === 'MethodDefinition' && (member.kind === 'get' || member.kind === 'set') ? `${member.kind} ` : '';
           add({ name: `${accessor}${memberName}`, kind: 'method', exported, container: name }, member.start, member.end);
         }
         break;
       }
       case 'TSInterfaceDeclaration':
-        add({ name: node.id.name, kind: 'interface', exported }, span.start, span.end);
+        add({ name: node.id.name, kind: 'interface', exported }, start, end);
         break;
       case 'TSTypeAliasDeclaration':
-        add({ name: node.id.name, kind: 'type', exported }, span.start, span.end);
+        add({ name: node.id.name, kind: 'type', exported }, start, end);
         break;
-      case 'VariableDeclaration':
+      case 'VariableDeclaration': {
         if (!exported) break;
-        for (const declarator of node.declarations) {
-          const init = declarator.init;
-          if (declarator.id.type === 'Identifier' && (init?.type === 'ArrowFunctionExpression' || init?.type === 'FunctionExpression')) {
-            add({ name: declarator.id.name, kind: 'function', exported }, node.declarations.length === 1 ? span.start : declarator.start, node.declarations.length === 1 ? span.end : declarator.end);
+        const declarations = node.declarations;
+        const single = declarations.length === 1;
+        for (const declarator of declarations) {
+          if (IDENTIFIER.has(declarator.id.type) && FUNCTION_VALUE.has(declarator.init?.type)) {
+            add({ name: declarator.id.name, kind: 'function', exported }, single ? start : declarator.start, single ? end : declarator.end);
           }
         }
         break;
+      }
       default:
         break;
     }
   };
   for (const statement of program.body) {
-    if (statement.type === 'ExportNamedDeclaration') declaration(statement.declaration as Statement | null, true, statement);
-    else if (statement.type === 'ExportDefaultDeclaration') declaration(statement.declaration as Statement, true, statement, 'default');
-    else declaration(statement, false, statement);
+    const type = statement.type;
+    if (EXPORT_NAMED.has(type)) declaration(statement.declaration, true, statement.start, statement.end);
+    else if (type === 'ExportDefaultDeclaration') declaration(statement.declaration, true, statement.start, statement.end, 'default');
+    else declaration(statement, false, statement.start, statement.end);
   }
   return [...byKey.values()];
 }
 
-/** Maps a UTF-16 offset to its 1-based line. */
-function lineOf(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (starts[mid]! <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
-  };
+/** A string's UTF-16 code units. */
+function codeUnitsOf(text: string): Uint16Array {
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  return units;
+}
+
+/** Offsets of the first byte (or code unit) of each line. */
+export function lineStartsOf(bytes: Uint8Array | Uint16Array): Int32Array {
+  let count = 1;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) count++;
+  const starts = new Int32Array(count);
+  let line = 1;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts[line++] = i + 1;
+  return starts;
+}
+
+/** The 1-based line of a byte offset. */
+function lineAt(starts: Int32Array, offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low + 1;
 }
 
 /** The value of a string literal or a template literal without substitutions. */
@@ -215,56 +284,41 @@ function stringLiteral(source: string): string | undefined {
   return undefined;
 }
 
-const NOT_BLANK = /[^ \t\r\ufeff]/;
-
-/** Counts lines, and lines holding code outside the given comment spans. */
-export function countLines(text: string, comments: ReadonlyArray<{ start: number; end: number }>): { lines: number; loc: number } {
-  if (text.length === 0) return { lines: 0, loc: 0 };
-  if (comments.length === 0) {
-    // No comments: a line is code when it is not blank. Jumping from line end to line end is much faster than a loop over characters.
-    let lines = 0;
-    let loc = 0;
-    let start = 0;
-    while (start < text.length) {
-      let end = text.indexOf('\n', start);
-      if (end === -1) end = text.length;
-      lines++;
-      if (NOT_BLANK.test(text.slice(start, end))) loc++;
-      start = end + 1;
-    }
-    return { lines, loc };
-  }
-  let lines = 0;
+/**
+ * Counts lines, and lines holding code: something other than white space
+ * outside the given comment spans (byte offsets, in order). Works on the
+ * bytes, without allocating: from each line's first visible byte it jumps to
+ * the next line end.
+ */
+export function countLines(bytes: Uint8Array | Uint16Array, lineStarts: Int32Array, comments: ReadonlyArray<{ start: number; end: number }>): { lines: number; loc: number } {
+  const length = bytes.length;
+  if (length === 0) return { lines: 0, loc: 0 };
+  // A final line end does not begin another line.
+  const lines = bytes[length - 1] === 10 ? lineStarts.length - 1 : lineStarts.length;
   let loc = 0;
-  let lineHasCode = false;
-  let commentIndex = 0;
-  let nextComment = comments[0];
-  for (let i = 0; i < text.length; i++) {
-    if (nextComment && i === nextComment.start) {
-      // Skip the comment, counting the line ends inside it.
-      for (; i < nextComment.end; i++) {
-        if (text.charCodeAt(i) === 10) {
-          lines++;
-          if (lineHasCode) loc++;
-          lineHasCode = false;
-        }
+  /** Index in `lineStarts` of the line holding `position`. */
+  let line = 0;
+  let lastCounted = -1;
+  let position = bytes[0] === 0xfeff ? 1 : bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let commentIndex = 0; commentIndex <= comments.length && position < length; commentIndex++) {
+    // The code segment before the next comment (or the end).
+    const comment = comments[commentIndex];
+    const segmentEnd = comment ? Math.min(comment.start, length) : length;
+    while (position < segmentEnd) {
+      const byte = bytes[position]!;
+      if (byte === 32 || byte === 9 || byte === 10 || byte === 13 || byte === 11 || byte === 12) {
+        position++;
+        continue;
       }
-      nextComment = comments[++commentIndex];
-      i--;
-      continue;
+      while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= position) line++;
+      if (line !== lastCounted) {
+        loc++;
+        lastCounted = line;
+      }
+      // Nothing else on this line can add to the count.
+      position = line + 1 < lineStarts.length ? lineStarts[line + 1]! : length;
     }
-    const code = text.charCodeAt(i);
-    if (code === 10) {
-      lines++;
-      if (lineHasCode) loc++;
-      lineHasCode = false;
-    } else if (code !== 32 && code !== 9 && code !== 13 && code !== 0xfeff) {
-      lineHasCode = true;
-    }
-  }
-  if (text.charCodeAt(text.length - 1) !== 10) {
-    lines++;
-    if (lineHasCode) loc++;
+    if (comment && position < comment.end) position = comment.end;
   }
   return { lines, loc };
 }

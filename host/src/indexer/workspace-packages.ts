@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { parse as parseYaml } from 'yaml';
@@ -49,12 +49,12 @@ export class WorkspacePackages {
   /** Finds the workspace packages among the repository's directories. */
   static async discover(root: string, directories: readonly string[], hasFile: (file: string) => boolean): Promise<WorkspacePackages> {
     const byName = new Map<string, WorkspacePackage>();
-    const rootManifest = await readJson<Manifest>(path.join(root, 'package.json'));
+    const rootManifest = readJson<Manifest>(path.join(root, 'package.json'));
     const patterns: string[] = [];
     const declared = rootManifest?.workspaces;
     if (Array.isArray(declared)) patterns.push(...declared);
     else if (declared && Array.isArray(declared.packages)) patterns.push(...declared.packages);
-    const pnpm = await readFile(path.join(root, 'pnpm-workspace.yaml'), 'utf8').catch(() => undefined);
+    const pnpm = readText(path.join(root, 'pnpm-workspace.yaml'));
     if (pnpm !== undefined) {
       try {
         const parsed = parseYaml(pnpm) as { packages?: unknown } | null;
@@ -72,9 +72,9 @@ export class WorkspacePackages {
     const candidates = directories.filter((d) => isIncluded(d) && !isExcluded(d) && hasFile(`${d}/package.json`));
     if (rootManifest?.name) candidates.unshift('');
     for (const directory of candidates) {
-      const manifest = directory === '' ? rootManifest! : await readJson<Manifest>(path.join(root, directory, 'package.json'));
+      const manifest = directory === '' ? rootManifest! : readJson<Manifest>(path.join(root, directory, 'package.json'));
       if (!manifest?.name || (byName.has(manifest.name) && directory === '')) continue;
-      const tsconfig = await readJson<{ compilerOptions?: { outDir?: string; rootDir?: string } }>(path.join(root, directory, 'tsconfig.json'));
+      const tsconfig = readJson<{ compilerOptions?: { outDir?: string; rootDir?: string } }>(path.join(root, directory, 'tsconfig.json'));
       const options = tsconfig?.compilerOptions;
       const buildMapping = options?.outDir && options.rootDir ? { outDir: clean(options.outDir), rootDir: clean(options.rootDir) } : undefined;
       byName.set(manifest.name, { name: manifest.name, directory, manifest, ...(buildMapping && { buildMapping }) });
@@ -170,9 +170,20 @@ function clean(p: string): string {
   return path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/$/, '');
 }
 
-async function readJson<T>(file: string): Promise<T | undefined> {
+/** Synchronous: a repository with hundreds of packages reads their manifests several times faster than with promises. */
+function readJson<T>(file: string): T | undefined {
+  const text = readText(file);
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as T;
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
