@@ -73,6 +73,20 @@ t.test('one computation at a time; cancel stops it and is harmless when idle', a
   t.equal((await settled(server)).state, 'completed');
 });
 
+t.test('a cancel sent before the worker has loaded its backend stops the computation too, and saves nothing', async (t) => {
+  const server = await startTestServer(t, await makeRepo(t, biggerRepo()), { flags: { watch: false } });
+  for (let round = 0; round < 3; round++) {
+    t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 10000 }))).status, 200);
+    const cancelled = await server.api('/api/graph/layout/compute/cancel', { method: 'POST' });
+    t.match(cancelled.body.data, { state: 'cancelled', error: null }, `round ${round}: cancelled at once`);
+    t.match(cancelled.body.data.finishedAt, /Z$/);
+    t.same((await server.api('/api/graph/layout/compute/status')).body.data.state, 'cancelled', 'the status stays cancelled');
+  }
+  t.equal((await server.api('/api/graph')).body.data.nodes.filter((node: { position?: unknown }) => node.position).length, 0, 'nothing was saved');
+  t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 5 }))).status, 200, 'a new computation starts after terminated ones');
+  t.equal((await settled(server)).state, 'completed');
+});
+
 t.test('iterations is required, a positive integer up to the configured maximum', async (t) => {
   const server = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), { flags: { watch: false, layout: { maxIterations: 500 } } });
   for (const [body, field] of [

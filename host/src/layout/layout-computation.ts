@@ -12,6 +12,8 @@ import type { FromLayoutWorker, ToLayoutWorker } from './layout-worker.js';
 
 /** The package of the built-in layout engine, loaded in the worker only. */
 const ENGINE_PACKAGE = '@strata/extension-gpu-layout';
+/** How long a cancelled worker has to stop on its own before it is terminated. */
+const CANCEL_GRACE_MS = 100;
 /** How strongly each kind of edge pulls. Containment draws directories as regions. */
 const EDGE_WEIGHTS: Record<string, number> = { contains: 1, imports: 0.25 };
 
@@ -58,7 +60,7 @@ export interface LayoutRequest {
 @injectable()
 export class LayoutComputation {
   private status: LayoutStatus = { state: 'idle', iteration: 0, iterations: 0, progress: 0, backend: null, seed: null, nodes: 0, startedAt: null, finishedAt: null, error: null };
-  private running: { worker: Worker; cancel: Int32Array; done: Promise<void> } | undefined;
+  private running: { worker: Worker; cancel: Int32Array; done: Promise<void>; stop: () => void } | undefined;
   private availability: Promise<LayoutAvailability> | undefined;
 
   constructor(
@@ -109,6 +111,7 @@ export class LayoutComputation {
     };
     const { worker, cancel } = this.spawn();
     this.status = { state: 'running', iteration: 0, iterations: request.iterations, progress: 0, backend: null, seed, nodes: n, startedAt: new Date().toISOString(), finishedAt: null, error: null };
+    let stop = (): void => {};
     const done = new Promise<void>((resolve) => {
       const finish = (patch: Partial<LayoutStatus>): void => {
         if (this.running?.worker !== worker) return;
@@ -145,19 +148,26 @@ export class LayoutComputation {
       });
       worker.once('error', (error) => finish({ state: 'failed', error: error.message }));
       worker.once('exit', (code) => finish({ state: 'failed', error: `the layout worker exited (code ${code})` }));
+      stop = () => finish({ state: 'cancelled' });
     });
-    this.running = { worker, cancel, done };
+    this.running = { worker, cancel, done, stop };
     worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer, input.parent.buffer] as ArrayBuffer[]);
     this.events.publish('layout.started', { iterations: request.iterations, nodes: n });
     return this.current();
   }
 
-  /** Stops the computation under way (its positions are not saved). Harmless when none runs. */
+  /**
+   * Stops the computation under way (its positions are not saved). Harmless
+   * when none runs. The worker reads the flag after each iteration; one that
+   * has not stopped within `CANCEL_GRACE_MS` (still loading its backend, or
+   * in a long iteration) is terminated.
+   */
   async cancel(): Promise<LayoutStatus> {
     const running = this.running;
     if (running) {
       Atomics.store(running.cancel, 0, 1);
-      await running.done;
+      const stopped = await Promise.race([running.done.then(() => true), new Promise<false>((resolve) => setTimeout(resolve, CANCEL_GRACE_MS, false))]);
+      if (!stopped) running.stop();
     }
     return this.current();
   }
