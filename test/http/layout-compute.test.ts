@@ -1,3 +1,5 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO, type FixtureFiles } from '../helpers/fixture-repo.ts';
 import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
@@ -85,6 +87,43 @@ t.test('a cancel sent before the worker has loaded its backend stops the computa
   t.equal((await server.api('/api/graph')).body.data.nodes.filter((node: { position?: unknown }) => node.position).length, 0, 'nothing was saved');
   t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 5 }))).status, 200, 'a new computation starts after terminated ones');
   t.equal((await settled(server)).state, 'completed');
+});
+
+t.test('progress rises to 1; a graph that changes during the job gets a layout that fits the graph of now', async (t) => {
+  const repo = await makeRepo(t, biggerRepo());
+  const server = await startTestServer(t, repo);
+  const revision = (await server.api('/api/graph')).body.meta.revision;
+  t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 3000, seed: 3 }))).status, 200);
+  for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  // While it runs: a new directory with a file, and a file removed.
+  await mkdir(path.join(repo, 'pkg0/fresh'));
+  await writeFile(path.join(repo, 'pkg0/fresh/added.ts'), "import '../file1.js';\nexport function added() {}\n");
+  await rm(path.join(repo, 'pkg1/file3.ts'));
+  const deadline = Date.now() + 10_000;
+  let graph = (await server.api('/api/graph')).body;
+  while (!(graph.meta.revision > revision && graph.data.nodes.some((n: { id: string }) => n.id === 'file:pkg0/fresh/added.ts') && !graph.data.nodes.some((n: { id: string }) => n.id === 'file:pkg1/file3.ts'))) {
+    if (Date.now() > deadline) throw new Error('the graph did not change in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    graph = (await server.api('/api/graph')).body;
+  }
+  const progress: number[] = [];
+  let status = (await server.api('/api/graph/layout/compute/status')).body.data;
+  t.equal(status.state, 'running', 'the graph changed while the job ran');
+  while (status.state === 'running') {
+    progress.push(status.progress);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    status = (await server.api('/api/graph/layout/compute/status')).body.data;
+  }
+  t.match(status, { state: 'completed', progress: 1, iteration: 3000 });
+  t.ok(progress.length > 1 && progress.every((value, i) => value >= 0 && value <= 1 && (i === 0 || value >= progress[i - 1]!)), `progress never goes back (${progress.length} readings)`);
+
+  const nodes = (await server.api('/api/graph')).body.data.nodes as Array<{ id: string; parent?: string; position?: { x: number; y: number } }>;
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  t.ok(nodes.every((node) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)), 'every node of the graph of now has a position');
+  t.notOk(byId.has('file:pkg1/file3.ts'), 'the removed file is gone');
+  const distance = (a: string, b: string): number => Math.hypot(byId.get(a)!.position!.x - byId.get(b)!.position!.x, byId.get(a)!.position!.y - byId.get(b)!.position!.y);
+  t.ok(distance('file:pkg0/fresh/added.ts', 'dir:pkg0/fresh') <= 1.01, 'the new file sits next to its new directory');
+  t.ok(distance('dir:pkg0/fresh', 'dir:pkg0') <= 1.01, 'which sits next to its parent');
 });
 
 t.test('iterations is required, a positive integer up to the configured maximum', async (t) => {

@@ -247,22 +247,37 @@ export class LayoutComputation {
   }
 
   /**
-   * Saves the computed positions as the graph's layout. Nodes added while the
-   * job ran get a place next to their parent, so the result fits the graph of now.
+   * Saves the computed positions as the graph's layout, fitted to the graph
+   * of now: nodes removed while the job ran are left out, and nodes added
+   * meanwhile get a place next to their parent (itself placed first when it
+   * is new too), or keep a position saved earlier.
    */
   private async save(ids: readonly string[], computed: Float32Array): Promise<void> {
-    const saved = new Map<string, Position>();
+    const computedById = new Map<string, Position>();
     for (let i = 0; i < ids.length; i++) {
       const x = computed[2 * i]!;
       const y = computed[2 * i + 1]!;
-      if (Number.isFinite(x) && Number.isFinite(y)) saved.set(ids[i]!, { x, y });
+      if (Number.isFinite(x) && Number.isFinite(y)) computedById.set(ids[i]!, { x, y });
     }
+    const current = new Map(Array.from(this.graph.nodes(), (node) => [node.id, node]));
+    const saved = new Map<string, Position>();
     let offset = 0;
-    for (const node of this.graph.nodes()) {
-      if (saved.has(node.id)) continue;
-      const near = (node.parent && saved.get(node.parent)) ?? this.positions.position(node.id);
-      if (near) saved.set(node.id, { x: near.x + 0.5 * Math.cos(offset), y: near.y + 0.5 * Math.sin(offset) });
+    const place = (id: string, depth = 0): Position | undefined => {
+      const known = saved.get(id) ?? computedById.get(id);
+      if (known) return known;
+      const node = current.get(id);
+      if (!node) return undefined;
+      const parent = node.parent && depth < 256 ? place(node.parent, depth + 1) : undefined;
+      const near = parent ?? this.positions.position(id);
+      if (!near) return undefined;
       offset += 1;
+      const position = { x: near.x + 0.5 * Math.cos(offset), y: near.y + 0.5 * Math.sin(offset) };
+      saved.set(id, position);
+      return position;
+    };
+    for (const id of current.keys()) {
+      const position = place(id);
+      if (position) saved.set(id, position);
     }
     await this.positions.replaceAll(saved);
   }
