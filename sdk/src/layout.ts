@@ -14,7 +14,7 @@ export interface LayoutSettings {
   negativeSamples?: number;
   /** Pull of every node toward the center (default 0.01). */
   gravity?: number;
-  /** Step size at the first iteration; it cools linearly to a tenth (default √n / 33, at least 1). */
+  /** Step size at the first iteration; it cools linearly to a tenth (default √n / 33, at least 1; a twentieth of that when refining a saved layout). */
   learningRate?: number;
 }
 
@@ -33,6 +33,13 @@ export interface LayoutInput {
    * (multilevel) and start their children next to them.
    */
   parent?: Int32Array;
+  /**
+   * 1 for each node whose starting position is one the user has already seen
+   * (a saved layout), 0 for a new node placed near its neighbours. When most
+   * nodes are placed (the built-in engine: 80 %), an engine should refine the picture rather than start
+   * over, so that a small change to the graph moves it only a little.
+   */
+  placed?: Uint8Array;
   iterations: number;
   seed: number;
   settings: LayoutSettings;

@@ -126,6 +126,42 @@ t.test('progress rises to 1; a graph that changes during the job gets a layout t
   t.ok(distance('dir:pkg0/fresh', 'dir:pkg0') <= 1.01, 'which sits next to its parent');
 });
 
+t.test('a computation after a small change refines the saved layout: the picture moves only a little', async (t) => {
+  const repo = await makeRepo(t, biggerRepo());
+  const server = await startTestServer(t, repo);
+  type Positions = Map<string, { x: number; y: number }>;
+  const positions = async (): Promise<Positions> => new Map((await server.api('/api/graph')).body.data.nodes.map((node: { id: string; position: { x: number; y: number } }) => [node.id, node.position]));
+  const compute = async (seed: number): Promise<Positions> => {
+    t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 300, seed }))).status, 200);
+    t.equal((await settled(server)).state, 'completed');
+    return positions();
+  };
+  /** Mean distance the nodes of `before` moved, over the diagonal of `before`'s picture. */
+  const moved = (before: Positions, after: Positions): number => {
+    const xs = [...before.values()].map((p) => p.x);
+    const ys = [...before.values()].map((p) => p.y);
+    const diagonal = Math.hypot(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    let total = 0;
+    for (const [id, p] of before) total += Math.hypot(after.get(id)!.x - p.x, after.get(id)!.y - p.y);
+    return total / before.size / diagonal;
+  };
+  const first = await compute(1);
+  const revision = (await server.api('/api/graph')).body.meta.revision;
+  await writeFile(path.join(repo, 'pkg3/extra.ts'), "import './file2.js';\nexport const extra = 1;\n");
+  for (let i = 0; i < 400 && (await server.api('/api/graph')).body.meta.revision === revision; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  const refined = await compute(1);
+  const refinedMove = moved(first, refined);
+  t.ok(refinedMove < 0.03, `the old nodes moved ${(refinedMove * 100).toFixed(1)} % of the picture's diagonal on average`);
+  const extra = refined.get('file:pkg3/extra.ts')!;
+  const directory = refined.get('dir:pkg3')!;
+  t.ok(Math.hypot(extra.x - directory.x, extra.y - directory.y) < 0.2 * Math.hypot(...[...refined.values()].map((p) => p.x).reduce((acc, x) => [Math.min(acc[0]!, x), Math.max(acc[1]!, x)], [Infinity, -Infinity])), 'the new file sits near its directory');
+
+  // Starting over (the saved layout cleared) draws a different picture: what the refinement avoids.
+  await server.api('/api/graph/layout', { method: 'DELETE' });
+  const fresh = await compute(2);
+  t.ok(moved(first, fresh) > 3 * refinedMove, `a fresh layout moves nodes ${(moved(first, fresh) * 100).toFixed(1)} % of the diagonal`);
+});
+
 t.test('iterations is required, a positive integer up to the configured maximum', async (t) => {
   const server = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), { flags: { watch: false, layout: { maxIterations: 500 } } });
   for (const [body, field] of [

@@ -60,9 +60,28 @@ export function createLayoutEngine(): LayoutEngine {
     },
 
     run(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
+      if (refinesSavedLayout(input)) {
+        // Most nodes are where the user saw them: refine with short steps, in one level, instead of starting over.
+        const rate = input.settings.learningRate ?? defaultLearningRate(input.nodeCount) / 20;
+        return forceLayout({ ...input, settings: { ...input.settings, learningRate: rate } }, progress, 0);
+      }
       return input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0);
     },
   };
+}
+
+/** Whether at least 80 % of the nodes start from a saved position: a small change to a layout the user has seen. */
+function refinesSavedLayout(input: LayoutInput): boolean {
+  const placed = input.placed;
+  if (!placed || placed.length !== input.nodeCount || input.nodeCount === 0) return false;
+  let count = 0;
+  for (let i = 0; i < placed.length; i++) count += placed[i]! ? 1 : 0;
+  return count >= 0.8 * input.nodeCount;
+}
+
+/** The first step size of a fresh layout: a bigger picture needs longer steps. */
+function defaultLearningRate(n: number): number {
+  return Math.max(1, Math.sqrt(n) / 33);
 }
 
 /**
@@ -142,7 +161,7 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
   const repulsion = input.settings.repulsion ?? Math.max(1, n / 100);
   const samples = Math.max(1, Math.round(input.settings.negativeSamples ?? 5));
   const gravity = input.settings.gravity ?? 0.01;
-  const rate = input.settings.learningRate ?? Math.max(1, Math.sqrt(n) / 33);
+  const rate = input.settings.learningRate ?? defaultLearningRate(n);
   const positions = tf.variable(tf.tensor2d(input.initial, [n, 2]));
   const source = tf.tensor1d(input.edgeSource, 'int32');
   const target = tf.tensor1d(input.edgeTarget, 'int32');

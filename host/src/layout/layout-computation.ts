@@ -100,10 +100,12 @@ export class LayoutComputation {
     const seed = request.seed ?? 1;
     const snapshot = this.columns.current();
     const n = snapshot.nodes.id.length;
+    const { initial, placed } = this.initialPositions(snapshot.nodes.id, snapshot.nodes.parent, seed);
     const input = {
       nodeCount: n,
       ...this.edgesOf(snapshot),
-      initial: this.initialPositions(snapshot.nodes.id, snapshot.nodes.parent, seed),
+      initial,
+      placed,
       parent: snapshot.nodes.parent.slice(),
       iterations: request.iterations,
       seed,
@@ -151,7 +153,7 @@ export class LayoutComputation {
       stop = () => finish({ state: 'cancelled' });
     });
     this.running = { worker, cancel, done, stop };
-    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer, input.parent.buffer] as ArrayBuffer[]);
+    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer, input.placed.buffer, input.parent.buffer] as ArrayBuffer[]);
     this.events.publish('layout.started', { iterations: request.iterations, nodes: n });
     return this.current();
   }
@@ -209,10 +211,12 @@ export class LayoutComputation {
    * moves the picture only a little; other nodes start near their parent (or
    * at a seeded random place), deterministically.
    */
-  private initialPositions(ids: readonly string[], parent: Int32Array, seed: number): Float32Array {
+  private initialPositions(ids: readonly string[], parent: Int32Array, seed: number): { initial: Float32Array; placed: Uint8Array } {
     const n = ids.length;
     const initial = new Float32Array(2 * n);
     const placed = new Uint8Array(n);
+    /** Nodes whose start is a saved position (the engine refines rather than starts over when most are). */
+    const fromSaved = new Uint8Array(n);
     let state = (seed * 2654435761) >>> 0 || 1;
     const random = (): number => {
       state ^= state << 13;
@@ -227,6 +231,7 @@ export class LayoutComputation {
         initial[2 * i] = saved.x;
         initial[2 * i + 1] = saved.y;
         placed[i] = 1;
+        fromSaved[i] = 1;
       }
     }
     const place = (i: number, depth = 0): void => {
@@ -243,7 +248,7 @@ export class LayoutComputation {
       placed[i] = 1;
     };
     for (let i = 0; i < n; i++) place(i);
-    return initial;
+    return { initial, placed: fromSaved };
   }
 
   /**
