@@ -198,6 +198,36 @@ t.test('the prototype polluter, a plugin that keeps running after its apply, and
   t.equal((await server.api('/api/overlays/slow/status')).body.data.state, 'inactive');
 });
 
+t.test('a sandbox process that stops answering is stopped by the host, and the error says what it was asked', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));
+  t.teardown(() => rm(plugins, { recursive: true, force: true }));
+  await writePlugins(plugins, [LOC_PLUGIN, { id: 'frozen', code: pluginCode('await new Promise(() => {});') }]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS }, watch: false } });
+  const sandboxes = (): number[] => execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number)
+    .filter((pid) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).includes('sandbox-process.js'));
+  const applying = server.api('/api/overlays/frozen/apply', { method: 'POST' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Stopped by a signal, the process cannot run the isolate's own watchdog: only the host's clock is left.
+  const stopped = sandboxes();
+  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+  t.teardown(() => {
+    for (const pid of stopped) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+  const answer = await applying;
+  for (const pid of sandboxes()) process.kill(pid, 'SIGCONT');
+  t.equal(answer.status, 500);
+  t.match(answer.body.error, { code: 'PLUGIN_FAILED', message: /did not answer an apply \(wall time limit 1500 ms, plus 1000 ms to load the plugin again if it had to\) within 5500 ms; it was stopped/ });
+  t.equal((await server.api('/api/overlays/loc/apply', { method: 'POST' })).status, 200, 'the other plugins work on');
+  t.equal((await server.api('/api/graph')).status, 200);
+});
+
 t.test('a plugin that hangs while loading delays the overlay routes, not the graph', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));

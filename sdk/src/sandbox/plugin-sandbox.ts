@@ -164,6 +164,7 @@ export class PluginSandbox {
       (requestId) => ({ type: 'apply', requestId, request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] } }),
       // The process may first load a fresh isolate (after a limit ended the last one).
       this.limits.wallTimeMs + this.limits.loadTimeMs + GRACE_MS,
+      `an apply (wall time limit ${this.limits.wallTimeMs} ms, plus ${this.limits.loadTimeMs} ms to load the plugin again if it had to)`,
     );
     if (reply.type !== 'applied') throw new SandboxError('invalid-result', 'the sandbox answered an apply with something else');
     return this.checkOutcome(reply.outcome, graph ? graph.nodes.id.length : 0);
@@ -202,6 +203,7 @@ export class PluginSandbox {
     const reply = await this.request(
       (requestId) => ({ type: 'load', requestId, code: this.options.code, filename: this.options.filename, limits: this.limits }),
       this.limits.loadTimeMs + GRACE_MS + 2000,
+      `the plugin's load (load time limit ${this.limits.loadTimeMs} ms, plus the process's start)`,
     );
     if (reply.type !== 'loaded') throw new SandboxError('load', 'the sandbox answered a load with something else');
     this.declared = this.checkRegistration(reply.outcome);
@@ -268,14 +270,15 @@ export class PluginSandbox {
     if (child === this.child && child.connected) child.send(reply, () => undefined);
   }
 
-  private request(make: (requestId: number) => ToSandbox, timeoutMs: number): Promise<FromSandbox & { requestId: number }> {
+  /** Sends a request and waits for its answer; `what` names it in the error when none comes in `timeoutMs`. */
+  private request(make: (requestId: number) => ToSandbox, timeoutMs: number, what: string): Promise<FromSandbox & { requestId: number }> {
     const requestId = this.nextRequestId++;
     const child = this.child;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         // The process did not answer in time: it is stuck where the isolate's own limits do not reach.
         this.pending.delete(requestId);
-        reject(new SandboxError('wall-time', `the sandbox did not answer within ${timeoutMs} ms and was stopped`));
+        reject(new SandboxError('wall-time', `the sandbox process did not answer ${what} within ${timeoutMs} ms; it was stopped where the isolate's own limits could not stop it, and the next call starts a fresh one`));
         if (child === this.child) this.kill('unresponsive');
       }, timeoutMs);
       this.pending.set(requestId, { resolve: resolve as Pending['resolve'], reject, timer });
