@@ -27,6 +27,8 @@ const QUALITY_SOURCES = Number(process.env.LAYOUT_BENCH_SOURCES ?? 256);
 /** Which layouts run (default all): `strata,forceatlas2,d3-force`. */
 const ONLY = new Set((process.env.LAYOUT_BENCH_ONLY ?? 'strata,forceatlas2,d3-force').split(','));
 /** Settings passed to Strata's engine, as JSON (for trying its knobs). */
+/** A peer has plateaued when this many more iterations no longer gain 1 % of stress. */
+const PLATEAU_ITERATIONS = 50;
 const STRATA_SETTINGS = JSON.parse(process.env.LAYOUT_BENCH_SETTINGS ?? '{}') as Record<string, number>;
 const args = process.argv.slice(2);
 const repoIndex = args.indexOf('--repo');
@@ -107,13 +109,16 @@ interface Trace {
   peakRssMb: number;
 }
 
-/** Runs `step(chunk)` until the stress stops improving by 1 % over two chunks, or the cap. */
+/**
+ * Runs `step(chunk)` until the stress stops improving: no 1 % gain over the
+ * last `PLATEAU_ITERATIONS` iterations (at least two chunks), or the cap.
+ */
 async function trace(graph: TestGraph, chunk: number, step: (iterations: number) => Promise<ArrayLike<number>>): Promise<Trace> {
   const points: Trace['points'] = [];
+  const window = Math.max(2 * chunk, PLATEAU_ITERATIONS);
   let ms = 0;
   let iterations = 0;
   let peak = process.memoryUsage().rss;
-  let flat = 0;
   while (ms < CAP_MS) {
     const started = performance.now();
     const positions = await step(chunk);
@@ -121,11 +126,9 @@ async function trace(graph: TestGraph, chunk: number, step: (iterations: number)
     iterations += chunk;
     peak = Math.max(peak, process.memoryUsage().rss);
     const quality = layoutQuality(graph.n, graph.source, graph.target, positions, { sources: QUALITY_SOURCES });
-    const previous = points.at(-1);
     points.push({ ms, iterations, ...quality });
-    if (previous && quality.stress > previous.stress * 0.99) {
-      if (++flat >= 2) break;
-    } else flat = 0;
+    const before = points.find((point) => point.iterations === iterations - window);
+    if (before && quality.stress > before.stress * 0.99) break;
   }
   return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
 }

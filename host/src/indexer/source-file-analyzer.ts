@@ -122,7 +122,10 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
     if (deep) new Visitor(deepImportHandlers(imports)).visit(result.program);
     const comments: Array<{ start: number; end: number }> = [];
     // A hashbang line is not code.
-    if (text.startsWith('#!')) comments.push({ start: 0, end: Math.max(0, text.indexOf('\n')) || text.length });
+    if (text.startsWith('#!')) {
+      const end = text.indexOf('\n');
+      comments.push({ start: 0, end: end === -1 ? text.length : end });
+    }
     for (const comment of result.comments) {
       const start = comment.start;
       const end = comment.end;
