@@ -29,6 +29,8 @@ const ONLY = new Set((process.env.LAYOUT_BENCH_ONLY ?? 'strata,forceatlas2,d3-fo
 /** Settings passed to Strata's engine, as JSON (for trying its knobs). */
 /** A peer has plateaued when this many more iterations no longer gain 1 % of stress. */
 const PLATEAU_ITERATIONS = 50;
+/** Peers run at least this many iterations before the plateau rule may stop them (to see where they go). */
+const MIN_ITERATIONS = Number(process.env.LAYOUT_BENCH_MIN_ITERATIONS ?? 0);
 const STRATA_SETTINGS = JSON.parse(process.env.LAYOUT_BENCH_SETTINGS ?? '{}') as Record<string, number>;
 const args = process.argv.slice(2);
 const repoIndex = args.indexOf('--repo');
@@ -128,7 +130,8 @@ async function trace(graph: TestGraph, chunk: number, step: (iterations: number)
     const quality = layoutQuality(graph.n, graph.source, graph.target, positions, { sources: QUALITY_SOURCES });
     points.push({ ms, iterations, ...quality });
     const before = points.find((point) => point.iterations === iterations - window);
-    if (before && quality.stress > before.stress * 0.99) break;
+    if (process.env.LAYOUT_BENCH_TRACE) console.error(`  ${iterations} its: ${ms.toFixed(0)} ms, stress ${quality.stress.toFixed(3)}, neighbourhood ${quality.neighbourhood.toFixed(3)}`);
+    if (before && quality.stress > before.stress * 0.99 && iterations >= MIN_ITERATIONS) break;
   }
   return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
 }
