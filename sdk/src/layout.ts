@@ -35,7 +35,8 @@ export interface LayoutInput {
   parent?: Int32Array;
   /**
    * 1 for each node whose starting position is one the user has already seen
-   * (a saved layout), 0 for a new node placed near its neighbours. When most
+   * (a saved layout), 0 for a node placed by the host (next to its parent, or
+   * at random). When most
    * nodes are placed (the built-in engine: 80 %), an engine should refine the picture rather than start
    * over, so that a small change to the graph moves it only a little.
    */

@@ -26,11 +26,11 @@ const CAP_MS = Number(process.env.LAYOUT_BENCH_CAP_MS ?? 60_000);
 const QUALITY_SOURCES = Number(process.env.LAYOUT_BENCH_SOURCES ?? 256);
 /** Which layouts run (default all): `strata,forceatlas2,d3-force`. */
 const ONLY = new Set((process.env.LAYOUT_BENCH_ONLY ?? 'strata,forceatlas2,d3-force').split(','));
-/** Settings passed to Strata's engine, as JSON (for trying its knobs). */
 /** A peer has plateaued when this many more iterations no longer gain 1 % of stress. */
 const PLATEAU_ITERATIONS = 50;
 /** Peers run at least this many iterations before the plateau rule may stop them (to see where they go). */
 const MIN_ITERATIONS = Number(process.env.LAYOUT_BENCH_MIN_ITERATIONS ?? 0);
+/** Settings passed to Strata's engine, as JSON (for trying its knobs). */
 const STRATA_SETTINGS = JSON.parse(process.env.LAYOUT_BENCH_SETTINGS ?? '{}') as Record<string, number>;
 const args = process.argv.slice(2);
 const repoIndex = args.indexOf('--repo');

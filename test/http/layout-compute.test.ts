@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO, type FixtureFiles } from '../helpers/fixture-repo.ts';
@@ -80,7 +80,7 @@ t.test('a cancel sent before the worker has loaded its backend stops the computa
   for (let round = 0; round < 3; round++) {
     t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 10000 }))).status, 200);
     const cancelled = await server.api('/api/graph/layout/compute/cancel', { method: 'POST' });
-    t.match(cancelled.body.data, { state: 'cancelled', error: null }, `round ${round}: cancelled at once`);
+    t.match(cancelled.body.data, { state: 'cancelled', error: null, iteration: 0 }, `round ${round}: stopped before its first iteration (the worker, still loading its backend, was terminated)`);
     t.match(cancelled.body.data.finishedAt, /Z$/);
     t.same((await server.api('/api/graph/layout/compute/status')).body.data.state, 'cancelled', 'the status stays cancelled');
   }
@@ -93,7 +93,8 @@ t.test('progress rises to 1; a graph that changes during the job gets a layout t
   const repo = await makeRepo(t, biggerRepo());
   const server = await startTestServer(t, repo);
   const revision = (await server.api('/api/graph')).body.meta.revision;
-  t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 3000, seed: 3 }))).status, 200);
+  // Long enough that the job is still running when the watcher has brought the changes in.
+  t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 10000, seed: 3 }))).status, 200);
   for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   // While it runs: a new directory with a file, and a file removed.
   await mkdir(path.join(repo, 'pkg0/fresh'));
@@ -114,13 +115,16 @@ t.test('progress rises to 1; a graph that changes during the job gets a layout t
     await new Promise((resolve) => setTimeout(resolve, 20));
     status = (await server.api('/api/graph/layout/compute/status')).body.data;
   }
-  t.match(status, { state: 'completed', progress: 1, iteration: 3000 });
+  t.match(status, { state: 'completed', progress: 1, iteration: 10000 });
   t.ok(progress.length > 1 && progress.every((value, i) => value >= 0 && value <= 1 && (i === 0 || value >= progress[i - 1]!)), `progress never goes back (${progress.length} readings)`);
 
   const nodes = (await server.api('/api/graph')).body.data.nodes as Array<{ id: string; parent?: string; position?: { x: number; y: number } }>;
   const byId = new Map(nodes.map((node) => [node.id, node]));
   t.ok(nodes.every((node) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)), 'every node of the graph of now has a position');
   t.notOk(byId.has('file:pkg1/file3.ts'), 'the removed file is gone');
+  const store = await readFile(path.join(repo, '.strata', 'layout.db'), 'utf8');
+  t.notOk(store.includes('pkg1/file3.ts'), 'and the saved layout has no position for it');
+  t.ok(store.includes('pkg0/fresh/added.ts'), 'but one for the new file');
   const distance = (a: string, b: string): number => Math.hypot(byId.get(a)!.position!.x - byId.get(b)!.position!.x, byId.get(a)!.position!.y - byId.get(b)!.position!.y);
   t.ok(distance('file:pkg0/fresh/added.ts', 'dir:pkg0/fresh') <= 1.01, 'the new file sits next to its new directory');
   t.ok(distance('dir:pkg0/fresh', 'dir:pkg0') <= 1.01, 'which sits next to its parent');
@@ -148,13 +152,17 @@ t.test('a computation after a small change refines the saved layout: the picture
   const first = await compute(1);
   const revision = (await server.api('/api/graph')).body.meta.revision;
   await writeFile(path.join(repo, 'pkg3/extra.ts'), "import './file2.js';\nexport const extra = 1;\n");
-  for (let i = 0; i < 400 && (await server.api('/api/graph')).body.meta.revision === revision; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; (await server.api('/api/graph')).body.meta.revision === revision; i++) {
+    if (i === 400) throw new Error('the new file did not reach the graph in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   const refined = await compute(1);
   const refinedMove = moved(first, refined);
   t.ok(refinedMove < 0.03, `the old nodes moved ${(refinedMove * 100).toFixed(1)} % of the picture's diagonal on average`);
   const extra = refined.get('file:pkg3/extra.ts')!;
   const directory = refined.get('dir:pkg3')!;
-  t.ok(Math.hypot(extra.x - directory.x, extra.y - directory.y) < 0.2 * Math.hypot(...[...refined.values()].map((p) => p.x).reduce((acc, x) => [Math.min(acc[0]!, x), Math.max(acc[1]!, x)], [Infinity, -Infinity])), 'the new file sits near its directory');
+  const xs = [...refined.values()].map((p) => p.x);
+  t.ok(Math.hypot(extra.x - directory.x, extra.y - directory.y) < 0.2 * (Math.max(...xs) - Math.min(...xs)), 'the new file sits near its directory');
 
   // Starting over (the saved layout cleared) draws a different picture: what the refinement avoids.
   await server.api('/api/graph/layout', { method: 'DELETE' });

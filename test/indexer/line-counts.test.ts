@@ -54,6 +54,7 @@ t.test('lines of code of files that are not parsed, and of files that are not UT
     'one.txt': '\n',
     'latin1.ts': Buffer.from('// caf\xe9\nexport function f() {}\n', 'latin1'),
     'script.js': '#!/usr/bin/env node\n// comment\nconsole.log(1);\n',
+    'bom-script.ts': '\ufeff#!/usr/bin/env node\nconsole.log(1);\n',
   });
   const graph = await indexRepository({ repository: repo, env: {} });
   const file = (path: string): FileNode => graph.nodes.find((node) => node.kind === 'file' && node.path === path) as FileNode;
@@ -63,4 +64,5 @@ t.test('lines of code of files that are not parsed, and of files that are not UT
   t.match(file('latin1.ts'), { lines: 2, loc: 1, error: 'not valid UTF-8; read as Latin-1' });
   t.ok(graph.nodes.some((node) => node.path === 'latin1.ts' && node.name === 'f'), 'a Latin-1 file is still parsed');
   t.match(file('script.js'), { lines: 3, loc: 1 }, 'a hashbang line is not code');
+  t.match(file('bom-script.ts'), { lines: 2, loc: 1 }, 'nor after a byte order mark');
 });

@@ -207,7 +207,10 @@ t.test('a sandbox process that stops answering is stopped by the host, and the e
   const sandboxes = (): number[] => execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number)
     .filter((pid) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).includes('sandbox-process.js'));
   const applying = server.api('/api/overlays/frozen/apply', { method: 'POST' });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let i = 0; (await server.api('/api/overlays/frozen/status')).body.data.state !== 'applying'; i++) {
+    if (i === 200) throw new Error('the apply did not start');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   // Stopped by a signal, the process cannot run the isolate's own watchdog: only the host's clock is left.
   const stopped = sandboxes();
   for (const pid of stopped) process.kill(pid, 'SIGSTOP');

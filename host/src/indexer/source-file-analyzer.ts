@@ -122,9 +122,10 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
     if (deep) new Visitor(deepImportHandlers(imports)).visit(result.program);
     const comments: Array<{ start: number; end: number }> = [];
     // A hashbang line is not code.
-    if (text.startsWith('#!')) {
+    const hashbangAt = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (text.startsWith('#!', hashbangAt)) {
       const end = text.indexOf('\n');
-      comments.push({ start: 0, end: end === -1 ? text.length : end });
+      comments.push({ start: hashbangAt, end: end === -1 ? text.length : end });
     }
     for (const comment of result.comments) {
       const start = comment.start;
@@ -289,7 +290,8 @@ function stringLiteral(source: string): string | undefined {
 
 /**
  * Counts lines, and lines holding code: something other than white space
- * outside the given comment spans (byte offsets, in order). Works on the
+ * (space, tab, CR, LF, vertical tab, form feed, and a byte order mark at the
+ * start) outside the given comment spans (offsets into `bytes`, in order). Works on the
  * bytes, without allocating: from each line's first visible byte it jumps to
  * the next line end.
  */

@@ -60,7 +60,8 @@ export interface LayoutRequest {
 @injectable()
 export class LayoutComputation {
   private status: LayoutStatus = { state: 'idle', iteration: 0, iterations: 0, progress: 0, backend: null, seed: null, nodes: 0, startedAt: null, finishedAt: null, error: null };
-  private running: { worker: Worker; cancel: Int32Array; done: Promise<void>; stop: () => void } | undefined;
+  /** The job under way; `saving` once its positions are being written (a cancel then waits for the write). */
+  private running: { worker: Worker; cancel: Int32Array; done: Promise<void>; stop: () => void; saving: boolean } | undefined;
   private availability: Promise<LayoutAvailability> | undefined;
 
   constructor(
@@ -124,6 +125,8 @@ export class LayoutComputation {
         resolve();
       };
       worker.on('message', (message: FromLayoutWorker) => {
+        // A terminated worker's last messages must not touch the status of what came after it.
+        if (this.running?.worker !== worker) return;
         switch (message.type) {
           case 'info':
             this.status.backend = message.backend;
@@ -141,6 +144,7 @@ export class LayoutComputation {
               finish({ state: 'cancelled' });
               break;
             }
+            this.running.saving = true;
             this.save(snapshot.nodes.id, message.positions).then(
               () => finish({ state: 'completed', iteration: message.iterations, progress: 1 }),
               (error: Error) => finish({ state: 'failed', error: `the positions could not be saved: ${error.message}` }),
@@ -152,24 +156,37 @@ export class LayoutComputation {
       worker.once('exit', (code) => finish({ state: 'failed', error: `the layout worker exited (code ${code})` }));
       stop = () => finish({ state: 'cancelled' });
     });
-    this.running = { worker, cancel, done, stop };
+    this.running = { worker, cancel, done, stop, saving: false };
     worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer, input.placed.buffer, input.parent.buffer] as ArrayBuffer[]);
     this.events.publish('layout.started', { iterations: request.iterations, nodes: n });
     return this.current();
   }
 
   /**
-   * Stops the computation under way (its positions are not saved). Harmless
-   * when none runs. The worker reads the flag after each iteration; one that
-   * has not stopped within `CANCEL_GRACE_MS` (still loading its backend, or
-   * in a long iteration) is terminated.
+   * Stops the computation under way (its positions are not saved) and
+   * answers once it has stopped. Harmless when none runs. The worker reads
+   * the flag after each iteration; one that has not stopped within
+   * `CANCEL_GRACE_MS` (still loading its backend, or in a long iteration) is
+   * terminated. A job already writing its positions is let finish: it ends
+   * `completed`, and the answer says so.
    */
   async cancel(): Promise<LayoutStatus> {
     const running = this.running;
-    if (running) {
-      Atomics.store(running.cancel, 0, 1);
-      const stopped = await Promise.race([running.done.then(() => true), new Promise<false>((resolve) => setTimeout(resolve, CANCEL_GRACE_MS, false))]);
-      if (!stopped) running.stop();
+    if (!running) return this.current();
+    if (running.saving) {
+      await running.done;
+      return this.current();
+    }
+    Atomics.store(running.cancel, 0, 1);
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = await Promise.race([running.done.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS, false)))]);
+    clearTimeout(timer);
+    if (!stopped) {
+      if (running.saving) await running.done;
+      else {
+        running.stop();
+        await running.worker.terminate();
+      }
     }
     return this.current();
   }
@@ -254,8 +271,8 @@ export class LayoutComputation {
   /**
    * Saves the computed positions as the graph's layout, fitted to the graph
    * of now: nodes removed while the job ran are left out, and nodes added
-   * meanwhile get a place next to their parent (itself placed first when it
-   * is new too), or keep a position saved earlier.
+   * meanwhile keep a position saved earlier (a node that came back) or get a
+   * place next to their parent (itself placed first when it is new too).
    */
   private async save(ids: readonly string[], computed: Float32Array): Promise<void> {
     const computedById = new Map<string, Position>();
@@ -268,22 +285,20 @@ export class LayoutComputation {
     const saved = new Map<string, Position>();
     let offset = 0;
     const place = (id: string, depth = 0): Position | undefined => {
-      const known = saved.get(id) ?? computedById.get(id);
-      if (known) return known;
+      const known = saved.get(id) ?? computedById.get(id) ?? this.positions.position(id);
+      if (known) {
+        saved.set(id, known);
+        return known;
+      }
       const node = current.get(id);
-      if (!node) return undefined;
-      const parent = node.parent && depth < 256 ? place(node.parent, depth + 1) : undefined;
-      const near = parent ?? this.positions.position(id);
-      if (!near) return undefined;
+      const parent = node?.parent && depth < 256 ? place(node.parent, depth + 1) : undefined;
+      if (!parent) return undefined;
       offset += 1;
-      const position = { x: near.x + 0.5 * Math.cos(offset), y: near.y + 0.5 * Math.sin(offset) };
+      const position = { x: parent.x + 0.5 * Math.cos(offset), y: parent.y + 0.5 * Math.sin(offset) };
       saved.set(id, position);
       return position;
     };
-    for (const id of current.keys()) {
-      const position = place(id);
-      if (position) saved.set(id, position);
-    }
+    for (const id of current.keys()) place(id);
     await this.positions.replaceAll(saved);
   }
 }

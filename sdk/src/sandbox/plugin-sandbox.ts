@@ -278,8 +278,9 @@ export class PluginSandbox {
       const timer = setTimeout(() => {
         // The process did not answer in time: it is stuck where the isolate's own limits do not reach.
         this.pending.delete(requestId);
-        reject(new SandboxError('wall-time', `the sandbox process did not answer ${what} within ${timeoutMs} ms; it was stopped where the isolate's own limits could not stop it, and the next call starts a fresh one`));
-        if (child === this.child) this.kill('unresponsive');
+        const current = child === this.child;
+        reject(new SandboxError('wall-time', `the sandbox process did not answer ${what} within ${timeoutMs} ms${current ? "; it was stopped where the isolate's own limits could not stop it, and the next call starts a fresh one" : ''}`));
+        if (current) this.kill('unresponsive');
       }, timeoutMs);
       this.pending.set(requestId, { resolve: resolve as Pending['resolve'], reject, timer });
       this.post(make(requestId));
