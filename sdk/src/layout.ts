@@ -14,7 +14,7 @@ export interface LayoutSettings {
   negativeSamples?: number;
   /** Pull of every node toward the center (default 0.01). */
   gravity?: number;
-  /** Step size at the first iteration; it cools linearly to a tenth (default √n / 33, at least 1; a twentieth of that when refining a saved layout). */
+  /** Step size at the first iteration; it cools linearly to a tenth, and to at most 0.1 (default √n / 33, at least 1; a twentieth of that when refining a saved layout). */
   learningRate?: number;
 }
 

@@ -79,6 +79,9 @@ function refinesSavedLayout(input: LayoutInput): boolean {
   return count >= 0.8 * input.nodeCount;
 }
 
+/** The longest last step of a run (see `forceLayout`). */
+const FINAL_STEP = 0.1;
+
 /** The first step size of a fresh layout: a bigger picture needs longer steps. */
 function defaultLearningRate(n: number): number {
   return Math.max(1, Math.sqrt(n) / 33);
@@ -162,6 +165,10 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
   const samples = Math.max(1, Math.round(input.settings.negativeSamples ?? 5));
   const gravity = input.settings.gravity ?? 0.01;
   const rate = input.settings.learningRate ?? defaultLearningRate(n);
+  // The step cools linearly to a tenth, but to no more than 0.1: neighbours end about a unit apart whatever
+  // the size of the picture, and at 100k nodes a last step of a tenth (about one unit) scrambled them
+  // (neighbourhood 0.040 against 0.048 at 800 iterations with this bound).
+  const finalRate = Math.min(rate / 10, FINAL_STEP);
   const positions = tf.variable(tf.tensor2d(input.initial, [n, 2]));
   const source = tf.tensor1d(input.edgeSource, 'int32');
   const target = tf.tensor1d(input.edgeTarget, 'int32');
@@ -180,7 +187,7 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
   const selfIndex = tf.expandDims(self, 1);
   try {
     for (let iteration = 1; iteration <= input.iterations; iteration++) {
-      const cooling = rate * (1 - (0.9 * (iteration - 1)) / Math.max(1, input.iterations - 1));
+      const cooling = rate + ((finalRate - rate) * (iteration - 1)) / Math.max(1, input.iterations - 1);
       tf.tidy(() => {
         const p = positions as tf.Tensor2D;
         // Attraction: springs along edges, proportional to length.

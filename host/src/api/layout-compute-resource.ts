@@ -46,7 +46,7 @@ export class LayoutComputeResource implements ApiResource {
                   repulsion: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Push between sampled node pairs (default: nodes / 100, at least 1).' })),
                   negativeSamples: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Pairs sampled per node and iteration (default 5).' })),
                   gravity: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'Pull toward the center (default 0.01).' })),
-                  learningRate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'First step size; it cools to a tenth (default: √nodes / 33, at least 1; a twentieth of that when at least 80 % of the nodes have saved positions, so that the run refines the saved layout).' })),
+                  learningRate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'First step size; it cools to a tenth, and to at most 0.1 (default: √nodes / 33, at least 1; a twentieth of that when at least 80 % of the nodes have saved positions, so that the run refines the saved layout).' })),
                 },
                 { additionalProperties: false },
               ),
