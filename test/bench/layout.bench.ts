@@ -221,20 +221,23 @@ for (const graph of graphs) {
     console.log(`| ${graph.name} | ${graph.n} | ${graph.source.length} | ${name} | ${(last.ms / last.iterations).toFixed(1)} | ${last.iterations} | ${last.ms.toFixed(0)} | ${last.stress.toFixed(3)} | ${last.neighbourhood.toFixed(3)} | ${result.peakRssMb} |`);
   }
   if (ONLY.has('strata') && process.env.LAYOUT_BENCH_TRACE) for (const point of results.strata!.points) console.log(`  strata ${point.iterations} its: ${point.ms.toFixed(0)} ms, stress ${point.stress.toFixed(3)}, neighbourhood ${point.neighbourhood.toFixed(3)}`);
-  if (!results.strata || !results.forceatlas2) continue;
-  // ForceAtlas2's final quality is both figures: the first Strata run at least as good on both.
-  const target = results.forceatlas2.points.at(-1)!;
+  if (!results.strata) continue;
+  // A peer's final quality is both figures: the first Strata run at least as good on both.
   const strataPoints = [...results.strata.points].sort((a, b) => a.ms - b.ms);
-  const stressOnly = strataPoints.find((point) => point.stress <= target.stress);
-  const both = strataPoints.find((point) => point.stress <= target.stress && point.neighbourhood >= target.neighbourhood);
-  const fa2Figures = `stress ${target.stress.toFixed(3)}, neighbourhood ${target.neighbourhood.toFixed(3)}, after ${target.ms.toFixed(0)} ms`;
-  summary.push(
-    both
-      ? `${graph.name}: Strata reaches ForceAtlas2's final quality (${fa2Figures}) in ${both.ms.toFixed(0)} ms: ${(target.ms / both.ms).toFixed(2)}x faster (${both.iterations} iterations: stress ${both.stress.toFixed(3)}, neighbourhood ${both.neighbourhood.toFixed(3)})`
-      : `${graph.name}: Strata does not reach ForceAtlas2's final quality (${fa2Figures}) on both figures` +
-        (stressOnly ? `; its stress reaches FA2's in ${stressOnly.ms.toFixed(0)} ms (${(target.ms / stressOnly.ms).toFixed(2)}x faster)` : '') +
-        `; its best: stress ${Math.min(...strataPoints.map((p) => p.stress)).toFixed(3)}, neighbourhood ${Math.max(...strataPoints.map((p) => p.neighbourhood)).toFixed(3)}`,
-  );
+  for (const [peer, name] of [['forceatlas2', 'ForceAtlas2'], ['d3-force', 'd3-force']] as const) {
+    const target = results[peer]?.points.at(-1);
+    if (!target) continue;
+    const stressOnly = strataPoints.find((point) => point.stress <= target.stress);
+    const both = strataPoints.find((point) => point.stress <= target.stress && point.neighbourhood >= target.neighbourhood);
+    const figures = `stress ${target.stress.toFixed(3)}, neighbourhood ${target.neighbourhood.toFixed(3)}, after ${target.ms.toFixed(0)} ms`;
+    summary.push(
+      both
+        ? `${graph.name}: Strata reaches ${name}'s final quality (${figures}) in ${both.ms.toFixed(0)} ms: ${(target.ms / both.ms).toFixed(2)}x faster (${both.iterations} iterations: stress ${both.stress.toFixed(3)}, neighbourhood ${both.neighbourhood.toFixed(3)})`
+        : `${graph.name}: Strata does not reach ${name}'s final quality (${figures}) on both figures` +
+          (stressOnly ? `; its stress reaches the peer's in ${stressOnly.ms.toFixed(0)} ms (${(target.ms / stressOnly.ms).toFixed(2)}x faster)` : '') +
+          `; its best: stress ${Math.min(...strataPoints.map((p) => p.stress)).toFixed(3)}, neighbourhood ${Math.max(...strataPoints.map((p) => p.neighbourhood)).toFixed(3)}`,
+    );
+  }
 }
 console.log('');
 for (const line of summary) console.log(line);
