@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readOptional } from './read-optional.js';
 import type { SkippedEntry } from '../graph/code-graph.js';
 
 /** Directory names never descended into, wherever they are. */
@@ -171,12 +172,4 @@ function isIgnored(scopes: readonly IgnoreScope[], relativePath: string, isDirec
     else if (result.unignored) ignored = false;
   }
   return ignored;
-}
-
-function readOptional(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { parse as parseYaml } from 'yaml';
+import { readOptional } from './read-optional.js';
 
 /** The parts of a package.json that say where its code is. */
 interface Manifest {
@@ -54,7 +54,7 @@ export class WorkspacePackages {
     const declared = rootManifest?.workspaces;
     if (Array.isArray(declared)) patterns.push(...declared);
     else if (declared && Array.isArray(declared.packages)) patterns.push(...declared.packages);
-    const pnpm = readText(path.join(root, 'pnpm-workspace.yaml'));
+    const pnpm = readOptional(path.join(root, 'pnpm-workspace.yaml'));
     if (pnpm !== undefined) {
       try {
         const parsed = parseYaml(pnpm) as { packages?: unknown } | null;
@@ -170,20 +170,12 @@ function clean(p: string): string {
   return path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/$/, '');
 }
 
-/** Synchronous: a repository with hundreds of packages reads their manifests several times faster than with promises. */
+/** A JSON file's value, or undefined when it cannot be read or parsed. */
 function readJson<T>(file: string): T | undefined {
-  const text = readText(file);
+  const text = readOptional(file);
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
