@@ -10,12 +10,12 @@ import type { StrataConfig } from './config/strata-config.js';
 import type { BuildProgress } from './graph/graph-source.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import type { CodeGraph } from './graph/code-graph.js';
-import { createLogger } from './logging/logger.js';
+import { quietLogger } from './logging/quiet-logger.js';
 
 export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 export { ListenError } from './http/listen-error.js';
-export { DataDirectoryLockedError } from './storage/data-directory.js';
+export { DataDirectoryLockedError } from './storage/data-directory-locked-error.js';
 export { HOST_VERSION } from './host-version.js';
 export type { StrataConfig, StrataSettings } from './config/strata-config.js';
 export type { BuildProgress } from './graph/graph-source.js';
@@ -43,9 +43,8 @@ export interface RunningStrata extends ServingAddress {
  */
 export async function indexRepository(options: ConfigSources & { onProgress?: (progress: BuildProgress) => void }): Promise<CodeGraph> {
   const config = loadConfig(options);
-  const logger = createLogger('silent');
-  // No container here: indexing alone needs none of the server, and loading it costs half a second.
-  const source = new RepositoryIndexer(config, logger);
+  // No container and no pino here: indexing alone needs none of the server, and loading it costs half a second.
+  const source = new RepositoryIndexer(config, quietLogger());
   try {
     return await source.build(options.onProgress);
   } finally {
@@ -64,16 +63,16 @@ export async function withOfflineOverlays<T>(
 ): Promise<T> {
   const config = loadConfig(options);
   // Plugins that cannot load are shown by `strata overlay list`; only errors are logged here.
+  const [{ createContainer }, { OfflineOverlays }, { createLogger }] = await Promise.all([import('./composition-root.js'), import('./app/offline-overlays.js'), import('./logging/create-logger.js')]);
   const logger = createLogger('error', options.logDestination);
-  const [{ createContainer }, { OfflineOverlays }] = await Promise.all([import('./composition-root.js'), import('./app/offline-overlays.js')]);
   return createContainer(config, logger).resolve(OfflineOverlays).run(work, options.onProgress);
 }
 
 /** Loads the configuration, indexes the repository and serves it. */
 export async function startStrata(options: StartOptions): Promise<RunningStrata> {
   const config = loadConfig(options);
+  const [{ createContainer }, { StrataApp }, { createLogger }] = await Promise.all([import('./composition-root.js'), import('./app/strata-app.js'), import('./logging/create-logger.js')]);
   const logger = createLogger(config.logLevel, options.logDestination);
-  const [{ createContainer }, { StrataApp }] = await Promise.all([import('./composition-root.js'), import('./app/strata-app.js')]);
   const app = createContainer(config, logger).resolve(StrataApp);
   const address = await app.start(options.onProgress);
   return { ...address, config, stop: () => app.stop() };

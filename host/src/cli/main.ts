@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
-import { DataDirectoryLockedError } from '../storage/data-directory.js';
+import { DataDirectoryLockedError } from '../storage/data-directory-locked-error.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
 import { pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';

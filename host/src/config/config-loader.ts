@@ -1,14 +1,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { TSchema } from '@sinclair/typebox';
-import { compileSchema } from '../validation/schema-validator.js';
-import {
-  DEFAULT_SETTINGS,
-  StrataSettingsSchema,
-  settingLeaves,
-  type StrataConfig,
-  type StrataSettings,
-} from './strata-config.js';
+import { checkWith } from '../validation/schema-check.js';
+import { SETTING_LEAVES, validateSettings } from './settings-validator.generated.js';
+import { DEFAULT_SETTINGS, type StrataConfig, type StrataSettings } from './strata-config.js';
 
 /** The name of the configuration file looked for at the repository root. */
 export const CONFIG_FILE_NAME = 'strata.config.json';
@@ -32,7 +26,8 @@ export interface ConfigSources {
   cwd?: string;
 }
 
-const checkSettings = compileSchema(StrataSettingsSchema);
+/** The schema's checks are generated ahead of time (`scripts/generate-settings-validator.ts`): nothing is compiled at start. */
+const checkSettings = checkWith<StrataSettings>(validateSettings);
 
 /**
  * Builds the configuration: defaults < configuration file < `STRATA_*`
@@ -107,20 +102,20 @@ function validated(settings: unknown, source: string): StrataSettings {
 }
 
 /** The environment variable that sets a setting: `index.maxFileBytes` is `STRATA_INDEX_MAX_FILE_BYTES`. */
-export function envVariableName(settingPath: string[]): string {
+export function envVariableName(settingPath: readonly string[]): string {
   return 'STRATA_' + settingPath.map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_');
 }
 
 function settingsFromEnv(env: Record<string, string | undefined>): StrataSettings {
   const settings: Record<string, unknown> = {};
   const known = new Set<string>();
-  for (const leaf of settingLeaves()) {
+  for (const leaf of SETTING_LEAVES) {
     const name = envVariableName(leaf.path);
     known.add(name);
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
-    const value = coerce(raw, leaf.schema);
-    const result = compileSchema(leaf.schema)(value, name);
+    const value = coerce(raw, leaf.type);
+    const result = checkWith(leaf.validate)(value, name);
     if (!result.ok) throw new ConfigError(`environment variable ${result.message}`);
     let target = settings;
     for (const key of leaf.path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
@@ -134,13 +129,14 @@ function settingsFromEnv(env: Record<string, string | undefined>): StrataSetting
   return settings as StrataSettings;
 }
 
-function coerce(raw: string, schema: TSchema): unknown {
-  if (schema.type === 'integer' || schema.type === 'number') {
+/** A variable's text as a value of the setting's JSON type (left as text when it is not one, for the check to name). */
+function coerce(raw: string, type: string): unknown {
+  if (type === 'integer' || type === 'number') {
     const n = Number(raw);
     return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
   }
-  if (schema.type === 'array') return raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
-  if (schema.type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+  if (type === 'array') return raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
   return raw;
 }
 

@@ -1,58 +1,5 @@
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { StringEnum } from '../validation/string-enum.js';
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-/**
- * The settings a user can give in `strata.config.json`, `STRATA_*` variables
- * and flags. Every key is optional in each source; defaults fill the rest.
- * An unknown key is an error, so a typo never goes unnoticed.
- */
-export const StrataSettingsSchema = Type.Object(
-  {
-    port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port of the HTTP server (0 picks a free one).' })),
-    host: Type.Optional(Type.String({ minLength: 1, description: 'Address the HTTP server binds to.' })),
-    dataDir: Type.Optional(Type.String({ minLength: 1, description: 'Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).' })),
-    logLevel: Type.Optional(StringEnum(LOG_LEVELS, { description: 'Least severe level written to the log.' })),
-    maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' })),
-    requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
-    watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
-    authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every /api request must carry `Authorization: Bearer <token>`.' })),
-    dev: Type.Optional(Type.Boolean({ description: 'Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).' })),
-    plugins: Type.Optional(
-      Type.Object(
-        {
-          directories: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.' })),
-          memoryMb: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096, description: 'Heap limit of each plugin sandbox, in MiB.' })),
-          cpuTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use.' })),
-          wallTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000, description: 'Wall time one apply may take, capability calls included.' })),
-          loadTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'Time loading a plugin may take.' })),
-          maxCapabilityCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Capability calls one apply may make.' })),
-          gitCommitGraph: Type.Optional(Type.Boolean({ description: "Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster." })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    layout: Type.Optional(
-      Type.Object(
-        {
-          backend: Type.Optional(StringEnum(['auto', 'tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const, { description: 'TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu.' })),
-          maxIterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest `iterations` a layout computation accepts.' })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    index: Type.Optional(
-      Type.Object(
-        {
-          maxFileBytes: Type.Optional(Type.Integer({ minimum: 1024, description: 'Files larger than this are graph nodes but are not parsed for imports.' })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
+import type { Static } from '@sinclair/typebox';
+import type { LOG_LEVELS, StrataSettingsSchema } from './settings-schema.js';
 
 /** Settings as a source gives them: every key optional. */
 export type StrataSettings = Static<typeof StrataSettingsSchema>;
@@ -115,17 +62,3 @@ export interface StrataConfig {
 
 /** Injection token of the `StrataConfig`. */
 export const StrataConfig = Symbol('StrataConfig');
-
-/** The leaves of a settings schema, with their dotted path, for naming environment variables. */
-export function settingLeaves(schema: TObject = StrataSettingsSchema, prefix: string[] = []): Array<{ path: string[]; schema: TSchema }> {
-  const leaves: Array<{ path: string[]; schema: TSchema }> = [];
-  for (const [key, child] of Object.entries(schema.properties)) {
-    const path = [...prefix, key];
-    if (child.type === 'object' && 'properties' in child) {
-      leaves.push(...settingLeaves(child as TObject, path));
-    } else {
-      leaves.push({ path, schema: child });
-    }
-  }
-  return leaves;
-}

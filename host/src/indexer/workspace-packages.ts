@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { Minimatch } from 'minimatch';
-import { parse as parseYaml } from 'yaml';
 import { readOptional } from './read-optional.js';
 
 /** The parts of a package.json that say where its code is. */
@@ -46,7 +44,10 @@ export class WorkspacePackages {
     return this.byName.size;
   }
 
-  /** Finds the workspace packages among the repository's directories. */
+  /**
+   * Finds the workspace packages among the repository's directories. The
+   * YAML and glob libraries are loaded only for a repository that needs them.
+   */
   static async discover(root: string, directories: readonly string[], hasFile: (file: string) => boolean): Promise<WorkspacePackages> {
     const byName = new Map<string, WorkspacePackage>();
     const rootManifest = readJson<Manifest>(path.join(root, 'package.json'));
@@ -57,19 +58,15 @@ export class WorkspacePackages {
     const pnpm = readOptional(path.join(root, 'pnpm-workspace.yaml'));
     if (pnpm !== undefined) {
       try {
+        const { parse: parseYaml } = await import('yaml');
         const parsed = parseYaml(pnpm) as { packages?: unknown } | null;
         if (Array.isArray(parsed?.packages)) patterns.push(...parsed.packages.filter((p): p is string => typeof p === 'string'));
       } catch {
         // A broken pnpm-workspace.yaml declares nothing.
       }
     }
-    const include = patterns.filter((p) => !p.startsWith('!')).map((p) => p.replace(/^\.\//, '').replace(/\/$/, ''));
-    const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1).replace(/^\.\//, '').replace(/\/$/, ''));
-    const includes = include.map((pattern) => new Minimatch(pattern));
-    const excludes = exclude.map((pattern) => new Minimatch(pattern));
-    const isIncluded = (d: string): boolean => includes.some((m) => m.match(d));
-    const isExcluded = (d: string): boolean => excludes.some((m) => m.match(d));
-    const candidates = directories.filter((d) => isIncluded(d) && !isExcluded(d) && hasFile(`${d}/package.json`));
+    const isWorkspace = await workspaceMatcher(patterns);
+    const candidates = directories.filter((d) => isWorkspace(d) && hasFile(`${d}/package.json`));
     if (rootManifest?.name) candidates.unshift('');
     for (const directory of candidates) {
       const manifest = directory === '' ? rootManifest! : readJson<Manifest>(path.join(root, directory, 'package.json'));
@@ -179,4 +176,16 @@ function readJson<T>(file: string): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether a directory is one the workspace patterns name (patterns starting with `!` exclude). */
+async function workspaceMatcher(patterns: readonly string[]): Promise<(directory: string) => boolean> {
+  if (patterns.length === 0) return () => false;
+  const { Minimatch } = await import('minimatch');
+  const matchers = (negated: boolean) => patterns
+    .filter((p) => p.startsWith('!') === negated)
+    .map((p) => new Minimatch((negated ? p.slice(1) : p).replace(/^\.\//, '').replace(/\/$/, '')));
+  const includes = matchers(false);
+  const excludes = matchers(true);
+  return (directory) => includes.some((m) => m.match(directory)) && !excludes.some((m) => m.match(directory));
 }

@@ -1,24 +1,7 @@
-import { pino, type Logger as PinoLogger, type DestinationStream } from 'pino';
+import type { Logger as PinoLogger } from 'pino';
 
 /** The host's structured logger (pino, one JSON object per line). */
 export type Logger = PinoLogger;
 
 /** Injection token of the `Logger`. */
 export const Logger = Symbol('Logger');
-
-/**
- * Creates the root logger. Logs go to standard error by default so that the
- * CLI's own messages on standard output stay readable and pipeable.
- */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
-    {
-      level,
-      base: { service: 'strata' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      serializers: { err: pino.stdSerializers.err },
-    },
-    destination ?? pino.destination({ dest: 2, sync: false }),
-  );
-}

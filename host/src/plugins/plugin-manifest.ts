@@ -4,7 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import semver from 'semver';
 import { CAPABILITIES, SDK_VERSION, type Capability } from '@strata/sdk';
-import { checkWith, compileSchema } from '../validation/schema-validator.js';
+import { checkWith } from '../validation/schema-check.js';
+import { compileSchema } from '../validation/schema-validator.js';
 import { StringEnum } from '../validation/string-enum.js';
 
 const PLUGIN_ID = '^[a-z0-9][a-z0-9-]{0,63}$';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
+import { DataDirectoryLockedError } from './data-directory-locked-error.js';
 
 /** A collection of the embedded store (nedb-promises). */
 export type Collection = Datastore<Record<string, unknown>>;
@@ -18,11 +19,6 @@ export interface DataDirectory {
   collection(name: string): Promise<Collection>;
   /** Compacts every open collection so that the files on disk are complete and minimal. */
   close(): Promise<void>;
-}
-
-/** Another process holds the data directory. */
-export class DataDirectoryLockedError extends Error {
-  override readonly name = 'DataDirectoryLockedError';
 }
 
 const LOCK_FILE = 'strata.lock';
