@@ -52,6 +52,9 @@ t.test('lines of code of files that are not parsed, and of files that are not UT
     'notes.md': '# Title\n\n   \n\tindented\nlast line without end',
     'empty.txt': '',
     'one.txt': '\n',
+    'blank-end.txt': 'a\r\n\r\n  ',
+    'bom-only.txt': '\ufeff',
+    'bom-blank.txt': '\ufeff \n\v\f\n x',
     'latin1.ts': Buffer.from('// caf\xe9\nexport function f() {}\n', 'latin1'),
     'script.js': '#!/usr/bin/env node\n// comment\nconsole.log(1);\n',
     'bom-script.ts': '\ufeff#!/usr/bin/env node\nconsole.log(1);\n',
@@ -61,6 +64,9 @@ t.test('lines of code of files that are not parsed, and of files that are not UT
   t.match(file('notes.md'), { lines: 5, loc: 3 });
   t.match(file('empty.txt'), { lines: 0, loc: 0 });
   t.match(file('one.txt'), { lines: 1, loc: 0 });
+  t.match(file('blank-end.txt'), { lines: 3, loc: 1 }, 'a last line of white space without an end is a line');
+  t.match(file('bom-only.txt'), { lines: 1, loc: 0 }, 'a byte order mark alone is one blank line');
+  t.match(file('bom-blank.txt'), { lines: 3, loc: 1 }, 'vertical tab and form feed are white space');
   t.match(file('latin1.ts'), { lines: 2, loc: 1, error: 'not valid UTF-8; read as Latin-1' });
   t.ok(graph.nodes.some((node) => node.path === 'latin1.ts' && node.name === 'f'), 'a Latin-1 file is still parsed');
   t.match(file('script.js'), { lines: 3, loc: 1 }, 'a hashbang line is not code');

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { isBinaryFileSync } from 'isbinaryfile';
-import { analyzeSource, countLines, isParsedSource, lineStartsOf, type ImportReference, type SymbolFacts } from './source-file-analyzer.js';
+import { analyzeSource, countTextLines, isParsedSource, type ImportReference, type SymbolFacts } from './source-file-analyzer.js';
 
 /** What reading one file tells: everything the graph needs from it. */
 export interface FileFacts {
@@ -45,7 +45,7 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
       return facts;
     }
     if (!utf8) facts.error = 'not valid UTF-8; read as Latin-1';
-    if (!isParsedSource(name)) return Object.assign(facts, countLines(bytes, lineStartsOf(bytes), []));
+    if (!isParsedSource(name)) return Object.assign(facts, countTextLines(bytes));
     // Latin-1 maps each byte to one character, so offsets into the text stay offsets into the bytes.
     const text = bytes.toString(utf8 ? 'utf8' : 'latin1');
     const analysis = analyzeSource(name, text, bytes);
