@@ -34,12 +34,16 @@ export class RepositoryGraphModel {
   /** Stem of a specifier that led nowhere or to a package → files that wrote it. */
   private readonly looseByStem = new Map<string, Set<string>>();
   private skipped: SkippedEntry[] = [];
+  /** The root with a separator after it: what paths inside the repository start with. */
+  private readonly rootPrefix: string;
 
   constructor(
     private readonly root: string,
     private readonly resolver: ImportResolver,
     private workspaces: WorkspacePackages,
-  ) {}
+  ) {
+    this.rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+  }
 
   /** Replaces the workspace packages (after a package.json or pnpm-workspace.yaml changed). */
   setWorkspaces(workspaces: WorkspacePackages): void {
@@ -251,6 +255,10 @@ export class RepositoryGraphModel {
 
   private resolveFile(file: string): void {
     const facts = this.files.get(file)!;
+    if (facts.imports.length === 0) {
+      this.imports.set(file, { edges: [], packages: [], unresolved: [] });
+      return;
+    }
     const from = path.join(this.root, file);
     const source = fileId(file);
     const byTarget = new Map<string, { references: Set<ImportReferenceKind>; specifiers: string[] }>();
@@ -304,6 +312,12 @@ export class RepositoryGraphModel {
     this.imports.delete(file);
   }
 
+  /** A resolved absolute path as a repository path (`../` first when outside it). */
+  private relativePath(absolute: string): string {
+    const relative = absolute.startsWith(this.rootPrefix) ? absolute.slice(this.rootPrefix.length) : path.relative(this.root, absolute);
+    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
+  }
+
   private locate(from: string, specifier: string): Target {
     const bareName = packageNameOf(specifier);
     if (bareName && this.workspaces.has(bareName)) {
@@ -313,7 +327,7 @@ export class RepositoryGraphModel {
     const resolution = this.resolver.resolve(from, specifier);
     if (resolution.kind === 'builtin') return { kind: 'package', name: resolution.name, builtin: true };
     if (resolution.kind === 'file') {
-      const relative = path.relative(this.root, resolution.path).split(path.sep).join('/');
+      const relative = this.relativePath(resolution.path);
       const outside = relative.startsWith('../') || path.isAbsolute(relative);
       const segments = relative.split('/');
       const modulesAt = segments.lastIndexOf('node_modules');
