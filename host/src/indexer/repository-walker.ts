@@ -32,6 +32,8 @@ interface IgnoreScope {
  */
 export class RepositoryWalker {
   private readonly excluded: Set<string>;
+  /** The excluded paths inside the repository, repository-relative. */
+  private readonly excludedInside: Set<string>;
   /** Rules of each directory's own `.gitignore` (null: it has none). */
   private readonly rulesByDirectory = new Map<string, Ignore | null>();
   private rootRules: Ignore | undefined;
@@ -41,6 +43,7 @@ export class RepositoryWalker {
     excluded: readonly string[] = [],
   ) {
     this.excluded = new Set(excluded.map((p) => path.resolve(p)));
+    this.excludedInside = new Set([...this.excluded].map((p) => path.relative(root, p).split(path.sep).join('/')).filter((p) => p !== '' && !p.startsWith('../') && !path.isAbsolute(p)));
   }
 
   /** Lists the whole repository. */
@@ -54,7 +57,7 @@ export class RepositoryWalker {
    */
   async walkFrom(relativeDir: string): Promise<RepositoryListing> {
     const listing: RepositoryListing = { directories: relativeDir === '' ? [] : [relativeDir], files: [], skipped: [] };
-    await this.walkDirectory(relativeDir, await this.scopesFor(relativeDir), listing);
+    this.walkDirectory(relativeDir, this.scopesFor(relativeDir), listing);
     return listing;
   }
 
@@ -71,9 +74,9 @@ export class RepositoryWalker {
     // A path is out when any directory above it is ignored, as in git.
     for (let i = 1; i < segments.length; i++) {
       const ancestor = segments.slice(0, i).join('/');
-      if (isIgnored(await this.scopesFor(segments.slice(0, i - 1).join('/')), ancestor, true)) return true;
+      if (isIgnored(this.scopesFor(segments.slice(0, i - 1).join('/')), ancestor, true)) return true;
     }
-    return isIgnored(await this.scopesFor(segments.slice(0, -1).join('/')), relativePath, isDirectory);
+    return isIgnored(this.scopesFor(segments.slice(0, -1).join('/')), relativePath, isDirectory);
   }
 
   /** Forgets cached ignore rules (after a `.gitignore` changed). */
@@ -82,9 +85,9 @@ export class RepositoryWalker {
     this.rootRules = undefined;
   }
 
-  private async walkDirectory(relativeDir: string, scopes: IgnoreScope[], listing: RepositoryListing): Promise<void> {
+  /** Synchronous: a walk of thousands of directories is several times faster than with promises. */
+  private walkDirectory(relativeDir: string, scopes: IgnoreScope[], listing: RepositoryListing): void {
     const absoluteDir = relativeDir === '' ? this.root : path.join(this.root, relativeDir);
-    // Synchronous calls: a walk of thousands of directories is several times faster than with promises.
     let entries: Dirent[];
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
@@ -94,7 +97,7 @@ export class RepositoryWalker {
     }
     let localScopes = scopes;
     if (entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) {
-      const rules = await this.rulesOf(relativeDir);
+      const rules = this.rulesOf(relativeDir);
       // walkFrom() already brings the rules of the directory it starts in.
       if (rules && !scopes.some((scope) => scope.rules === rules)) localScopes = [...scopes, { base: relativeDir, rules }];
     } else {
@@ -105,11 +108,10 @@ export class RepositoryWalker {
     for (const entry of entries) {
       if (entry.isDirectory() && ALWAYS_SKIPPED.has(entry.name)) continue;
       const relativePath = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
-      const absolutePath = path.join(absoluteDir, entry.name);
-      if (this.excluded.has(absolutePath)) continue;
+      if (this.excludedInside.has(relativePath)) continue;
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
-        const target = statSync(absolutePath, { throwIfNoEntry: false });
+        const target = statSync(path.join(absoluteDir, entry.name), { throwIfNoEntry: false });
         if (!target) {
           listing.skipped.push({ path: relativePath, reason: 'broken symbolic link' });
           continue;
@@ -131,11 +133,11 @@ export class RepositoryWalker {
         listing.files.push(relativePath);
       }
     }
-    for (const subdirectory of subdirectories) await this.walkDirectory(subdirectory, localScopes, listing);
+    for (const subdirectory of subdirectories) this.walkDirectory(subdirectory, localScopes, listing);
   }
 
   /** The ignore scopes that apply inside `relativeDir`: the root's exclude file and every `.gitignore` from the root down to it. */
-  private async scopesFor(relativeDir: string): Promise<IgnoreScope[]> {
+  private scopesFor(relativeDir: string): IgnoreScope[] {
     if (!this.rootRules) {
       this.rootRules = ignore();
       const exclude = readOptional(path.join(this.root, '.git', 'info', 'exclude'));
@@ -145,13 +147,13 @@ export class RepositoryWalker {
     const segments = relativeDir === '' ? [] : relativeDir.split('/');
     for (let i = 0; i <= segments.length; i++) {
       const directory = segments.slice(0, i).join('/');
-      const rules = await this.rulesOf(directory);
+      const rules = this.rulesOf(directory);
       if (rules) scopes.push({ base: directory, rules });
     }
     return scopes;
   }
 
-  private async rulesOf(relativeDir: string): Promise<Ignore | null> {
+  private rulesOf(relativeDir: string): Ignore | null {
     let rules = this.rulesByDirectory.get(relativeDir);
     if (rules === undefined) {
       const text = readOptional(path.join(this.root, relativeDir, '.gitignore'));
