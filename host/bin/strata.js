@@ -5,4 +5,8 @@ if (major < 22) {
   process.stderr.write(`strata: Node.js 22 or later is required; this is Node.js ${process.versions.node}\n`);
   process.exit(1);
 }
+// Node keeps the compiled modules in its cache directory (as npm does): later starts skip compiling them.
+// NODE_DISABLE_COMPILE_CACHE=1 turns this off.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 await import('../dist/cli/main.js');
