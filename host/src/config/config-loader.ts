@@ -54,7 +54,7 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
   const merged = [fileSettings.settings, envSettings, flagSettings].reduce<Record<string, unknown>>(
     (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
     structuredClone(DEFAULT_SETTINGS) as unknown as Record<string, unknown>,
-  ) as Required<StrataSettings> & { index: { maxFileBytes: number }; plugins: (typeof DEFAULT_SETTINGS)['plugins']; layout: StrataConfig['layout'] };
+  ) as Required<StrataSettings> & { index: { maxFileBytes: number; cache: boolean }; plugins: (typeof DEFAULT_SETTINGS)['plugins']; layout: StrataConfig['layout'] };
 
   return Object.freeze({
     repositoryRoot,
@@ -72,7 +72,7 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
       directories: Object.freeze(merged.plugins.directories.map((dir) => path.resolve(pluginDirsFrom, dir))),
     }),
     layout: Object.freeze({ backend: merged.layout.backend, maxIterations: merged.layout.maxIterations }),
-    index: Object.freeze({ maxFileBytes: merged.index.maxFileBytes }),
+    index: Object.freeze({ maxFileBytes: merged.index.maxFileBytes, cache: merged.index.cache }),
   });
 }
 

@@ -47,6 +47,7 @@ export const StrataSettingsSchema = Type.Object(
       Type.Object(
         {
           maxFileBytes: Type.Optional(Type.Integer({ minimum: 1024, description: 'Files larger than this are graph nodes but are not parsed for imports.' })),
+          cache: Type.Optional(Type.Boolean({ description: "Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode)." })),
         },
         { additionalProperties: false },
       ),

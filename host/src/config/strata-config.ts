@@ -29,6 +29,7 @@ export const DEFAULT_SETTINGS = {
   },
   index: {
     maxFileBytes: 2 * 1024 * 1024,
+    cache: true,
   },
 } as const;
 
@@ -57,7 +58,7 @@ export interface StrataConfig {
     readonly gitCommitGraph: boolean;
   };
   readonly layout: { readonly backend: 'auto' | 'tensorflow-gpu' | 'tensorflow' | 'wasm' | 'cpu'; readonly maxIterations: number };
-  readonly index: { readonly maxFileBytes: number };
+  readonly index: { readonly maxFileBytes: number; readonly cache: boolean };
 }
 
 /** Injection token of the `StrataConfig`. */

@@ -24,6 +24,8 @@ export interface GraphBuildInfo {
   indexedAt: string;
   /** How long the build took. */
   durationMs: number;
+  /** Files whose facts the last full build took from the cache of an earlier one (`index.cache`) instead of reading them. */
+  cachedFiles?: number;
   /** Files and directories left out, with the reason; ignored paths (`.gitignore`) are not listed. */
   skipped: SkippedEntry[];
   /** How many imports could not be resolved to a file or a package. */

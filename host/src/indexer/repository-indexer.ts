@@ -5,6 +5,8 @@ import { StrataConfig } from '../config/strata-config.js';
 import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-graph.js';
 import type { BuildProgress, GraphRefresh, GraphSource } from '../graph/graph-source.js';
 import { Logger } from '../logging/logger.js';
+import { FileFactsCache } from './file-facts-cache.js';
+import type { FileFacts } from './file-reader.js';
 import { FileReaderPool } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
@@ -33,6 +35,10 @@ interface IndexState {
 export class RepositoryIndexer implements GraphSource {
   private state: IndexState | undefined;
   private readonly pool: FileReaderPool;
+  /** The facts cache being written after a build, awaited by `close`. */
+  private cacheWrite: Promise<void> | undefined;
+  /** How many files' facts the last full build took from the cache. */
+  private cachedFiles = 0;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -43,14 +49,21 @@ export class RepositoryIndexer implements GraphSource {
 
   async build(onProgress: (progress: BuildProgress) => void = () => {}): Promise<CodeGraph> {
     const started = performance.now();
+    const startedAt = Date.now();
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
-    this.pool.prestart();
+    const cache = this.config.index.cache ? FileFactsCache.open(this.config.dataDir, this.config.index.maxFileBytes) : undefined;
+    // Reading threads start while the walk goes on, unless the cache is likely to leave them nothing to read.
+    if (!cache || cache.size === 0) this.pool.prestart();
     const walker = new RepositoryWalker(root, [this.config.dataDir]);
     const listing = await walker.walk();
     const total = listing.files.length;
-    onProgress({ phase: 'reading', done: 0, total });
-    const facts = await this.pool.readAll(listing.files, (done) => onProgress({ phase: 'reading', done, total }));
+    const { cached, stats } = cache?.lookup(root, listing.files) ?? { cached: [], stats: [] };
+    const toRead = cache ? listing.files.filter((_, i) => cached[i] === undefined) : listing.files;
+    this.cachedFiles = total - toRead.length;
+    onProgress({ phase: 'reading', done: this.cachedFiles, total });
+    const read = await this.pool.readAll(toRead, (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total }));
+    const facts = cache ? mergeInOrder(cached, read) : read;
     onProgress({ phase: 'resolving', done: 0, total });
     const resolver = new ImportResolver();
     const listed = new Set(listing.files);
@@ -60,6 +73,7 @@ export class RepositoryIndexer implements GraphSource {
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { walker, resolver, model };
     this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
+    if (cache && toRead.length > 0) this.cacheWrite = this.writeCache(cache, facts, stats, startedAt);
     const build = this.buildInfo(model, started);
     this.logger.info({ files: total, directories: listing.directories.length + 1, nodes: nodes.length, edges: edges.length, skipped: build.skipped.length, unresolved: build.unresolvedCount, durationMs: build.durationMs }, 'indexed repository');
     return { nodes, edges, build };
@@ -154,7 +168,16 @@ export class RepositoryIndexer implements GraphSource {
   }
 
   async close(): Promise<void> {
+    await this.cacheWrite;
     await this.pool.close();
+  }
+
+  /** Writes the facts cache once the build's caller has its graph (after the current task). */
+  private async writeCache(cache: FileFactsCache, facts: readonly FileFacts[], stats: Parameters<FileFactsCache['save']>[1], startedAt: number): Promise<void> {
+    await this.cacheWrite;
+    await new Promise((resolve) => setImmediate(resolve));
+    const failure = cache.save(facts, stats, startedAt);
+    if (failure) this.logger.warn({ reason: failure }, 'could not write the file facts cache');
   }
 
   private buildInfo(model: RepositoryGraphModel, started: number): GraphBuildInfo {
@@ -162,6 +185,7 @@ export class RepositoryIndexer implements GraphSource {
       repository: path.basename(this.config.repositoryRoot),
       indexedAt: new Date().toISOString(),
       durationMs: Math.round(performance.now() - started),
+      cachedFiles: this.cachedFiles,
       ...model.diagnostics(),
     };
   }
@@ -176,4 +200,13 @@ function stemsOf(file: string): string[] {
   const segments = file.split('/');
   const stem = specifierStem(segments.at(-1)!);
   return stem === 'index' && segments.length > 1 ? [stem, segments.at(-2)!] : [stem];
+}
+
+/** The cached facts, with the gaps filled by the facts read, in order. */
+function mergeInOrder(cached: ReadonlyArray<FileFacts | undefined>, read: readonly FileFacts[]): FileFacts[] {
+  const facts = new Array<FileFacts>(cached.length);
+  let next = 0;
+  // A loop, not `map`: `map` skips the holes of a sparse array.
+  for (let i = 0; i < cached.length; i++) facts[i] = cached[i] ?? read[next++]!;
+  return facts;
 }

@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { indexRepository } from '@strata/host';
+import type { CodeGraph } from '@strata/host';
+import { makeRepo } from '../helpers/fixture-repo.ts';
+
+const CACHE = path.join('.strata', 'file-facts.json');
+/** Files changed less than two seconds before a build are not cached (a later edit could keep their size and times). */
+const RACY_WAIT_MS = 2_100;
+
+const FILES = {
+  'src/a.ts': "import { b } from './b';\nexport function a() { return b(); }\n",
+  'src/b.ts': 'export function b() {\n  return 1;\n}\n',
+  'src/c.js': "const a = require('./a');\nmodule.exports = a;\n",
+  'README.md': '# fixture\n\ntext\n',
+};
+
+const index = (repository: string, env: Record<string, string> = {}): Promise<CodeGraph> => indexRepository({ repository, env });
+const shape = (graph: CodeGraph): unknown => ({ nodes: graph.nodes, edges: graph.edges, skipped: graph.build.skipped, unresolved: graph.build.unresolved });
+
+t.test('a second build takes unchanged files from the cache and gives the same graph', async (t) => {
+  const repo = await makeRepo(t, FILES);
+  await sleep(RACY_WAIT_MS);
+  const first = await index(repo);
+  t.equal(first.build.cachedFiles, 0, 'nothing cached yet');
+  t.ok(existsSync(path.join(repo, CACHE)), 'the build wrote the cache into the data directory');
+  const second = await index(repo);
+  t.equal(second.build.cachedFiles, 4, 'every file came from the cache');
+  t.same(shape(second), shape(first));
+});
+
+t.test('a file is read again when its size, times or inode changed, even with its modification time set back', async (t) => {
+  const repo = await makeRepo(t, FILES);
+  const file = path.join(repo, 'src/b.ts');
+  // A whole second, so that setting it again gives exactly the same time.
+  const oldTime = Math.floor(Date.now() / 1000) - 60;
+  await utimes(file, oldTime, oldTime);
+  await sleep(RACY_WAIT_MS);
+  await index(repo);
+  const before = await stat(file);
+  // Same size, same modification time, same inode: only the change time (which nothing can set back) tells.
+  await writeFile(file, 'export function z() {\n  return 2;\n}\n');
+  await utimes(file, oldTime, oldTime);
+  const after = await stat(file);
+  t.same([after.size, after.mtimeMs, after.ino], [before.size, before.mtimeMs, before.ino]);
+  await writeFile(path.join(repo, 'src/d.ts'), "export { a } from './a';\n");
+  await rm(path.join(repo, 'README.md'));
+  const graph = await index(repo);
+  t.equal(graph.build.cachedFiles, 2, 'a.ts and c.js came from the cache; b.ts and d.ts were read');
+  t.ok(graph.nodes.some((node) => node.id === 'sym:src/b.ts#z'), 'the changed file\'s new symbol is there');
+  t.notOk(graph.nodes.some((node) => node.id === 'sym:src/b.ts#b'), 'its old one is gone');
+  t.ok(graph.edges.some((edge) => edge.source === 'file:src/d.ts' && edge.target === 'file:src/a.ts'), 'the new file is read');
+  t.notOk(graph.nodes.some((node) => node.id === 'file:README.md'), 'the deleted file is gone');
+});
+
+t.test('files changed just before a build are not cached; a broken or foreign cache is ignored and rewritten', async (t) => {
+  const repo = await makeRepo(t, FILES);
+  await index(repo);
+  t.equal((await index(repo)).build.cachedFiles, 0, 'files written under two seconds before the first build were not kept');
+
+  await sleep(RACY_WAIT_MS);
+  await writeFile(path.join(repo, CACHE), '{ not json');
+  const graph = await index(repo);
+  t.equal(graph.build.cachedFiles, 0);
+  t.equal(graph.nodes.filter((node) => node.kind === 'file').length, 4);
+  t.equal((await index(repo)).build.cachedFiles, 4, 'the broken cache was replaced');
+
+  const cache = JSON.parse(await readFile(path.join(repo, CACHE), 'utf8')) as { key: string; entries: Array<[string, unknown, { symbols: unknown[] }]> };
+  for (const entry of cache.entries) entry[2].symbols = [];
+  await writeFile(path.join(repo, CACHE), JSON.stringify({ ...cache, key: 'made by another version' }));
+  const foreign = await index(repo);
+  t.equal(foreign.build.cachedFiles, 0, 'a cache made by other code or settings is not used');
+  t.ok(foreign.nodes.some((node) => node.id === 'sym:src/b.ts#b'));
+});
+
+t.test('index.cache: false reads every file and writes no cache', async (t) => {
+  const repo = await makeRepo(t, FILES);
+  await sleep(RACY_WAIT_MS);
+  const graph = await index(repo, { STRATA_INDEX_CACHE: 'false' });
+  t.equal(graph.build.cachedFiles, 0);
+  t.notOk(existsSync(path.join(repo, CACHE)));
+  await index(repo);
+  t.equal((await index(repo, { STRATA_INDEX_CACHE: 'false' })).build.cachedFiles, 0, 'an existing cache is not used either');
+});
+
+t.test('a data directory that cannot be written does not fail the build', async (t) => {
+  const repo = await makeRepo(t, { ...FILES, 'blocked': 'a file where the data directory would go\n' });
+  await sleep(RACY_WAIT_MS);
+  const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: path.join(repo, 'blocked', 'data') } });
+  t.equal(graph.nodes.filter((node) => node.kind === 'file').length, 5);
+});
