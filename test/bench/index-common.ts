@@ -4,16 +4,26 @@
  * repository-relative paths.
  */
 
-/** The tools compared. */
-export type ToolName = 'strata' | 'depcruise' | 'madge';
+/**
+ * The tools compared. `strata` and `depcruise` run cold (no cache of an
+ * earlier run); `strata-warm` and `depcruise-warm` run with the cache an
+ * earlier run of theirs left (Strata's file facts, dependency-cruiser's
+ * `cache` with its default `metadata` strategy), on an unchanged repository.
+ */
+export type ToolName = 'strata' | 'strata-warm' | 'depcruise' | 'depcruise-warm' | 'madge';
 
-export const TOOL_NAMES: readonly ToolName[] = ['strata', 'depcruise', 'madge'];
+export const TOOL_NAMES: readonly ToolName[] = ['strata', 'strata-warm', 'depcruise', 'depcruise-warm', 'madge'];
 
 export const TOOL_LABELS: Record<ToolName, string> = {
   strata: 'Strata',
+  'strata-warm': 'Strata, warm cache',
   depcruise: 'dependency-cruiser',
+  'depcruise-warm': 'dependency-cruiser, warm cache',
   madge: 'madge',
 };
+
+/** The environment variable that names the directory a tool keeps its cache in (Strata's data directory, dependency-cruiser's cache folder). */
+export const CACHE_DIRECTORY_VARIABLE = 'INDEX_BENCH_CACHE_DIRECTORY';
 
 /** The JavaScript and TypeScript source extensions every tool is asked to read (`.d.ts` and friends included). */
 export const SOURCE_EXTENSIONS = ['ts', 'tsx', 'js', 'jsx', 'mjs', 'cjs', 'mts', 'cts'] as const;

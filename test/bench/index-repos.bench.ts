@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TOOL_LABELS, TOOL_NAMES, type DoneMessage, type ToolName, type ToolOutput } from './index-common.ts';
+import { CACHE_DIRECTORY_VARIABLE, TOOL_LABELS, TOOL_NAMES, type DoneMessage, type ToolName, type ToolOutput } from './index-common.ts';
 import { categoryCounts, compareEdges, sampleAcrossCategories, type EdgeComparison, type EdgeDifference } from './index-compare.ts';
 
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-tool-run.ts');
@@ -47,17 +47,32 @@ for (const repository of repositories) {
   process.stdout.write(`\n=== ${name} (${repository}) ===\n`);
   const warm = warmUp(repository);
   process.stdout.write(`read ${warm.files} files (${(warm.bytes / 1e6).toFixed(1)} MB) once, outside node_modules and .git, to warm the page cache\n`);
+  // The warm variants get a cache directory of their own, filled by one run that is not counted.
+  const warmCaches = new Map<ToolName, string>();
+  for (const tool of ['strata-warm', 'depcruise-warm'] as const) {
+    const directory = mkdtempSync(path.join(tmpdir(), `strata-index-bench-${tool}-`));
+    warmCaches.set(tool, directory);
+    await runOnce(tool, repository, peerExclude, directory);
+  }
   // Runs take turns (Strata, dependency-cruiser, madge, Strata, ...) so that whatever else the machine does falls on every tool alike.
   const runsByTool = new Map<ToolName, Measured[]>(TOOL_NAMES.map((tool) => [tool, []]));
   for (let run = 0; run < runs; run++) {
     for (const tool of TOOL_NAMES) {
-      const result = await runOnce(tool, repository, peerExclude);
+      // A cold run gets an empty cache directory of its own (Strata writes its cache there, as on a first start).
+      const coldCache = warmCaches.has(tool) ? undefined : mkdtempSync(path.join(tmpdir(), `strata-index-bench-${tool}-`));
+      const result = await runOnce(tool, repository, peerExclude, warmCaches.get(tool) ?? coldCache!);
+      if (coldCache) rmSync(coldCache, { recursive: true, force: true });
       runsByTool.get(tool)!.push(result);
       process.stderr.write(`${name}: ${TOOL_LABELS[tool]} run ${run + 1}: ${seconds(result.wallMs)} s\n`);
     }
   }
+  for (const directory of warmCaches.values()) rmSync(directory, { recursive: true, force: true });
   const measured = new Map<ToolName, Measured>(TOOL_NAMES.map((tool) => [tool, summarize(tool, runsByTool.get(tool)!)]));
   const strata = measured.get('strata')!;
+  const strataWarm = measured.get('strata-warm')!;
+  const sameGraph = JSON.stringify(edgeKeys(strataWarm.output)) === JSON.stringify(edgeKeys(strata.output)) && strataWarm.output.files.length === strata.output.files.length;
+  process.stdout.write(`Strata with a warm cache gives ${sameGraph ? 'the same files and references as' : 'OTHER files or references than'} Strata cold\n`);
+  if (!sameGraph) process.exitCode = 1;
   printTable(
     ['tool', 'files', 'JS/TS files', 'wall s', 'call s', 'peak MB', 'JS/TS files/s', 'wall / Strata'],
     TOOL_NAMES.map((tool) => {
@@ -74,8 +89,9 @@ for (const repository of repositories) {
     writeFileSync(path.join(details, `${name}.json`), JSON.stringify(comparisons, null, 2));
   }
   const [depcruise, madge] = comparisons as [EdgeComparison, EdgeComparison];
-  const three = (format: (tool: Measured) => string): string => TOOL_NAMES.map((tool) => format(measured.get(tool)!)).join(' / ');
-  const ratio = (peer: ToolName): string => `${(measured.get(peer)!.wallMs / strata.wallMs).toFixed(1)} (${(measured.get(peer)!.callMs / strata.callMs).toFixed(1)})`;
+  const COLD: readonly ToolName[] = ['strata', 'depcruise', 'madge'];
+  const three = (format: (tool: Measured) => string, tools: readonly ToolName[] = COLD): string => tools.map((tool) => format(measured.get(tool)!)).join(' / ');
+  const ratio = (peer: ToolName, of: Measured = strata): string => `${(measured.get(peer)!.wallMs / of.wallMs).toFixed(1)} (${(measured.get(peer)!.callMs / of.callMs).toFixed(1)})`;
   summary.push([
     name,
     three((tool) => String(tool.output.parsed.length)),
@@ -83,6 +99,9 @@ for (const repository of repositories) {
     three((tool) => seconds(tool.callMs)),
     ratio('depcruise'),
     ratio('madge'),
+    three((tool) => `${seconds(tool.wallMs)} (${seconds(tool.callMs)})`, ['strata-warm', 'depcruise-warm']),
+    ratio('depcruise-warm', strataWarm),
+    ratio('depcruise', strataWarm),
     three((tool) => megabytes(tool.peakKb)),
     three((tool) => perSecond(tool.output.parsed.length, tool.wallMs)),
     `${depcruise.both} / ${depcruise.onlyStrata.length} / ${depcruise.onlyPeer.length}`,
@@ -92,7 +111,7 @@ for (const repository of repositories) {
 
 process.stdout.write(`\n=== summary (runs per tool: ${runs}) ===\n\n`);
 printTable(
-  ['repository', 'JS/TS files S / dc / madge', 'wall s S / dc / madge', 'call s S / dc / madge', 'dc ÷ S wall (call)', 'madge ÷ S wall (call)', 'peak MB S / dc / madge', 'JS/TS files/s S / dc / madge', 'vs dc: both / only S / only dc', 'vs madge: both / only S / only madge'],
+  ['repository', 'JS/TS files S / dc / madge', 'wall s S / dc / madge', 'call s S / dc / madge', 'dc ÷ S wall (call)', 'madge ÷ S wall (call)', 'warm wall (call) s S / dc', 'warm dc ÷ warm S', 'cold dc ÷ warm S', 'peak MB S / dc / madge', 'JS/TS files/s S / dc / madge', 'vs dc: both / only S / only dc', 'vs madge: both / only S / only madge'],
   summary,
 );
 
@@ -143,13 +162,21 @@ function summarize(tool: ToolName, runsDone: Measured[]): Measured {
   };
 }
 
-function runOnce(tool: ToolName, repository: string, peerExclude: string | undefined): Promise<Measured> {
+/** File -> file edges as sorted `source -> target` lines, to compare two runs. */
+function edgeKeys(output: ToolOutput): string[] {
+  return [...new Set(output.references.filter((reference) => reference.status === 'file').map((reference) => `${reference.source} -> ${reference.target}`))].sort();
+}
+
+function runOnce(tool: ToolName, repository: string, peerExclude: string | undefined, cacheDirectory: string): Promise<Measured> {
   const directory = mkdtempSync(path.join(tmpdir(), 'strata-index-bench-'));
   const outputFile = path.join(directory, `${tool}.json`);
   return new Promise<Measured>((resolve, reject) => {
     const started = performance.now();
     let done: (DoneMessage & { wallMs: number }) | undefined;
-    const child = fork(RUNNER, [tool, repository, outputFile, ...(peerExclude && tool !== 'strata' ? [peerExclude] : [])], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(RUNNER, [tool, repository, outputFile, ...(peerExclude && !tool.startsWith('strata') ? [peerExclude] : [])], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, [CACHE_DIRECTORY_VARIABLE]: cacheDirectory },
+    });
     child.on('message', (message: DoneMessage) => {
       if (message.kind === 'done') done = { ...message, wallMs: performance.now() - started };
     });

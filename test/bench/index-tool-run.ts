@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SOURCE_EXTENSIONS, isSourceFile, type DoneMessage, type ToolName, type ToolOutput, type ToolReference } from './index-common.ts';
+import { CACHE_DIRECTORY_VARIABLE, SOURCE_EXTENSIONS, isSourceFile, type DoneMessage, type ToolName, type ToolOutput, type ToolReference } from './index-common.ts';
 
 const [toolArgument, repositoryArgument, outputFile, peerExclude] = process.argv.slice(2);
 if (!toolArgument || !repositoryArgument || !outputFile) {
@@ -28,7 +28,11 @@ const repository = path.resolve(repositoryArgument);
 // dependency-cruiser reports paths relative to the working directory; madge to its base directory; Strata to the repository.
 process.chdir(repository);
 
-const runners: Record<ToolName, () => Promise<() => ToolOutput>> = { strata: runStrata, depcruise: runDepcruise, madge: runMadge };
+/** Where Strata keeps its data (and so its cache) and dependency-cruiser its cache: a fresh directory for a cold run, the one an earlier run filled for a warm run. */
+const cacheDirectory = process.env[CACHE_DIRECTORY_VARIABLE];
+if (!cacheDirectory && tool !== 'madge') throw new Error(`${CACHE_DIRECTORY_VARIABLE} is not set`);
+
+const runners: Record<ToolName, () => Promise<() => ToolOutput>> = { strata: runStrata, 'strata-warm': runStrata, depcruise: runDepcruise, 'depcruise-warm': runDepcruise, madge: runMadge };
 const runner = runners[tool];
 if (!runner) throw new Error(`unknown tool ${tool}`);
 /** Set by each runner once its tool is loaded, just before the call. */
@@ -39,11 +43,11 @@ if (process.send) await new Promise<void>((resolve) => process.send!(done, () =>
 writeFileSync(outputFile, JSON.stringify({ ...reduce(), timing: done }));
 process.exit(0);
 
-/** Strata: `indexRepository` of `@strata/host`, with no configuration but its defaults. */
+/** Strata: `indexRepository` of `@strata/host`, with no configuration but its defaults and the data directory (outside the repository). */
 async function runStrata(): Promise<() => ToolOutput> {
   const { indexRepository } = await import('@strata/host');
   callStarted = performance.now();
-  const graph = await indexRepository({ repository, env: {} });
+  const graph = await indexRepository({ repository, env: { STRATA_DATA_DIR: cacheDirectory } });
   return () => {
     const files: string[] = [];
     const references: ToolReference[] = [];
@@ -66,7 +70,7 @@ async function runStrata(): Promise<() => ToolOutput> {
     // The build info lists a sample of the imports it could not resolve, with the reason (newer indexers only).
     const build = graph.build as { skipped?: unknown[]; unresolvedCount?: number; unresolved?: Array<{ file: string; specifier: string; reason: string }> };
     for (const entry of build.unresolved ?? []) references.push({ source: entry.file, specifier: entry.specifier, status: 'unresolved', kinds: [entry.reason] });
-    const notes = [`${build.skipped?.length ?? 0} paths skipped (build.skipped)`];
+    const notes = [`${build.skipped?.length ?? 0} paths skipped (build.skipped)`, `${graph.build.cachedFiles ?? 0} files taken from the cache (build.cachedFiles)`];
     if (build.unresolvedCount !== undefined) notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
     return { tool, files, parsed: files.filter(isSourceFile), references, notes };
   };
@@ -109,6 +113,7 @@ async function runDepcruise(): Promise<() => ToolOutput> {
         mainFields: ['module', 'main', 'types', 'typings'],
       },
       progress: { type: 'none' },
+      ...(tool === 'depcruise-warm' ? { cache: { folder: cacheDirectory!, strategy: 'metadata' as const } } : {}),
     },
     {},
     tsConfig ? { tsConfig } : {},
