@@ -1,4 +1,4 @@
-/** Indexes the repository named in argv[2] once and prints time, peak memory and counts as JSON (run by live-index.bench.ts). */
+/** Indexes the repository named in argv[2] once and prints time, peak memory, counts and files taken from the cache as JSON (run by live-index.bench.ts). */
 import { readFileSync } from 'node:fs';
 import { indexRepository } from '@strata/host';
 
@@ -6,4 +6,4 @@ const started = performance.now();
 const graph = await indexRepository({ repository: process.argv[2]!, env: {} });
 const ms = performance.now() - started;
 const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
-process.stdout.write(`${JSON.stringify({ ms, peakKb, nodes: graph.nodes.length, edges: graph.edges.length })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, peakKb, nodes: graph.nodes.length, edges: graph.edges.length, cachedFiles: graph.build.cachedFiles ?? 0 })}\n`);

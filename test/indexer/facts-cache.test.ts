@@ -27,6 +27,7 @@ t.test('a second build takes unchanged files from the cache and gives the same g
   const first = await index(repo);
   t.equal(first.build.cachedFiles, 0, 'nothing cached yet');
   t.ok(existsSync(path.join(repo, CACHE)), 'the build wrote the cache into the data directory');
+  t.match(await readFile(path.join(repo, '.strata', '.gitignore'), 'utf8'), /^\*$/m, 'which git is told to ignore');
   const second = await index(repo);
   t.equal(second.build.cachedFiles, 4, 'every file came from the cache');
   t.same(shape(second), shape(first));

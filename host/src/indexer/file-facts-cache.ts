@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { createDataDirectory } from '../storage/create-data-directory.js';
 import type { FileFacts } from './file-reader.js';
 
 /** The cache's file in the data directory. */
@@ -95,7 +96,7 @@ export class FileFactsCache {
     }
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
+      createDataDirectory(path.dirname(this.file));
       writeFileSync(temporary, JSON.stringify({ key: this.key, entries } satisfies CacheFileContent));
       renameSync(temporary, this.file);
       return undefined;

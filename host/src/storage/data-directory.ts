@@ -1,8 +1,9 @@
-import { mkdir, writeFile, access, readFile, rm } from 'node:fs/promises';
+import { writeFile, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
+import { createDataDirectory } from './create-data-directory.js';
 import { DataDirectoryLockedError } from './data-directory-locked-error.js';
 
 /** A collection of the embedded store (nedb-promises). */
@@ -58,15 +59,8 @@ export class NedbDataDirectory implements DataDirectory {
 
   private prepare(): Promise<void> {
     this.prepared ??= (async () => {
-      await mkdir(this.config.dataDir, { recursive: true });
+      createDataDirectory(this.config.dataDir);
       await this.lock();
-      // Keep the store out of the user's commits, as tools' caches do.
-      const gitignore = path.join(this.config.dataDir, '.gitignore');
-      try {
-        await access(gitignore);
-      } catch {
-        await writeFile(gitignore, '# Created by Strata: its store is local to this machine.\n*\n');
-      }
     })();
     return this.prepared;
   }
