@@ -194,14 +194,15 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
   }, 3000), 'the error is listed');
   t.equal(await colorOfIndex(), '#222222', 'the last good version keeps serving');
   t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200, 'and can still be applied');
-  t.ok(events.includes('plugin.failed'));
+  t.ok(await waitFor(async () => events.includes('plugin.failed'), 1000), 'clients are told of the failed reload');
 
   // Deleting the folder unloads the plugin and takes its overlays away.
   await rm(folder, { recursive: true, force: true });
   t.ok(await waitFor(async () => !(await server.api('/api/overlays')).body.plugins.some((plugin: { id: string }) => plugin.id === 'live'), 3000), 'the plugin is gone');
   t.equal(await colorOfIndex(), undefined, 'and so are its styles');
   t.equal((await server.api('/api/overlays/live/status')).status, 404);
-  t.ok(events.includes('plugin.removed'));
+  // The event stream can trail the API by a moment.
+  t.ok(await waitFor(async () => events.includes('plugin.removed'), 1000), 'clients are told');
 });
 
 t.test('git and file capabilities answer from the served repository', async (t) => {
