@@ -63,18 +63,19 @@ export class FileFactsCache {
 
   /**
    * Splits `files` into those whose cached facts still hold and those to
-   * read. `stats[i]` is the current state of `files[i]` (undefined when it
-   * cannot be had), for `save`.
+   * read. `stats[i]` is the state of `files[i]` when it has an entry (so was
+   * looked at), for `save`.
    */
   lookup(root: string, files: readonly string[]): { cached: Array<FileFacts | undefined>; stats: Array<Stats | undefined> } {
     const cached = new Array<FileFacts | undefined>(files.length);
     const stats = new Array<Stats | undefined>(files.length);
     for (let i = 0; i < files.length; i++) {
       const file = files[i]!;
+      const entry = this.entries.get(file);
+      if (!entry) continue;
       const stat = statSync(path.join(root, file), { throwIfNoEntry: false });
       stats[i] = stat;
-      const entry = this.entries.get(file);
-      if (!stat || !entry) continue;
+      if (!stat) continue;
       const [size, mtimeMs, ctimeMs, ino] = entry.signature;
       if (stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs && stat.ino === ino) cached[i] = { path: file, ...entry.facts };
     }
@@ -82,14 +83,16 @@ export class FileFactsCache {
   }
 
   /**
-   * Writes the facts of a build (`stats` as `lookup` gave them), leaving out
-   * files changed since shortly before `buildStartedAt` (a `Date.now()`).
-   * Returns why it could not write, if it could not.
+   * Writes the facts of a build (`stats` as `lookup` gave them; files it did
+   * not look at are looked at now), leaving out files changed since shortly
+   * before `buildStartedAt` (a `Date.now()`). Looking at a file after it was
+   * read is safe: a change after the read gives it a time after the build's
+   * start, and so leaves it out. Returns why it could not write, if it could not.
    */
-  save(facts: readonly FileFacts[], stats: ReadonlyArray<Stats | undefined>, buildStartedAt: number): string | undefined {
+  save(root: string, facts: readonly FileFacts[], stats: ReadonlyArray<Stats | undefined>, buildStartedAt: number): string | undefined {
     const entries: CacheFileContent['entries'] = [];
     for (let i = 0; i < facts.length; i++) {
-      const stat = stats[i];
+      const stat = stats[i] ?? statSync(path.join(root, facts[i]!.path), { throwIfNoEntry: false });
       if (!stat || Math.max(stat.mtimeMs, stat.ctimeMs) >= buildStartedAt - RACY_WINDOW_MS) continue;
       const { path: file, ...rest } = facts[i]!;
       entries.push([file, [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino], rest]);

@@ -173,10 +173,10 @@ export class RepositoryIndexer implements GraphSource {
   }
 
   /** Writes the facts cache once the build's caller has its graph (after the current task). */
-  private async writeCache(cache: FileFactsCache, facts: readonly FileFacts[], stats: Parameters<FileFactsCache['save']>[1], startedAt: number): Promise<void> {
+  private async writeCache(cache: FileFactsCache, facts: readonly FileFacts[], stats: Parameters<FileFactsCache['save']>[2], startedAt: number): Promise<void> {
     await this.cacheWrite;
     await new Promise((resolve) => setImmediate(resolve));
-    const failure = cache.save(facts, stats, startedAt);
+    const failure = cache.save(this.config.repositoryRoot, facts, stats, startedAt);
     if (failure) this.logger.warn({ reason: failure }, 'could not write the file facts cache');
   }
 
