@@ -82,6 +82,8 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
     'loop': { symlink: '.' },
     'dangling': { symlink: 'nowhere' },
     'link-to-a.ts': { symlink: 'src/a.ts' },
+    'ping.ts': { symlink: 'pong.ts' },
+    'pong.ts': { symlink: 'ping.ts' },
   });
   const server = await startTestServer(t, repo, { configFile: undefined, flags: { index: { maxFileBytes: 1024 } } });
   const { body } = await server.api('/api/graph');
@@ -96,7 +98,9 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
   t.same(body.meta.skipped, [
     { path: 'dangling', reason: 'broken symbolic link' },
     { path: 'loop', reason: 'symbolic link to a directory (not followed)' },
-  ]);
+    { path: 'ping.ts', reason: 'symbolic link loop' },
+    { path: 'pong.ts', reason: 'symbolic link loop' },
+  ], 'links in a loop are skipped, and indexing goes on');
 });
 
 t.test('an empty repository is a graph of one directory', async (t) => {

@@ -111,7 +111,15 @@ export class RepositoryWalker {
       if (this.excludedInside.has(relativePath)) continue;
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
-        const target = statSync(path.join(absoluteDir, entry.name), { throwIfNoEntry: false });
+        let target;
+        try {
+          target = statSync(path.join(absoluteDir, entry.name), { throwIfNoEntry: false });
+        } catch (error) {
+          // A loop of links (ELOOP), or a target it may not look at.
+          const code = (error as NodeJS.ErrnoException).code;
+          listing.skipped.push({ path: relativePath, reason: code === 'ELOOP' ? 'symbolic link loop' : `symbolic link that cannot be followed (${code ?? 'error'})` });
+          continue;
+        }
         if (!target) {
           listing.skipped.push({ path: relativePath, reason: 'broken symbolic link' });
           continue;
