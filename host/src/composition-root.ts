@@ -16,6 +16,7 @@ import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
 import { LiveGraphUpdater } from './graph/live-graph-updater.js';
 import { ApiResource } from './http/api-route.js';
 import { HttpServer, RestifyHttpServer } from './http/http-server.js';
+import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import { LayoutComputation } from './layout/layout-computation.js';
 import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-position-store.js';
@@ -39,6 +40,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(DataDirectory, NedbDataDirectory);
   container.registerSingleton(GraphStore, InMemoryGraphStore);
   container.registerSingleton(LayoutPositionStore, NedbLayoutPositionStore);
+  container.registerSingleton(FileFactsCache);
   container.registerSingleton(GraphSource, RepositoryIndexer);
   container.registerSingleton(GraphJsonCache);
   container.registerSingleton(LiveGraphUpdater);

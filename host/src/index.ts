@@ -8,6 +8,7 @@ import type { ServingAddress } from './app/strata-app.js';
 import { loadConfig, type ConfigSources } from './config/config-loader.js';
 import type { StrataConfig } from './config/strata-config.js';
 import type { BuildProgress } from './graph/graph-source.js';
+import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import type { CodeGraph } from './graph/code-graph.js';
 import { quietLogger } from './logging/quiet-logger.js';
@@ -39,12 +40,15 @@ export interface RunningStrata extends ServingAddress {
 
 /**
  * Indexes a repository once and returns its graph, without serving it (the
- * benchmarks and future CLI commands use this).
+ * benchmarks and future CLI commands use this). With `index.cache` on (the
+ * default) it reads the facts cache of the data directory and writes it
+ * again before returning (`.strata/file-facts.json`, with a `.gitignore`);
+ * a cache it cannot write is left alone, silently.
  */
 export async function indexRepository(options: ConfigSources & { onProgress?: (progress: BuildProgress) => void }): Promise<CodeGraph> {
   const config = loadConfig(options);
   // No container and no pino here: indexing alone needs none of the server, and loading it costs half a second.
-  const source = new RepositoryIndexer(config, quietLogger());
+  const source = new RepositoryIndexer(config, quietLogger(), new FileFactsCache(config));
   try {
     return await source.build(options.onProgress);
   } finally {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,6 +75,48 @@ t.test('files changed just before a build are not cached; a broken or foreign ca
   const foreign = await index(repo);
   t.equal(foreign.build.cachedFiles, 0, 'a cache made by other code or settings is not used');
   t.ok(foreign.nodes.some((node) => node.id === 'sym:src/b.ts#b'));
+  t.equal((await index(repo)).build.cachedFiles, 4);
+  t.equal((await index(repo, { STRATA_INDEX_MAX_FILE_BYTES: '4096' })).build.cachedFiles, 0, 'another size limit makes other facts: the cache is not used');
+});
+
+t.test('files that could not be read, links, and files that change while the build runs', async (t) => {
+  const repo = await makeRepo(t, { ...FILES, 'src/a-copy.ts': FILES['src/a.ts'], 'src/b-copy.ts': 'export function c() {\n  return 3;\n}\n', 'link.ts': { symlink: 'src/b.ts' } });
+  await sleep(RACY_WAIT_MS);
+  // b.ts changes after it was read, before the cache is written: its new state must not be taken for what was read.
+  let changed = false;
+  await indexRepository({
+    repository: repo,
+    env: {},
+    onProgress: (progress) => {
+      if (progress.phase === 'resolving' && !changed) {
+        changed = true;
+        writeFileSync(path.join(repo, 'src/b.ts'), 'export function late() {\n  return 4;\n}\n');
+      }
+    },
+  });
+  const graph = await index(repo);
+  t.ok(graph.nodes.some((node) => node.id === 'sym:src/b.ts#late'), 'the file changed during the first build is read again');
+  t.equal(graph.build.cachedFiles, 5, 'every other file came from the cache, but the link to the changed file');
+  t.ok(graph.edges.some((edge) => edge.source === 'file:link.ts'), 'the link reads as its target');
+
+  // While a build runs, after the link was read, it comes to lead to another file, older than the build:
+  // what was read through the old target must not be kept for the new one.
+  const linkFunctions = (graph: CodeGraph): string[] => graph.nodes.filter((node) => node.path === 'link.ts' && node.kind === 'function').map((node) => node.name);
+  let relinked = false;
+  await rm(path.join(repo, '.strata'), { recursive: true });
+  await indexRepository({
+    repository: repo,
+    env: {},
+    onProgress: (progress) => {
+      if (progress.phase === 'resolving' && !relinked) {
+        relinked = true;
+        rmSync(path.join(repo, 'link.ts'));
+        symlinkSync('src/b-copy.ts', path.join(repo, 'link.ts'));
+      }
+    },
+  });
+  t.same(linkFunctions(await index(repo)), ['c'], 'the link is read again through its new target');
+  t.same(linkFunctions(await index(repo)), ['c']);
 });
 
 t.test('index.cache: false reads every file and writes no cache', async (t) => {
@@ -87,9 +129,12 @@ t.test('index.cache: false reads every file and writes no cache', async (t) => {
   t.equal((await index(repo, { STRATA_INDEX_CACHE: 'false' })).build.cachedFiles, 0, 'an existing cache is not used either');
 });
 
-t.test('a data directory that cannot be written does not fail the build', async (t) => {
+t.test('a data directory that cannot be written does not fail the build, nor does serving', async (t) => {
   const repo = await makeRepo(t, { ...FILES, 'blocked': 'a file where the data directory would go\n' });
   await sleep(RACY_WAIT_MS);
-  const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: path.join(repo, 'blocked', 'data') } });
+  const dataDir = path.join(repo, 'blocked', 'data');
+  const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } });
   t.equal(graph.nodes.filter((node) => node.kind === 'file').length, 5);
+  t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).build.cachedFiles, 0, 'nothing was cached');
+  t.notOk(existsSync(path.join(repo, 'blocked.tmp')), 'no temporary file is left');
 });

@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { StrataConfig } from '../config/strata-config.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
-import type { FileFacts } from './file-reader.js';
+import type { FileFacts, FileSignature } from './file-reader.js';
 
 /** The cache's file in the data directory. */
 export const FILE_FACTS_CACHE_FILE = 'file-facts.json';
@@ -15,109 +17,125 @@ export const FILE_FACTS_CACHE_FILE = 'file-facts.json';
  */
 const RACY_WINDOW_MS = 2_000;
 
-/** What says a file is unchanged: size, modification and change times, inode. */
-type Signature = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+type CachedFacts = Omit<FileFacts, 'path' | 'signature'>;
 
 interface CacheFileContent {
-  /** What the facts were made by: a cache made by other code, or other settings, is not used. */
+  /** What the facts were made by, and of: a cache made by other code, settings or for another repository is not used. */
   key: string;
-  entries: Array<[path: string, signature: Signature, facts: Omit<FileFacts, 'path'>]>;
+  entries: Array<[path: string, signature: FileSignature, facts: CachedFacts]>;
 }
 
 /**
  * What was read of each file at the last build, kept in the data directory
- * (`file-facts.json`), so that a start reads and parses only files changed
- * since. A file counts as unchanged when its size, modification time, change
- * time (which no tool can set back) and inode are those it had. The cache is
- * made for one version of the reading code and one `index.maxFileBytes`; any
- * other is ignored, and so is a cache that cannot be read. Writing it never
- * fails a build.
+ * (`file-facts.json`) when `index.cache` is on, so that a start reads and
+ * parses only files changed since. A file counts as unchanged when its size,
+ * modification time, change time (which no tool can set back) and inode are
+ * those it had when it was opened for reading. The cache is made for one
+ * version of the indexer's code and its parser, one `index.maxFileBytes` and
+ * one repository; any other is ignored, and so is a cache that cannot be
+ * read. Reading or writing it never fails a build.
  */
+@injectable()
 export class FileFactsCache {
-  private constructor(
-    private readonly file: string,
-    private readonly key: string,
-    private readonly entries: Map<string, { signature: Signature; facts: Omit<FileFacts, 'path'> }>,
-  ) {}
+  private entries = new Map<string, { signature: FileSignature; facts: CachedFacts }>();
+  /** The key of the loaded cache; undefined when it could not be made (then nothing is written). */
+  private key: string | undefined;
 
-  /** How many files it has facts of. */
-  get size(): number {
+  constructor(@inject(StrataConfig) private readonly config: StrataConfig) {}
+
+  private get file(): string {
+    return path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE);
+  }
+
+  /** Reads the cache file, when `index.cache` is on; returns how many files it has facts of. */
+  load(): number {
+    this.entries = new Map();
+    this.key = undefined;
+    if (!this.config.index.cache) return 0;
+    try {
+      this.key = cacheKey(this.config.repositoryRoot, this.config.index.maxFileBytes);
+      const content = JSON.parse(readFileSync(this.file, 'utf8')) as CacheFileContent;
+      if (content.key === this.key && Array.isArray(content.entries)) {
+        for (const [file, signature, facts] of content.entries) this.entries.set(file, { signature, facts });
+      }
+    } catch {
+      // No cache yet, one that cannot be read, or a key that cannot be made: everything is read.
+    }
     return this.entries.size;
   }
 
-  /** Opens the cache of a data directory (empty when there is none, or it is not for this code and these settings). */
-  static open(dataDir: string, maxFileBytes: number): FileFactsCache {
-    const file = path.join(dataDir, FILE_FACTS_CACHE_FILE);
-    const key = cacheKey(maxFileBytes);
-    const entries = new Map<string, { signature: Signature; facts: Omit<FileFacts, 'path'> }>();
-    try {
-      const content = JSON.parse(readFileSync(file, 'utf8')) as CacheFileContent;
-      if (content.key === key && Array.isArray(content.entries)) {
-        for (const [file, signature, facts] of content.entries) entries.set(file, { signature, facts });
-      }
-    } catch {
-      // No cache yet, or one that cannot be read: everything is read.
-    }
-    return new FileFactsCache(file, key, entries);
-  }
-
-  /**
-   * Splits `files` into those whose cached facts still hold and those to
-   * read. `stats[i]` is the state of `files[i]` when it has an entry (so was
-   * looked at), for `save`.
-   */
-  lookup(root: string, files: readonly string[]): { cached: Array<FileFacts | undefined>; stats: Array<Stats | undefined> } {
+  /** The loaded facts of `files` that still hold (undefined for a file to read), in order. */
+  lookup(files: readonly string[]): Array<FileFacts | undefined> {
     const cached = new Array<FileFacts | undefined>(files.length);
-    const stats = new Array<Stats | undefined>(files.length);
     for (let i = 0; i < files.length; i++) {
       const file = files[i]!;
       const entry = this.entries.get(file);
       if (!entry) continue;
-      const stat = statSync(path.join(root, file), { throwIfNoEntry: false });
-      stats[i] = stat;
-      if (!stat) continue;
+      let stat;
+      try {
+        stat = statSync(path.join(this.config.repositoryRoot, file), { throwIfNoEntry: false });
+      } catch {
+        continue;
+      }
       const [size, mtimeMs, ctimeMs, ino] = entry.signature;
-      if (stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs && stat.ino === ino) cached[i] = { path: file, ...entry.facts };
+      if (stat && stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs && stat.ino === ino) {
+        cached[i] = { path: file, signature: entry.signature, ...entry.facts };
+      }
     }
-    return { cached, stats };
+    return cached;
   }
 
   /**
-   * Writes the facts of a build (`stats` as `lookup` gave them; files it did
-   * not look at are looked at now), leaving out files changed since shortly
-   * before `buildStartedAt` (a `Date.now()`). Looking at a file after it was
-   * read is safe: a change after the read gives it a time after the build's
-   * start, and so leaves it out. Returns why it could not write, if it could not.
+   * Writes the facts of a build, when `index.cache` is on. Left out: files
+   * changed since shortly before `buildStartedAt` (a `Date.now()`), and files
+   * that could not be read (a reason that may pass without the file
+   * changing). Returns why it could not write, if it could not.
    */
-  save(root: string, facts: readonly FileFacts[], stats: ReadonlyArray<Stats | undefined>, buildStartedAt: number): string | undefined {
+  save(facts: readonly FileFacts[], buildStartedAt: number): string | undefined {
+    if (!this.config.index.cache || this.key === undefined) return undefined;
     const entries: CacheFileContent['entries'] = [];
-    for (let i = 0; i < facts.length; i++) {
-      const stat = stats[i] ?? statSync(path.join(root, facts[i]!.path), { throwIfNoEntry: false });
-      if (!stat || Math.max(stat.mtimeMs, stat.ctimeMs) >= buildStartedAt - RACY_WINDOW_MS) continue;
-      const { path: file, ...rest } = facts[i]!;
-      entries.push([file, [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino], rest]);
+    for (const { path: file, signature, ...rest } of facts) {
+      if (!signature || Math.max(signature[1], signature[2]) >= buildStartedAt - RACY_WINDOW_MS) continue;
+      if (rest.error?.startsWith('unreadable')) continue;
+      entries.push([file, signature, rest]);
     }
-    const temporary = `${this.file}.${process.pid}.tmp`;
+    const temporary = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      createDataDirectory(path.dirname(this.file));
+      createDataDirectory(this.config.dataDir);
       writeFileSync(temporary, JSON.stringify({ key: this.key, entries } satisfies CacheFileContent));
       renameSync(temporary, this.file);
       return undefined;
     } catch (error) {
+      rmSync(temporary, { force: true });
       return (error as Error).message;
     }
   }
 }
 
-/** The reading code (these modules, as built) and oxc's version, with the size limit: what the facts depend on. */
-function cacheKey(maxFileBytes: number): string {
-  const hash = createHash('sha256').update(`format 1; maxFileBytes ${maxFileBytes}; oxc-parser ${oxcParserVersion()}`);
-  for (const module of ['./file-reader.js', './source-file-analyzer.js', './language-detector.js', './language-table.js']) {
-    hash.update(readFileSync(new URL(module, import.meta.url)));
-  }
+/**
+ * What the facts depend on: the indexer's code as built (every module of
+ * this folder), the versions of the parser and of the binary detection, the
+ * size limit, and the repository.
+ */
+function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
+  const hash = createHash('sha256').update(JSON.stringify({ format: 1, repositoryRoot, maxFileBytes, oxcParser: packageVersion('oxc-parser'), isbinaryfile: packageVersion('isbinaryfile') }));
+  const folder = new URL('.', import.meta.url);
+  for (const module of readdirSync(folder).filter((name) => name.endsWith('.js')).sort()) hash.update(module).update(readFileSync(new URL(module, folder)));
   return hash.digest('hex');
 }
 
-function oxcParserVersion(): string {
-  return (createRequire(import.meta.url)('oxc-parser/package.json') as { version: string }).version;
+/** The version of an installed package, from the package.json above its entry (some do not export their package.json). */
+function packageVersion(name: string): string {
+  let directory = path.dirname(createRequire(import.meta.url).resolve(name));
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === name && manifest.version) return manifest.version;
+    } catch {
+      // No package.json at this level.
+    }
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error(`no package.json of ${name}`);
+    directory = parent;
+  }
 }

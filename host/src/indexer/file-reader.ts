@@ -4,9 +4,17 @@ import { isUtf8 } from 'node:buffer';
 import { isBinaryFileSync } from 'isbinaryfile';
 import { analyzeSource, countTextLines, isParsedSource, type ImportReference, type SymbolFacts } from './source-file-analyzer.js';
 
+/**
+ * What tells that a file is unchanged, taken from the open file before it
+ * was read: size, modification and change times (milliseconds), inode.
+ */
+export type FileSignature = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+
 /** What reading one file tells: everything the graph needs from it. */
 export interface FileFacts {
   path: string;
+  /** The file as it was read (for the facts cache; not part of the graph). Absent when it could not be opened. */
+  signature?: FileSignature;
   language?: string;
   bytes?: number;
   lines?: number;
@@ -29,11 +37,17 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
   let fd: number | undefined;
   try {
     fd = openSync(path.join(root, file), 'r');
+    const stat = fstatSync(fd);
+    facts.signature = [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
+    if (stat.size > maxFileBytes) {
+      facts.bytes = stat.size;
+      facts.error = `not read: ${stat.size} bytes is over the limit of ${maxFileBytes} (index.maxFileBytes)`;
+      return facts;
+    }
     const length = readToScratch(fd, maxFileBytes + 1);
     if (length > maxFileBytes) {
-      const { size } = fstatSync(fd);
-      facts.bytes = size;
-      facts.error = `not read: ${size} bytes is over the limit of ${maxFileBytes} (index.maxFileBytes)`;
+      facts.bytes = length;
+      facts.error = `not read: it grew over the limit of ${maxFileBytes} bytes (index.maxFileBytes) while read`;
       return facts;
     }
     facts.bytes = length;
@@ -64,7 +78,7 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
   }
 }
 
-/** Files are read into one buffer per thread, grown for a larger file: no allocation, and no `fstat`, per file. */
+/** Files are read into one buffer per thread, grown for a larger file: no allocation per file. */
 const SCRATCH_KEPT_BYTES = 4 * 1024 * 1024;
 let scratch = Buffer.allocUnsafe(1024 * 1024);
 

@@ -233,7 +233,7 @@ export class RepositoryGraphModel {
 
   /** The file node, its symbol nodes, and the contains edges to them. */
   private filePart(facts: FileFacts): { nodes: GraphNode[]; edges: GraphEdge[] } {
-    const { path: file, imports: _imports, symbols, ...figures } = facts;
+    const { path: file, imports: _imports, symbols, signature: _signature, ...figures } = facts;
     const id = fileId(file);
     const parent = directoryId(parentOf(file));
     const nodes: GraphNode[] = [{ id, kind: 'file', name: file.slice(file.lastIndexOf('/') + 1), path: file, parent, ...figures }];

@@ -43,6 +43,7 @@ export class RepositoryIndexer implements GraphSource {
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
+    @inject(FileFactsCache) private readonly factsCache: FileFactsCache,
   ) {
     this.pool = new FileReaderPool(config.repositoryRoot, config.index.maxFileBytes);
   }
@@ -52,18 +53,18 @@ export class RepositoryIndexer implements GraphSource {
     const startedAt = Date.now();
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
-    const cache = this.config.index.cache ? FileFactsCache.open(this.config.dataDir, this.config.index.maxFileBytes) : undefined;
+    await this.cacheWrite;
     // Reading threads start while the walk goes on, unless the cache is likely to leave them nothing to read.
-    if (!cache || cache.size === 0) this.pool.prestart();
+    if (this.factsCache.load() === 0) this.pool.prestart();
     const walker = new RepositoryWalker(root, [this.config.dataDir]);
     const listing = await walker.walk();
     const total = listing.files.length;
-    const { cached, stats } = cache?.lookup(root, listing.files) ?? { cached: [], stats: [] };
-    const toRead = cache ? listing.files.filter((_, i) => cached[i] === undefined) : listing.files;
+    const cached = this.factsCache.lookup(listing.files);
+    const toRead = listing.files.filter((_, i) => cached[i] === undefined);
     this.cachedFiles = total - toRead.length;
     onProgress({ phase: 'reading', done: this.cachedFiles, total });
     const read = await this.pool.readAll(toRead, (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total }));
-    const facts = cache ? mergeInOrder(cached, read) : read;
+    const facts = this.cachedFiles === 0 ? read : mergeInOrder(cached, read);
     onProgress({ phase: 'resolving', done: 0, total });
     const resolver = new ImportResolver();
     const listed = new Set(listing.files);
@@ -73,7 +74,7 @@ export class RepositoryIndexer implements GraphSource {
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { walker, resolver, model };
     this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
-    if (cache && toRead.length > 0) this.cacheWrite = this.writeCache(cache, facts, stats, startedAt);
+    if (toRead.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
     const build = this.buildInfo(model, started);
     this.logger.info({ files: total, directories: listing.directories.length + 1, nodes: nodes.length, edges: edges.length, skipped: build.skipped.length, unresolved: build.unresolvedCount, durationMs: build.durationMs }, 'indexed repository');
     return { nodes, edges, build };
@@ -168,16 +169,22 @@ export class RepositoryIndexer implements GraphSource {
   }
 
   async close(): Promise<void> {
-    await this.cacheWrite;
-    await this.pool.close();
+    try {
+      await this.cacheWrite;
+    } finally {
+      await this.pool.close();
+    }
   }
 
-  /** Writes the facts cache once the build's caller has its graph (after the current task). */
-  private async writeCache(cache: FileFactsCache, facts: readonly FileFacts[], stats: Parameters<FileFactsCache['save']>[2], startedAt: number): Promise<void> {
-    await this.cacheWrite;
+  /** Writes the facts cache once the build's caller has its graph (after the current task). Never rejects. */
+  private async writeCache(facts: readonly FileFacts[], startedAt: number): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
-    const failure = cache.save(this.config.repositoryRoot, facts, stats, startedAt);
-    if (failure) this.logger.warn({ reason: failure }, 'could not write the file facts cache');
+    try {
+      const failure = this.factsCache.save(facts, startedAt);
+      if (failure) this.logger.warn({ reason: failure }, 'could not write the file facts cache');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not write the file facts cache');
+    }
   }
 
   private buildInfo(model: RepositoryGraphModel, started: number): GraphBuildInfo {
