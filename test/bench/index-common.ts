@@ -60,6 +60,8 @@ export interface ToolOutput {
   references: ToolReference[];
   /** Anything worth a line in the report (warnings, unresolved counts). */
   notes: string[];
+  /** Strata: files whose facts came from its cache. */
+  cachedFiles?: number;
 }
 
 /** Sent by the tool process the moment the tool's call returns, before anything is written out. */

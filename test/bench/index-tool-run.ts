@@ -2,7 +2,7 @@
  * Runs one tool on one repository, in a process of its own, for
  * index-repos.bench.ts:
  *
- *   node test/bench/index-tool-run.ts <strata|depcruise|madge> <repository> <output.json> [<peer exclude regex>]
+ *   node test/bench/index-tool-run.ts <strata|strata-warm|depcruise|depcruise-warm|madge> <repository> <output.json> [<peer exclude regex>]
  *
  * The optional regular expression is added to what dependency-cruiser and
  * madge exclude (Strata has no such setting): for repositories with files the
@@ -20,7 +20,7 @@ import { CACHE_DIRECTORY_VARIABLE, SOURCE_EXTENSIONS, isSourceFile, type DoneMes
 
 const [toolArgument, repositoryArgument, outputFile, peerExclude] = process.argv.slice(2);
 if (!toolArgument || !repositoryArgument || !outputFile) {
-  process.stderr.write('usage: node test/bench/index-tool-run.ts <strata|depcruise|madge> <repository> <output.json>\n');
+  process.stderr.write('usage: node test/bench/index-tool-run.ts <strata|strata-warm|depcruise|depcruise-warm|madge> <repository> <output.json> [<peer exclude regex>]\n');
   process.exit(2);
 }
 const tool = toolArgument as ToolName;
@@ -72,7 +72,7 @@ async function runStrata(): Promise<() => ToolOutput> {
     for (const entry of build.unresolved ?? []) references.push({ source: entry.file, specifier: entry.specifier, status: 'unresolved', kinds: [entry.reason] });
     const notes = [`${build.skipped?.length ?? 0} paths skipped (build.skipped)`, `${graph.build.cachedFiles ?? 0} files taken from the cache (build.cachedFiles)`];
     if (build.unresolvedCount !== undefined) notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
-    return { tool, files, parsed: files.filter(isSourceFile), references, notes };
+    return { tool, files, parsed: files.filter(isSourceFile), references, notes, cachedFiles: graph.build.cachedFiles ?? 0 };
   };
 }
 
