@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
 import { nodePath, startTestServer } from '../helpers/strata-server.ts';
@@ -84,7 +86,10 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
     'link-to-a.ts': { symlink: 'src/a.ts' },
     'ping.ts': { symlink: 'pong.ts' },
     'pong.ts': { symlink: 'ping.ts' },
+    'pipe-link.ts': { symlink: 'pipe' },
   });
+  // A named pipe, and a link to it: opening one for reading would wait for a writer forever.
+  execFileSync('mkfifo', [path.join(repo, 'pipe')]);
   const server = await startTestServer(t, repo, { configFile: undefined, flags: { index: { maxFileBytes: 1024 } } });
   const { body } = await server.api('/api/graph');
   const byId = new Map(body.data.nodes.map((node: { id: string }) => [node.id, node]));
@@ -99,8 +104,10 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
     { path: 'dangling', reason: 'broken symbolic link' },
     { path: 'loop', reason: 'symbolic link to a directory (not followed)' },
     { path: 'ping.ts', reason: 'symbolic link loop' },
+    { path: 'pipe', reason: 'not a regular file' },
+    { path: 'pipe-link.ts', reason: 'symbolic link to something other than a regular file' },
     { path: 'pong.ts', reason: 'symbolic link loop' },
-  ], 'links in a loop are skipped, and indexing goes on');
+  ], 'links in a loop, pipes and links to them are skipped, and indexing goes on');
 });
 
 t.test('an empty repository is a graph of one directory', async (t) => {

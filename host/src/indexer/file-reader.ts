@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { isBinaryFileSync } from 'isbinaryfile';
@@ -36,8 +36,13 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
   const facts: FileFacts = { path: file, imports: [], symbols: [] };
   let fd: number | undefined;
   try {
-    fd = openSync(path.join(root, file), 'r');
+    // Non-blocking, so that a path that became a pipe since it was listed cannot stop the reader.
+    fd = openSync(path.join(root, file), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      facts.error = 'not read: not a regular file';
+      return facts;
+    }
     facts.signature = [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
     if (stat.size > maxFileBytes) {
       facts.bytes = stat.size;

@@ -128,6 +128,11 @@ export class RepositoryWalker {
           if (!isIgnored(localScopes, relativePath, true)) listing.skipped.push({ path: relativePath, reason: 'symbolic link to a directory (not followed)' });
           continue;
         }
+        if (!target.isFile()) {
+          // A pipe would block the reader forever; a device can be endless.
+          if (!isIgnored(localScopes, relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'symbolic link to something other than a regular file' });
+          continue;
+        }
         isDirectory = false;
       } else if (!isDirectory && !entry.isFile()) {
         if (!isIgnored(localScopes, relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'not a regular file' });
