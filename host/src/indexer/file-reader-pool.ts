@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileFacts } from './file-reader.js';
-import { readFileFacts } from './file-reader.js';
+import { MAX_PARSED_NESTING, readFileFacts } from './file-reader.js';
 import { LanguageDetector } from './language-detector.js';
 import type { ReadRequest, ReadResponse } from './parse-worker.js';
 
@@ -10,8 +10,22 @@ const INLINE_LIMIT = 300;
 const BATCH = 128;
 
 /**
+ * Sources up to this size are parsed on the calling thread: they cannot nest
+ * deeper than this many levels, which its stack (8 MiB on Linux) takes with
+ * room to spare (about 1.5 KB a level in oxc's parser, which crashed at 3,500
+ * to 7,000 levels of parentheses there). Larger ones go to a reading thread.
+ */
+const CALLING_THREAD_PARSE_BYTES = 2_000;
+
+/** Stack of the reading threads: room for `MAX_PARSED_NESTING` levels (reserved, not used, until a file nests that deep). */
+const PARSER_STACK_MB = Math.ceil((MAX_PARSED_NESTING * 2 * 1024) / 2 ** 20);
+
+/**
  * Reads and parses files on every core: a pool of worker threads, each
- * taking batches of paths. Small jobs are read on the calling thread.
+ * taking batches of paths. Small jobs are read on the calling thread. Only
+ * the threads, whose stacks are sized for it, parse sources larger than
+ * `CALLING_THREAD_PARSE_BYTES`: a parser that overflows its stack takes the
+ * whole process with it.
  */
 export class FileReaderPool {
   private readonly languages = new LanguageDetector();
@@ -43,43 +57,68 @@ export class FileReaderPool {
     const prestarted = this.prestarted;
     this.prestarted = [];
     if (files.length <= INLINE_LIMIT || this.threads < 1) {
-      await Promise.all(prestarted.map((worker) => worker.terminate()));
+      // One thread started ahead stays as the standby thread, which reads the larger sources of this job.
+      const [kept, ...others] = prestarted;
+      if (kept && !this.standby) this.adoptStandby(kept);
+      else if (kept) others.push(kept);
+      await Promise.all(others.map((worker) => worker.terminate()));
       return this.readInline(files, onProgress);
     }
     const results = new Array<FileFacts>(files.length);
     let nextStart = 0;
     let done = 0;
-    const take = (): { start: number; files: string[] } | undefined => {
-      if (nextStart >= files.length) return undefined;
-      const start = nextStart;
-      nextStart += BATCH;
-      return { start, files: files.slice(start, start + BATCH) };
+    /** Positions of sources this thread left to the threads. */
+    const deferred: number[] = [];
+    const take = (): { indices: number[]; files: string[] } | undefined => {
+      const indices = deferred.length > 0 ? deferred.splice(0, BATCH) : [];
+      if (indices.length === 0) {
+        if (nextStart >= files.length) return undefined;
+        for (let i = nextStart; i < Math.min(nextStart + BATCH, files.length); i++) indices.push(i);
+        nextStart += BATCH;
+      }
+      return { indices, files: indices.map((i) => files[i]!) };
     };
-    const store = (start: number, facts: readonly FileFacts[]): void => {
-      for (let i = 0; i < facts.length; i++) results[start + i] = this.withLanguage(facts[i]!);
-      done += facts.length;
+    const store = (indices: readonly number[], facts: ReadonlyArray<FileFacts | undefined>): void => {
+      for (let i = 0; i < facts.length; i++) {
+        const read = facts[i];
+        if (read) results[indices[i]!] = this.withLanguage(read);
+        else deferred.push(indices[i]!);
+      }
+      done += facts.filter(Boolean).length;
       onProgress(done);
     };
     const workers = Array.from({ length: this.threads }, (_, i) => prestarted[i] ?? this.newWorker());
     await Promise.all(prestarted.slice(this.threads).map((worker) => worker.terminate()));
     try {
+      let ownLaneDone = false;
+      /** Wakes idle thread lanes when this thread has left files to them, or has finished. */
+      const idle = new Set<() => void>();
+      const wake = (): void => {
+        for (const lane of [...idle]) lane();
+      };
       const threadLanes = workers.map((worker) => new Promise<void>((resolve, reject) => {
-        const inFlight = new Map<number, number>();
+        const inFlight = new Map<number, number[]>();
         let nextId = 0;
         const send = (): void => {
           const batch = take();
           if (!batch) {
-            if (inFlight.size === 0) resolve();
+            // Done once nothing is in flight and this thread can leave no more files.
+            if (inFlight.size === 0 && ownLaneDone) resolve();
+            else if (inFlight.size === 0) idle.add(onWake);
             return;
           }
           const id = nextId++;
-          inFlight.set(id, batch.start);
+          inFlight.set(id, batch.indices);
           worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
         };
+        const onWake = (): void => {
+          idle.delete(onWake);
+          send();
+        };
         worker.on('message', ({ id, facts }: ReadResponse) => {
-          const start = inFlight.get(id)!;
+          const indices = inFlight.get(id)!;
           inFlight.delete(id);
-          store(start, facts);
+          store(indices, facts);
           send();
         });
         worker.once('error', reject);
@@ -90,12 +129,15 @@ export class FileReaderPool {
         send();
         send();
       }));
-      // This thread's lane: one batch at a time, letting the threads' answers in between.
+      // This thread's lane: one batch at a time, letting the threads' answers in between; larger sources go to the threads.
       const ownLane = (async () => {
         for (let batch = take(); batch; batch = take()) {
-          store(batch.start, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes)));
+          store(batch.indices, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES)));
+          wake();
           await new Promise((resolve) => setImmediate(resolve));
         }
+        ownLaneDone = true;
+        wake();
       })();
       await Promise.all([ownLane, ...threadLanes]);
     } finally {
@@ -141,21 +183,28 @@ export class FileReaderPool {
   }
 
   private newWorker(): Worker {
-    return new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes } });
+    return new Worker(new URL('./parse-worker.js', import.meta.url), {
+      workerData: { root: this.root, maxFileBytes: this.maxFileBytes },
+      resourceLimits: { stackSizeMb: PARSER_STACK_MB },
+    });
   }
 
   private startStandby(): NonNullable<FileReaderPool['standby']> {
-    if (this.standby) return this.standby;
-    const worker = this.newWorker();
+    return this.standby ?? this.adoptStandby(this.newWorker());
+  }
+
+  private adoptStandby(worker: Worker): NonNullable<FileReaderPool['standby']> {
     worker.unref();
     const standby = { worker, nextId: 0, waiting: new Map<number, (facts: FileFacts[]) => void>() };
     worker.on('message', ({ id, facts }: ReadResponse) => {
       standby.waiting.get(id)?.(facts.map((f) => this.withLanguage(f)));
       standby.waiting.delete(id);
     });
+    // A thread that fails exits too; its exit answers whoever waits.
+    worker.on('error', () => {});
     worker.once('exit', () => {
       if (this.standby === standby) this.standby = undefined;
-      // Whoever waits gets the files read here instead.
+      // Whoever waits gets no facts, and asks a new standby thread (readInline) or reads otherwise.
       for (const [id, resolve] of standby.waiting) resolve([]);
       standby.waiting.clear();
     });
@@ -163,10 +212,19 @@ export class FileReaderPool {
     return standby;
   }
 
-  /** Reads on this thread, for small jobs. */
+  /** Reads on this thread, for small jobs; sources too large to parse here are read on the standby thread. */
   async readInline(files: readonly string[], onProgress: (done: number) => void = () => {}): Promise<FileFacts[]> {
-    const results = files.map((file) => this.withLanguage(readFileFacts(this.root, file, this.maxFileBytes)));
+    const results: Array<FileFacts | undefined> = files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES));
+    const left = results.flatMap((facts, i) => (facts ? [] : [i]));
+    if (left.length > 0) {
+      const leftFiles = left.map((i) => files[i]!);
+      // A standby thread that is gone answers nothing; a new one is asked once more.
+      let read = await this.readFew(leftFiles);
+      if (read.length !== leftFiles.length) read = await this.readFew(leftFiles);
+      if (read.length !== leftFiles.length) throw new Error('the file reader thread stopped before it answered');
+      left.forEach((position, i) => (results[position] = read[i]));
+    }
     onProgress(results.length);
-    return results;
+    return results.map((facts) => this.withLanguage(facts!));
   }
 }

@@ -30,8 +30,16 @@ export interface FileFacts {
  * recorded in `error`, and the file is still a node. Synchronous on purpose:
  * it runs in worker threads, where it is several times faster than promises.
  * The language is left to the caller (it needs only the name).
+ *
+ * oxc's parser recurses once per level of nesting on the native stack, and
+ * overflowing it kills the process (oxc-project/oxc#24375): a level takes
+ * up to about 1.5 KB and one byte of source. A source larger than
+ * `parseLimitBytes` is not parsed here: the answer is `undefined`, and the
+ * caller sends it to a thread with a stack large enough.
  */
-export function readFileFacts(root: string, file: string, maxFileBytes: number): FileFacts {
+export function readFileFacts(root: string, file: string, maxFileBytes: number): FileFacts;
+export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes: number): FileFacts | undefined;
+export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes = Infinity): FileFacts | undefined {
   const name = file.slice(file.lastIndexOf('/') + 1);
   const facts: FileFacts = { path: file, imports: [], symbols: [] };
   let fd: number | undefined;
@@ -49,6 +57,7 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
       facts.error = `not read: ${stat.size} bytes is over the limit of ${maxFileBytes} (index.maxFileBytes)`;
       return facts;
     }
+    if (stat.size > parseLimitBytes && isParsedSource(name)) return undefined;
     const length = readToScratch(fd, maxFileBytes + 1);
     if (length > maxFileBytes) {
       facts.bytes = length;
@@ -67,6 +76,12 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number):
     if (!isParsedSource(name)) return Object.assign(facts, countTextLines(bytes));
     // Latin-1 maps each byte to one character, so offsets into the text stay offsets into the bytes.
     const text = bytes.toString(utf8 ? 'utf8' : 'latin1');
+    // Only a file longer than that many bytes can nest deeper.
+    const nesting = bytes.length > MAX_PARSED_NESTING ? bracketDepth(bytes) : 0;
+    if (nesting > MAX_PARSED_NESTING) {
+      facts.error = `not parsed: brackets nested ${nesting} deep, more than the parser can take`;
+      return Object.assign(facts, countTextLines(bytes));
+    }
     const analysis = analyzeSource(name, text, bytes);
     facts.lines = analysis.lines;
     facts.loc = analysis.loc;
@@ -101,4 +116,28 @@ function readToScratch(fd: number, limit: number): number {
     length += read;
   }
   return length;
+}
+
+/**
+ * Deepest nesting a parser thread's stack is sized for (`PARSER_STACK_MB`
+ * in file-reader-pool.ts); a file nested deeper is not parsed.
+ */
+export const MAX_PARSED_NESTING = 250_000;
+
+/**
+ * How deep `(`, `[` and `{` nest, counted naively (in strings and comments
+ * too): a file with a deeper count is not given to the parser.
+ */
+function bracketDepth(bytes: Uint8Array): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === 40 || byte === 91 || byte === 123) {
+      if (++depth > deepest) deepest = depth;
+    } else if (byte === 41 || byte === 93 || byte === 125) {
+      if (depth > 0) depth--;
+    }
+  }
+  return deepest;
 }
