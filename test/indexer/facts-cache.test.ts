@@ -79,41 +79,38 @@ t.test('files changed just before a build are not cached; a broken or foreign ca
   t.equal((await index(repo, { STRATA_INDEX_MAX_FILE_BYTES: '4096' })).build.cachedFiles, 0, 'another size limit makes other facts: the cache is not used');
 });
 
-t.test('files that could not be read, links, and files that change while the build runs', async (t) => {
-  const repo = await makeRepo(t, { ...FILES, 'src/a-copy.ts': FILES['src/a.ts'], 'src/b-copy.ts': 'export function c() {\n  return 3;\n}\n', 'link.ts': { symlink: 'src/b.ts' } });
-  await sleep(RACY_WAIT_MS);
-  // b.ts changes after it was read, before the cache is written: its new state must not be taken for what was read.
+/** Indexes `repository`, calling `change` once, after every file was read and before the cache is written. */
+async function indexChangingMidway(repository: string, change: () => void): Promise<void> {
   let changed = false;
   await indexRepository({
-    repository: repo,
+    repository,
     env: {},
     onProgress: (progress) => {
       if (progress.phase === 'resolving' && !changed) {
         changed = true;
-        writeFileSync(path.join(repo, 'src/b.ts'), 'export function late() {\n  return 4;\n}\n');
+        change();
       }
     },
   });
+}
+
+t.test('links, and files that change while the build runs', async (t) => {
+  const repo = await makeRepo(t, { ...FILES, 'src/a-copy.ts': FILES['src/a.ts'], 'src/b-copy.ts': 'export function c() {\n  return 3;\n}\n', 'link.ts': { symlink: 'src/b.ts' } });
+  await sleep(RACY_WAIT_MS);
+  // b.ts changes after it was read: its new state must not be taken for what was read.
+  await indexChangingMidway(repo, () => writeFileSync(path.join(repo, 'src/b.ts'), 'export function late() {\n  return 4;\n}\n'));
   const graph = await index(repo);
   t.ok(graph.nodes.some((node) => node.id === 'sym:src/b.ts#late'), 'the file changed during the first build is read again');
   t.equal(graph.build.cachedFiles, 5, 'every other file came from the cache, but the link to the changed file');
   t.ok(graph.edges.some((edge) => edge.source === 'file:link.ts'), 'the link reads as its target');
 
-  // While a build runs, after the link was read, it comes to lead to another file, older than the build:
+  // After the link was read, it comes to lead to another file, older than the build:
   // what was read through the old target must not be kept for the new one.
   const linkFunctions = (graph: CodeGraph): string[] => graph.nodes.filter((node) => node.path === 'link.ts' && node.kind === 'function').map((node) => node.name);
-  let relinked = false;
   await rm(path.join(repo, '.strata'), { recursive: true });
-  await indexRepository({
-    repository: repo,
-    env: {},
-    onProgress: (progress) => {
-      if (progress.phase === 'resolving' && !relinked) {
-        relinked = true;
-        rmSync(path.join(repo, 'link.ts'));
-        symlinkSync('src/b-copy.ts', path.join(repo, 'link.ts'));
-      }
-    },
+  await indexChangingMidway(repo, () => {
+    rmSync(path.join(repo, 'link.ts'));
+    symlinkSync('src/b-copy.ts', path.join(repo, 'link.ts'));
   });
   t.same(linkFunctions(await index(repo)), ['c'], 'the link is read again through its new target');
   t.same(linkFunctions(await index(repo)), ['c']);
