@@ -49,11 +49,12 @@ export class FileReaderPool {
   }
 
   /**
-   * Reads `files`; calls `onProgress` with how many are done. Facts come back
-   * in the order of `files`. The calling thread reads batches too, so that
-   * work starts at once while the threads are still loading.
+   * Reads `files`; calls `onProgress` with how many are done, and `onRead`
+   * with each file's facts as they come (in any order). Facts come back in
+   * the order of `files`. The calling thread reads batches too, so that work
+   * starts at once while the threads are still loading.
    */
-  async readAll(files: readonly string[], onProgress: (done: number) => void = () => {}): Promise<FileFacts[]> {
+  async readAll(files: readonly string[], onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
     const prestarted = this.prestarted;
     this.prestarted = [];
     if (files.length <= INLINE_LIMIT || this.threads < 1) {
@@ -62,7 +63,7 @@ export class FileReaderPool {
       if (kept && !this.standby) this.adoptStandby(kept);
       else if (kept) others.push(kept);
       await Promise.all(others.map((worker) => worker.terminate()));
-      return this.readInline(files, onProgress);
+      return this.readInline(files, onProgress, onRead);
     }
     const results = new Array<FileFacts>(files.length);
     let nextStart = 0;
@@ -81,7 +82,7 @@ export class FileReaderPool {
     const store = (indices: readonly number[], facts: ReadonlyArray<FileFacts | undefined>): void => {
       for (let i = 0; i < facts.length; i++) {
         const read = facts[i];
-        if (read) results[indices[i]!] = this.withLanguage(read);
+        if (read) onRead((results[indices[i]!] = this.withLanguage(read)));
         else deferred.push(indices[i]!);
       }
       done += facts.filter(Boolean).length;
@@ -213,7 +214,7 @@ export class FileReaderPool {
   }
 
   /** Reads on this thread, for small jobs; sources too large to parse here are read on the standby thread. */
-  async readInline(files: readonly string[], onProgress: (done: number) => void = () => {}): Promise<FileFacts[]> {
+  async readInline(files: readonly string[], onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
     const results: Array<FileFacts | undefined> = files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES));
     const left = results.flatMap((facts, i) => (facts ? [] : [i]));
     if (left.length > 0) {
@@ -225,6 +226,8 @@ export class FileReaderPool {
       left.forEach((position, i) => (results[position] = read[i]));
     }
     onProgress(results.length);
-    return results.map((facts) => this.withLanguage(facts!));
+    const read = results.map((facts) => this.withLanguage(facts!));
+    for (const facts of read) onRead(facts);
+    return read;
   }
 }

@@ -36,6 +36,8 @@ export class RepositoryGraphModel {
   private skipped: SkippedEntry[] = [];
   /** The root with a separator after it: what paths inside the repository start with. */
   private readonly rootPrefix: string;
+  /** While a full build's files arrive (`startLoad` to `finishLoad`): every file listed, read or not yet. */
+  private listed: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly root: string,
@@ -98,9 +100,41 @@ export class RepositoryGraphModel {
 
   /** Builds the whole graph from a listing and the facts of every file in it (same order). */
   load(directories: readonly string[], facts: readonly FileFacts[], skipped: SkippedEntry[]): Pick<CodeGraph, 'nodes' | 'edges'> {
+    this.startLoad(directories, facts.map((file) => file.path));
+    for (const file of facts) this.addRead(file);
+    return this.finishLoad(directories, facts, skipped);
+  }
+
+  /**
+   * Starts a full build whose files' facts come one by one (`addRead`, in
+   * any order, as they are read), so that imports are resolved while other
+   * files are still being read; `finishLoad` then makes the graph.
+   */
+  startLoad(directories: readonly string[], files: readonly string[]): void {
     for (const directory of directories) this.directories.add(directory);
-    for (const file of facts) this.addFile(file);
-    for (const file of facts) this.resolveFile(file.path);
+    this.listed = new Set(files);
+  }
+
+  /** Takes the facts of one listed file and resolves its imports (against the whole listing). */
+  addRead(facts: FileFacts): void {
+    this.addFile(facts);
+    this.resolveFile(facts.path);
+  }
+
+  /** The graph, once every listed file was added (`directories` and `facts` in the listing's order): as `load` makes it. */
+  finishLoad(directories: readonly string[], facts: readonly FileFacts[], skipped: SkippedEntry[]): Pick<CodeGraph, 'nodes' | 'edges'> {
+    this.listed = undefined;
+    // Files were resolved in the order they were read: put the per-file indexes back in the listing's order,
+    // so that the graph (package nodes) and the build info (unresolved sample) do not depend on timing.
+    const packageOrder = new Map<string, { builtin: boolean; users: number }>();
+    for (const file of facts) {
+      const resolved = this.imports.get(file.path)!;
+      this.imports.delete(file.path);
+      this.imports.set(file.path, resolved);
+      for (const name of resolved.packages) if (!packageOrder.has(name)) packageOrder.set(name, this.packageUsers.get(name)!);
+    }
+    this.packageUsers.clear();
+    for (const [name, entry] of packageOrder) this.packageUsers.set(name, entry);
     this.skipped = skipped;
     const nodes: GraphNode[] = [this.directoryNode(ROOT_PATH)];
     const edges: GraphEdge[] = [];
@@ -312,6 +346,11 @@ export class RepositoryGraphModel {
     this.imports.delete(file);
   }
 
+  /** Whether a repository path is a file of the graph (during a full build: of the listing). */
+  private isFile(file: string): boolean {
+    return this.listed ? this.listed.has(file) : this.files.has(file);
+  }
+
   /** A resolved absolute path as a repository path (`../` first when outside it). */
   private relativePath(absolute: string): string {
     const relative = absolute.startsWith(this.rootPrefix) ? absolute.slice(this.rootPrefix.length) : path.relative(this.root, absolute);
@@ -321,7 +360,7 @@ export class RepositoryGraphModel {
   private locate(from: string, specifier: string): Target {
     const bareName = packageNameOf(specifier);
     if (bareName && this.workspaces.has(bareName)) {
-      const found = this.workspaces.resolve(bareName, specifier.slice(bareName.length + 1), (file) => this.files.has(file));
+      const found = this.workspaces.resolve(bareName, specifier.slice(bareName.length + 1), (file) => this.isFile(file));
       return 'file' in found ? { kind: 'file', path: found.file } : { kind: 'unresolved', reason: found.reason };
     }
     const resolution = this.resolver.resolve(from, specifier);
@@ -335,10 +374,10 @@ export class RepositoryGraphModel {
         const name = bareName ?? (modulesAt !== -1 ? packageNameFromSegments(segments.slice(modulesAt + 1)) : undefined);
         return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${resolution.path})` };
       }
-      if (this.files.has(relative)) return { kind: 'file', path: relative };
+      if (this.isFile(relative)) return { kind: 'file', path: relative };
       // `./worker.ts?worker`, `./style.css?raw`, `./x.js#frag`: the resolver keeps the query on the path.
       const bare = relative.replace(/[?#].*$/, '');
-      if (bare !== relative && this.files.has(bare)) return { kind: 'file', path: bare };
+      if (bare !== relative && this.isFile(bare)) return { kind: 'file', path: bare };
       return { kind: 'unresolved', reason: `resolves to ${relative}, which is not indexed (ignored or skipped)` };
     }
     if (bareName) return { kind: 'package', name: bareName, builtin: false };

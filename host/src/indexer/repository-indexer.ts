@@ -63,14 +63,26 @@ export class RepositoryIndexer implements GraphSource {
     const toRead = listing.files.filter((_, i) => cached[i] === undefined);
     this.cachedFiles = total - toRead.length;
     onProgress({ phase: 'reading', done: this.cachedFiles, total });
-    const read = await this.pool.readAll(toRead, (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total }));
-    const facts = this.cachedFiles === 0 ? read : mergeInOrder(cached, read);
-    onProgress({ phase: 'resolving', done: 0, total });
+    // Each file's imports are resolved as soon as it is read (on this thread, while the reading threads go on);
+    // files read before the model is ready wait for it.
+    let model: RepositoryGraphModel | undefined;
+    const early: FileFacts[] = [];
+    const reading = this.pool.readAll(
+      toRead,
+      (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total }),
+      (facts) => (model ? model.addRead(facts) : early.push(facts)),
+    );
     const resolver = new ImportResolver();
     const listed = new Set(listing.files);
     const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
-    const model = new RepositoryGraphModel(root, resolver, workspaces);
-    const { nodes, edges } = model.load(listing.directories, facts, listing.skipped);
+    model = new RepositoryGraphModel(root, resolver, workspaces);
+    model.startLoad(listing.directories, listing.files);
+    for (const facts of cached) if (facts) model.addRead(facts);
+    for (const facts of early.splice(0)) model.addRead(facts);
+    const read = await reading;
+    const facts = this.cachedFiles === 0 ? read : mergeInOrder(cached, read);
+    onProgress({ phase: 'resolving', done: 0, total });
+    const { nodes, edges } = model.finishLoad(listing.directories, facts, listing.skipped);
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { walker, resolver, model };
     this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
