@@ -10,6 +10,10 @@ const DEEP: FixtureFiles = {
   'src/else-ifs.ts': `export function f(a: number) {\n  if (a === 0) {}${' else if (a) {}'.repeat(20_000)}\n}\n`,
   'src/arrows.js': `export const g = ${'a => '.repeat(30_000)}1;\n`,
   'src/too-deep.js': `import './ok';\nexport const y = ${'['.repeat(300_000)}${']'.repeat(300_000)};\n`,
+  // Deeper than the reading threads' stack takes, in shapes a count of brackets alone would miss.
+  'src/generics.ts': `type X = ${'A<'.repeat(150_000)}B${'>'.repeat(150_000)};\n`,
+  'src/bangs.js': `export const z = ${'!'.repeat(150_000)}a;\n`,
+  'src/arrow-blocks.js': `export const w = ${'()=>{'.repeat(150_000)}${'}'.repeat(150_000)};\n`,
   'src/ok.ts': "import { x } from './parens';\nexport const ok = x;\n",
 };
 
@@ -27,6 +31,7 @@ for (const [label, extra] of [
     t.ok(graph.nodes.some((node) => node.id === 'sym:src/else-ifs.ts#f'), 'its symbols are read');
     t.ok(graph.edges.some((edge) => edge.source === 'file:src/ok.ts' && edge.target === 'file:src/parens.js'));
     const tooDeep = fileNode(graph.nodes, 'src/too-deep.js');
-    t.match(tooDeep, { error: 'not parsed: brackets nested 300000 deep, more than the parser can take', lines: 2 }, 'deeper than the parser threads can take: a node, not parsed');
+    t.match(tooDeep, { error: 'not parsed: nested 300000 deep, more than the parser can take', lines: 2 }, 'deeper than the parser threads can take: a node, not parsed');
+    for (const path of ['src/generics.ts', 'src/bangs.js', 'src/arrow-blocks.js']) t.match(fileNode(graph.nodes, path), { error: /^not parsed: nested 150000 deep/ }, `${path} is a node, not parsed`);
   });
 }

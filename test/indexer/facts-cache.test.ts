@@ -1,4 +1,4 @@
-import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -126,12 +126,18 @@ t.test('index.cache: false reads every file and writes no cache', async (t) => {
   t.equal((await index(repo, { STRATA_INDEX_CACHE: 'false' })).build.cachedFiles, 0, 'an existing cache is not used either');
 });
 
-t.test('a data directory that cannot be written does not fail the build, nor does serving', async (t) => {
+t.test('a cache that cannot be written does not fail the build, and leaves nothing behind', async (t) => {
   const repo = await makeRepo(t, { ...FILES, 'blocked': 'a file where the data directory would go\n' });
   await sleep(RACY_WAIT_MS);
-  const dataDir = path.join(repo, 'blocked', 'data');
-  const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } });
-  t.equal(graph.nodes.filter((node) => node.kind === 'file').length, 5);
-  t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).build.cachedFiles, 0, 'nothing was cached');
-  t.notOk(existsSync(path.join(repo, 'blocked.tmp')), 'no temporary file is left');
+  const unmakeable = path.join(repo, 'blocked', 'data');
+  const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: unmakeable } });
+  t.equal(graph.nodes.filter((node) => node.kind === 'file').length, 5, 'a data directory that cannot be made');
+  t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: unmakeable } })).build.cachedFiles, 0, 'nothing was cached');
+
+  // A data directory where the cache's name is taken by a directory: the temporary file is written, the rename fails.
+  const dataDir = path.join(repo, 'data');
+  mkdirSync(path.join(dataDir, 'file-facts.json'), { recursive: true });
+  t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).nodes.filter((node) => node.kind === 'file').length, 5);
+  t.same(readdirSync(dataDir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file is left');
+  t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).build.cachedFiles, 0);
 });

@@ -17,8 +17,12 @@ const BATCH = 128;
  */
 const CALLING_THREAD_PARSE_BYTES = 2_000;
 
-/** Stack of the reading threads: room for `MAX_PARSED_NESTING` levels (reserved, not used, until a file nests that deep). */
-const PARSER_STACK_MB = Math.ceil((MAX_PARSED_NESTING * 2 * 1024) / 2 ** 20);
+/**
+ * Stack of the reading threads: room for `MAX_PARSED_NESTING` levels at
+ * 5 KB each (`()=>{` took over 2 KB a level, nested functions 3.3 KB).
+ * Reserved, not used, until a file nests that deep (on Linux and macOS).
+ */
+const PARSER_STACK_MB = Math.ceil((MAX_PARSED_NESTING * 5 * 1024) / 2 ** 20);
 
 /**
  * Reads and parses files on every core: a pool of worker threads, each
@@ -70,13 +74,18 @@ export class FileReaderPool {
     let done = 0;
     /** Positions of sources this thread left to the threads. */
     const deferred: number[] = [];
+    /** The next batch in order (all this thread takes: it could not read what it deferred). */
+    const takeRange = (): { indices: number[]; files: string[] } | undefined => {
+      if (nextStart >= files.length) return undefined;
+      const indices: number[] = [];
+      for (let i = nextStart; i < Math.min(nextStart + BATCH, files.length); i++) indices.push(i);
+      nextStart += BATCH;
+      return { indices, files: indices.map((i) => files[i]!) };
+    };
+    /** For a reading thread: what this thread deferred first, then the next batch in order. */
     const take = (): { indices: number[]; files: string[] } | undefined => {
-      const indices = deferred.length > 0 ? deferred.splice(0, BATCH) : [];
-      if (indices.length === 0) {
-        if (nextStart >= files.length) return undefined;
-        for (let i = nextStart; i < Math.min(nextStart + BATCH, files.length); i++) indices.push(i);
-        nextStart += BATCH;
-      }
+      if (deferred.length === 0) return takeRange();
+      const indices = deferred.splice(0, BATCH);
       return { indices, files: indices.map((i) => files[i]!) };
     };
     const store = (indices: readonly number[], facts: ReadonlyArray<FileFacts | undefined>): void => {
@@ -90,6 +99,8 @@ export class FileReaderPool {
     };
     const workers = Array.from({ length: this.threads }, (_, i) => prestarted[i] ?? this.newWorker());
     await Promise.all(prestarted.slice(this.threads).map((worker) => worker.terminate()));
+    /** Set when a thread failed: this thread's lane stops too. */
+    let failed = false;
     try {
       let ownLaneDone = false;
       /** Wakes idle thread lanes when this thread has left files to them, or has finished. */
@@ -115,6 +126,7 @@ export class FileReaderPool {
         const onWake = (): void => {
           idle.delete(onWake);
           send();
+          send();
         };
         worker.on('message', ({ id, facts }: ReadResponse) => {
           const indices = inFlight.get(id)!;
@@ -122,17 +134,21 @@ export class FileReaderPool {
           store(indices, facts);
           send();
         });
-        worker.once('error', reject);
-        worker.once('exit', (code) => {
-          if (inFlight.size > 0) reject(new Error(`file reader thread exited (${code}) before it finished`));
-        });
+        const fail = (error: Error): void => {
+          failed = true;
+          idle.delete(onWake);
+          reject(error);
+        };
+        worker.once('error', fail);
+        // Before its lane is done, a thread must not go, even idle (rejecting after resolving does nothing).
+        worker.once('exit', (code) => fail(new Error(`file reader thread exited (${code}) before it finished`)));
         // Two batches in flight keep a thread busy while the next answer travels.
         send();
         send();
       }));
       // This thread's lane: one batch at a time, letting the threads' answers in between; larger sources go to the threads.
       const ownLane = (async () => {
-        for (let batch = take(); batch; batch = take()) {
+        for (let batch = takeRange(); batch && !failed; batch = takeRange()) {
           store(batch.indices, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES)));
           wake();
           await new Promise((resolve) => setImmediate(resolve));
@@ -164,8 +180,13 @@ export class FileReaderPool {
 
   /** Starts the standby thread and has it parse once, ahead of the first live update. */
   warmUp(sampleFile: string | undefined): void {
-    if (sampleFile !== undefined) void this.readFew([sampleFile]);
-    else this.startStandby();
+    // Only a head start: a thread that cannot start now fails the read that needs it, not this.
+    try {
+      if (sampleFile !== undefined) this.readFew([sampleFile]).catch(() => {});
+      else this.startStandby();
+    } catch {
+      // Starting the thread failed; a later read tries again.
+    }
   }
 
   /** Stops the standby thread. */

@@ -64,6 +64,8 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
       facts.error = `not read: it grew over the limit of ${maxFileBytes} bytes (index.maxFileBytes) while read`;
       return facts;
     }
+    // It may have grown since it was looked at.
+    if (length > parseLimitBytes && isParsedSource(name)) return undefined;
     facts.bytes = length;
     const bytes = scratch.subarray(0, length);
     // Valid UTF-8 without a NUL byte is text (the common case, decided natively); anything else is for isbinaryfile to judge.
@@ -77,9 +79,9 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
     // Latin-1 maps each byte to one character, so offsets into the text stay offsets into the bytes.
     const text = bytes.toString(utf8 ? 'utf8' : 'latin1');
     // Only a file longer than that many bytes can nest deeper.
-    const nesting = bytes.length > MAX_PARSED_NESTING ? bracketDepth(bytes) : 0;
+    const nesting = bytes.length > MAX_PARSED_NESTING ? nestingDepth(bytes) : 0;
     if (nesting > MAX_PARSED_NESTING) {
-      facts.error = `not parsed: brackets nested ${nesting} deep, more than the parser can take`;
+      facts.error = `not parsed: nested ${nesting} deep, more than the parser can take`;
       return Object.assign(facts, countTextLines(bytes));
     }
     const analysis = analyzeSource(name, text, bytes);
@@ -122,20 +124,30 @@ function readToScratch(fd: number, limit: number): number {
  * Deepest nesting a parser thread's stack is sized for (`PARSER_STACK_MB`
  * in file-reader-pool.ts); a file nested deeper is not parsed.
  */
-export const MAX_PARSED_NESTING = 250_000;
+export const MAX_PARSED_NESTING = 100_000;
 
 /**
- * How deep `(`, `[` and `{` nest, counted naively (in strings and comments
- * too): a file with a deeper count is not given to the parser.
+ * How deep `(`, `[`, `{` and `<` nest, counted naively (in strings and
+ * comments too), or the longest run of `!` and `~` if longer: a file with a
+ * deeper count is not given to the parser. A heuristic for the shapes that
+ * overflow oxc's stack (bracket nesting, type arguments, unary chains);
+ * other deep chains in a file over 100 KB can still get past it.
  */
-function bracketDepth(bytes: Uint8Array): number {
+function nestingDepth(bytes: Uint8Array): number {
   let depth = 0;
   let deepest = 0;
+  let run = 0;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]!;
-    if (byte === 40 || byte === 91 || byte === 123) {
+    if (byte === 33 || byte === 126) {
+      if (++run > deepest) deepest = run;
+      continue;
+    }
+    run = 0;
+    if (byte === 40 || byte === 91 || byte === 123 || byte === 60) {
       if (++depth > deepest) deepest = depth;
-    } else if (byte === 41 || byte === 93 || byte === 125) {
+    } else if (byte === 41 || byte === 93 || byte === 125 || (byte === 62 && bytes[i - 1] !== 61)) {
+      // `>` closes a type argument list, but not as the end of `=>`.
       if (depth > 0) depth--;
     }
   }

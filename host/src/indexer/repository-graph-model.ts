@@ -124,10 +124,13 @@ export class RepositoryGraphModel {
   /** The graph, once every listed file was added (`directories` and `facts` in the listing's order): as `load` makes it. */
   finishLoad(directories: readonly string[], facts: readonly FileFacts[], skipped: SkippedEntry[]): Pick<CodeGraph, 'nodes' | 'edges'> {
     this.listed = undefined;
-    // Files were resolved in the order they were read: put the per-file indexes back in the listing's order,
-    // so that the graph (package nodes) and the build info (unresolved sample) do not depend on timing.
+    // Files came, and were resolved, in the order they were read: put the per-file maps back in the listing's
+    // order, so that the graph (package nodes), the build info (unresolved sample) and later refreshes
+    // (which go through the files in this order) do not depend on timing.
     const packageOrder = new Map<string, { builtin: boolean; users: number }>();
     for (const file of facts) {
+      this.files.delete(file.path);
+      this.files.set(file.path, file);
       const resolved = this.imports.get(file.path)!;
       this.imports.delete(file.path);
       this.imports.set(file.path, resolved);

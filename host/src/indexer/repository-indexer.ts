@@ -72,6 +72,8 @@ export class RepositoryIndexer implements GraphSource {
       (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total }),
       (facts) => (model ? model.addRead(facts) : early.push(facts)),
     );
+    // Awaited below; this keeps a failure of the reading from going unhandled if the discovery throws first.
+    reading.catch(() => {});
     const resolver = new ImportResolver();
     const listed = new Set(listing.files);
     const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
