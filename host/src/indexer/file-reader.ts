@@ -122,9 +122,10 @@ function readToScratch(fd: number, limit: number): number {
 
 /**
  * Deepest nesting a parser thread's stack is sized for (`PARSER_STACK_MB`
- * in file-reader-pool.ts); a file nested deeper is not parsed.
+ * in file-reader-pool.ts); a file nested deeper is not parsed. Less on
+ * Windows, where a thread's whole stack is committed when it starts.
  */
-export const MAX_PARSED_NESTING = 100_000;
+export const MAX_PARSED_NESTING = process.platform === 'win32' ? 12_000 : 100_000;
 
 /**
  * How deep `(`, `[`, `{` and `<` nest, counted naively (in strings and
