@@ -64,7 +64,11 @@ export class FileFactsCache {
     return this.entries.size;
   }
 
-  /** The loaded facts of `files` that still hold (undefined for a file to read), in order. */
+  /**
+   * The loaded facts of `files` that still hold (undefined for a file to
+   * read), in order. The loaded cache is let go: a server would otherwise
+   * keep it, stale entries too, for as long as it runs.
+   */
   lookup(files: readonly string[]): Array<FileFacts | undefined> {
     const cached = new Array<FileFacts | undefined>(files.length);
     for (let i = 0; i < files.length; i++) {
@@ -82,6 +86,7 @@ export class FileFactsCache {
         cached[i] = { path: file, signature: entry.signature, ...entry.facts };
       }
     }
+    this.entries = new Map();
     return cached;
   }
 

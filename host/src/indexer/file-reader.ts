@@ -77,13 +77,13 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
     if (!utf8) facts.error = 'not valid UTF-8; read as Latin-1';
     if (!isParsedSource(name)) return Object.assign(facts, countTextLines(bytes));
     // Latin-1 maps each byte to one character, so offsets into the text stay offsets into the bytes.
-    const text = bytes.toString(utf8 ? 'utf8' : 'latin1');
     // Only a file longer than that many bytes can nest deeper.
     const nesting = bytes.length > MAX_PARSED_NESTING ? nestingDepth(bytes) : 0;
     if (nesting > MAX_PARSED_NESTING) {
       facts.error = `not parsed: nested ${nesting} deep, more than the parser can take`;
       return Object.assign(facts, countTextLines(bytes));
     }
+    const text = bytes.toString(utf8 ? 'utf8' : 'latin1');
     const analysis = analyzeSource(name, text, bytes);
     facts.lines = analysis.lines;
     facts.loc = analysis.loc;

@@ -98,13 +98,6 @@ export class RepositoryGraphModel {
     return entries;
   }
 
-  /** Builds the whole graph from a listing and the facts of every file in it (same order). */
-  load(directories: readonly string[], facts: readonly FileFacts[], skipped: SkippedEntry[]): Pick<CodeGraph, 'nodes' | 'edges'> {
-    this.startLoad(directories, facts.map((file) => file.path));
-    for (const file of facts) this.addRead(file);
-    return this.finishLoad(directories, facts, skipped);
-  }
-
   /**
    * Starts a full build whose files' facts come one by one (`addRead`, in
    * any order, as they are read), so that imports are resolved while other
@@ -121,7 +114,7 @@ export class RepositoryGraphModel {
     this.resolveFile(facts.path);
   }
 
-  /** The graph, once every listed file was added (`directories` and `facts` in the listing's order): as `load` makes it. */
+  /** The whole graph, once every listed file was added (`directories` and `facts` in the listing's order). */
   finishLoad(directories: readonly string[], facts: readonly FileFacts[], skipped: SkippedEntry[]): Pick<CodeGraph, 'nodes' | 'edges'> {
     this.listed = undefined;
     // Files came, and were resolved, in the order they were read: put the per-file maps back in the listing's

@@ -57,7 +57,7 @@ export class RepositoryIndexer implements GraphSource {
     // Reading threads start while the walk goes on, unless the cache is likely to leave them nothing to read.
     if (this.factsCache.load() === 0) this.pool.prestart();
     const walker = new RepositoryWalker(root, [this.config.dataDir]);
-    const listing = await walker.walk();
+    const listing = walker.walk();
     const total = listing.files.length;
     const cached = this.factsCache.lookup(listing.files);
     const toRead = listing.files.filter((_, i) => cached[i] === undefined);
@@ -110,7 +110,7 @@ export class RepositoryIndexer implements GraphSource {
     const walkNew = async (directory: string): Promise<void> => {
       if (walked.has(directory)) return;
       walked.add(directory);
-      const sub = await walker.walkFrom(directory);
+      const sub = walker.walkFrom(directory);
       addedDirectories.push(...sub.directories.filter((d) => !model.hasDirectory(d)));
       for (const file of sub.files) toRead.add(file);
       skipped.push(...sub.skipped);
@@ -136,7 +136,7 @@ export class RepositoryIndexer implements GraphSource {
       }
       const isDirectory = target.isDirectory();
       if (isDirectory && link.isSymbolicLink()) continue;
-      if (await walker.isExcluded(p, isDirectory)) {
+      if (walker.isExcluded(p, isDirectory)) {
         if (model.hasFile(p)) removedFiles.add(p);
         continue;
       }

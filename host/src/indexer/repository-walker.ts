@@ -31,9 +31,8 @@ interface IgnoreScope {
  * so link loops cannot trap it.
  */
 export class RepositoryWalker {
+  /** The excluded paths inside the repository, repository-relative (those outside it cannot be met). */
   private readonly excluded: Set<string>;
-  /** The excluded paths inside the repository, repository-relative. */
-  private readonly excludedInside: Set<string>;
   /** Rules of each directory's own `.gitignore` (null: it has none). */
   private readonly rulesByDirectory = new Map<string, Ignore | null>();
   private rootRules: Ignore | undefined;
@@ -42,12 +41,11 @@ export class RepositoryWalker {
     private readonly root: string,
     excluded: readonly string[] = [],
   ) {
-    this.excluded = new Set(excluded.map((p) => path.resolve(p)));
-    this.excludedInside = new Set([...this.excluded].map((p) => path.relative(root, p).split(path.sep).join('/')).filter((p) => p !== '' && !p.startsWith('../') && !path.isAbsolute(p)));
+    this.excluded = new Set(excluded.map((p) => path.relative(root, path.resolve(p)).split(path.sep).join('/')).filter((p) => p !== '' && !p.startsWith('../') && !path.isAbsolute(p)));
   }
 
   /** Lists the whole repository. */
-  async walk(): Promise<RepositoryListing> {
+  walk(): RepositoryListing {
     return this.walkFrom('');
   }
 
@@ -55,7 +53,7 @@ export class RepositoryWalker {
    * Lists a directory and everything below it (for a directory that appeared
    * after the first walk). The directory itself is the first of `directories`.
    */
-  async walkFrom(relativeDir: string): Promise<RepositoryListing> {
+  walkFrom(relativeDir: string): RepositoryListing {
     const listing: RepositoryListing = { directories: relativeDir === '' ? [] : [relativeDir], files: [], skipped: [] };
     this.walkDirectory(relativeDir, this.scopesFor(relativeDir), listing);
     return listing;
@@ -65,11 +63,11 @@ export class RepositoryWalker {
    * Whether a path is left out: under `.git`, `node_modules` or an excluded
    * path, or matched by an ignore rule of any directory above it.
    */
-  async isExcluded(relativePath: string, isDirectory: boolean): Promise<boolean> {
+  isExcluded(relativePath: string, isDirectory: boolean): boolean {
     const segments = relativePath.split('/');
     if (segments.some((segment) => ALWAYS_SKIPPED.has(segment))) return true;
     for (let i = 1; i <= segments.length; i++) {
-      if (this.excluded.has(path.join(this.root, ...segments.slice(0, i)))) return true;
+      if (this.excluded.has(segments.slice(0, i).join('/'))) return true;
     }
     // A path is out when any directory above it is ignored, as in git.
     for (let i = 1; i < segments.length; i++) {
@@ -108,7 +106,7 @@ export class RepositoryWalker {
     for (const entry of entries) {
       if (entry.isDirectory() && ALWAYS_SKIPPED.has(entry.name)) continue;
       const relativePath = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
-      if (this.excludedInside.has(relativePath)) continue;
+      if (this.excluded.has(relativePath)) continue;
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
         let target;
