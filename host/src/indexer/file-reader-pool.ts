@@ -43,6 +43,9 @@ export class FileReaderPool {
     private readonly threads = Math.max(1, availableParallelism() - 1),
   ) {}
 
+  /** Why the last standby thread failed, for the error of a read it left unanswered. */
+  private lastThreadError: Error | undefined;
+
   /** Threads started ahead of `readAll`, so that loading their modules overlaps the walk. */
   private prestarted: Worker[] = [];
 
@@ -174,6 +177,8 @@ export class FileReaderPool {
     const id = standby.nextId++;
     return new Promise((resolve) => {
       standby.waiting.set(id, resolve);
+      // An idle standby thread lets the process exit; one that owes an answer must not.
+      standby.worker.ref();
       standby.worker.postMessage({ id, files: [...files] } satisfies ReadRequest);
     });
   }
@@ -208,6 +213,7 @@ export class FileReaderPool {
     return new Worker(new URL('./parse-worker.js', import.meta.url), {
       workerData: { root: this.root, maxFileBytes: this.maxFileBytes },
       resourceLimits: { stackSizeMb: PARSER_STACK_MB },
+      execArgv: threadExecArgv(),
     });
   }
 
@@ -221,9 +227,10 @@ export class FileReaderPool {
     worker.on('message', ({ id, facts }: ReadResponse) => {
       standby.waiting.get(id)?.(facts.map((f) => this.withLanguage(f)));
       standby.waiting.delete(id);
+      if (standby.waiting.size === 0) worker.unref();
     });
     // A thread that fails exits too; its exit answers whoever waits.
-    worker.on('error', () => {});
+    worker.on('error', (error) => (this.lastThreadError = error));
     worker.once('exit', () => {
       if (this.standby === standby) this.standby = undefined;
       // Whoever waits gets no facts, and asks a new standby thread (readInline) or reads otherwise.
@@ -243,7 +250,9 @@ export class FileReaderPool {
       // A standby thread that is gone answers nothing; a new one is asked once more.
       let read = await this.readFew(leftFiles);
       if (read.length !== leftFiles.length) read = await this.readFew(leftFiles);
-      if (read.length !== leftFiles.length) throw new Error('the file reader thread stopped before it answered');
+      if (read.length !== leftFiles.length) {
+        throw new Error(`the file reader thread stopped before it answered${this.lastThreadError ? `: ${this.lastThreadError.message}` : ''}`);
+      }
       left.forEach((position, i) => (results[position] = read[i]));
     }
     onProgress(results.length);
@@ -251,4 +260,15 @@ export class FileReaderPool {
     for (const facts of read) onRead(facts);
     return read;
   }
+}
+
+/**
+ * The Node options a reading thread gets: the process's (a thread inherits
+ * them by default) but `--input-type`, which applies only to code given on
+ * the command line and stops a thread whose script is a file before it starts
+ * (as under `node --input-type=module -e ...`).
+ */
+function threadExecArgv(): string[] {
+  const argv = process.execArgv;
+  return argv.filter((option, i) => !option.startsWith('--input-type') && argv[i - 1] !== '--input-type');
 }
