@@ -198,6 +198,9 @@ export class FileReaderPool {
   async close(): Promise<void> {
     const standby = this.standby;
     this.standby = undefined;
+    // An idle standby thread is unref'd: held again, or the process could end before it has stopped (and
+    // `terminate` never settle).
+    standby?.worker.ref();
     await standby?.worker.terminate();
   }
 
@@ -227,7 +230,8 @@ export class FileReaderPool {
     worker.on('message', ({ id, facts }: ReadResponse) => {
       standby.waiting.get(id)?.(facts.map((f) => this.withLanguage(f)));
       standby.waiting.delete(id);
-      if (standby.waiting.size === 0) worker.unref();
+      // Not once closing: an answer that comes after `close` asked the thread to stop must not let the process end first.
+      if (standby.waiting.size === 0 && this.standby === standby) worker.unref();
     });
     // A thread that fails exits too; its exit answers whoever waits.
     worker.on('error', (error) => (this.lastThreadError = error));
