@@ -213,11 +213,17 @@ export class FileReaderPool {
   }
 
   private newWorker(): Worker {
-    return new Worker(new URL('./parse-worker.js', import.meta.url), {
-      workerData: { root: this.root, maxFileBytes: this.maxFileBytes },
-      resourceLimits: { stackSizeMb: PARSER_STACK_MB },
-      execArgv: threadExecArgv(),
-    });
+    const options = { workerData: { root: this.root, maxFileBytes: this.maxFileBytes }, resourceLimits: { stackSizeMb: PARSER_STACK_MB } };
+    const script = new URL('./parse-worker.js', import.meta.url);
+    const execArgv = threadExecArgv();
+    if (!execArgv) return new Worker(script, options);
+    try {
+      return new Worker(script, { ...options, execArgv });
+    } catch (error) {
+      // Options given explicitly must all apply to a thread (inherited ones that do not are ignored): none then.
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+      return new Worker(script, { ...options, execArgv: [] });
+    }
   }
 
   private startStandby(): NonNullable<FileReaderPool['standby']> {
@@ -267,12 +273,13 @@ export class FileReaderPool {
 }
 
 /**
- * The Node options a reading thread gets: the process's (a thread inherits
- * them by default) but `--input-type`, which applies only to code given on
- * the command line and stops a thread whose script is a file before it starts
- * (as under `node --input-type=module -e ...`).
+ * The Node options a reading thread gets, when not those of the process (a
+ * thread inherits them by default): all but `--input-type`, which applies
+ * only to code given on the command line and stops a thread whose script is a
+ * file before it starts (as under `node --input-type=module -e ...`).
  */
-function threadExecArgv(): string[] {
+function threadExecArgv(): string[] | undefined {
   const argv = process.execArgv;
+  if (!argv.some((option) => option.startsWith('--input-type'))) return undefined;
   return argv.filter((option, i) => !option.startsWith('--input-type') && argv[i - 1] !== '--input-type');
 }
