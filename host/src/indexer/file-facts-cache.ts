@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
@@ -94,28 +95,46 @@ export class FileFactsCache {
    * Writes the facts of a build, when `index.cache` is on. Left out: files
    * changed since shortly before `buildStartedAt` (a `Date.now()`), and files
    * that could not be read (a reason that may pass without the file
-   * changing). Returns why it could not write, if it could not.
+   * changing). Resolves with why it could not write, if it could not; never
+   * rejects. The file is written in pieces, letting other work in between:
+   * a server answers requests while it writes the facts of 100,000 files.
    */
-  save(facts: readonly FileFacts[], buildStartedAt: number): string | undefined {
+  async save(facts: readonly FileFacts[], buildStartedAt: number): Promise<string | undefined> {
     if (!this.config.index.cache || this.key === undefined) return undefined;
-    const entries: CacheFileContent['entries'] = [];
-    for (const { path: file, signature, ...rest } of facts) {
-      if (!signature || Math.max(signature[1], signature[2]) >= buildStartedAt - RACY_WINDOW_MS) continue;
-      if (rest.error?.startsWith('unreadable')) continue;
-      entries.push([file, signature, rest]);
-    }
     const temporary = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
+    let output: FileHandle | undefined;
     try {
       createDataDirectory(this.config.dataDir);
-      writeFileSync(temporary, JSON.stringify({ key: this.key, entries } satisfies CacheFileContent));
-      renameSync(temporary, this.file);
+      output = await open(temporary, 'w');
+      await output.write(`{"key":${JSON.stringify(this.key)},"entries":[`);
+      let first = true;
+      for (let start = 0; start < facts.length; start += SAVE_CHUNK_FILES) {
+        const entries: CacheFileContent['entries'] = [];
+        for (const { path: file, signature, ...rest } of facts.slice(start, start + SAVE_CHUNK_FILES)) {
+          if (!signature || Math.max(signature[1], signature[2]) >= buildStartedAt - RACY_WINDOW_MS) continue;
+          if (rest.error?.startsWith('unreadable')) continue;
+          entries.push([file, signature, rest]);
+        }
+        if (entries.length === 0) continue;
+        const chunk = JSON.stringify(entries).slice(1, -1);
+        await output.write(first ? chunk : `,${chunk}`);
+        first = false;
+      }
+      await output.write(']}');
+      await output.close();
+      output = undefined;
+      await rename(temporary, this.file);
       return undefined;
     } catch (error) {
-      rmSync(temporary, { force: true });
+      await output?.close().catch(() => {});
+      await rm(temporary, { force: true }).catch(() => {});
       return (error as Error).message;
     }
   }
 }
+
+/** Files whose facts are serialized at a time when the cache is written (a few milliseconds of work each). */
+const SAVE_CHUNK_FILES = 2_000;
 
 /**
  * What the facts depend on: the indexer's code as built (every module of

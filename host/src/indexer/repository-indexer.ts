@@ -194,7 +194,7 @@ export class RepositoryIndexer implements GraphSource {
   private async writeCache(facts: readonly FileFacts[], startedAt: number): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     try {
-      const failure = this.factsCache.save(facts, startedAt);
+      const failure = await this.factsCache.save(facts, startedAt);
       if (failure) this.logger.warn({ reason: failure }, 'could not write the file facts cache');
     } catch (error) {
       this.logger.warn({ err: error }, 'could not write the file facts cache');
