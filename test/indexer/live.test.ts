@@ -1,3 +1,4 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -71,6 +72,24 @@ t.test('added, deleted and renamed files and directories', async (t) => {
   await rm(path.join(repo, 'src/legacy'), { recursive: true });
   graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
   t.notOk([...ids(graph)].some((id) => id.includes('src/legacy')), 'a deleted directory takes everything below it');
+  await matchesColdIndex(t, graph, repo);
+});
+
+t.test('what changes while the repository is indexed at start is applied once the graph is in', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  let changed = false;
+  // Once the files are listed: one added (the build's listing cannot have it) and one deleted (listed, then gone).
+  const onProgress = (progress: { phase: string }): void => {
+    if (progress.phase !== 'reading' || changed) return;
+    changed = true;
+    writeFileSync(path.join(repo, 'src/late.ts'), "import type { Shape } from './types';\nexport function late(s: Shape) { return s.size; }\n");
+    rmSync(path.join(repo, 'src/lazy.ts'));
+  };
+  const server = await startTestServer(t, repo, { onProgress });
+  t.ok(changed, 'the files changed during the build');
+  const graph = await nextGraph(server, 0, (g) => ids(g).has('file:src/late.ts') && !ids(g).has('file:src/lazy.ts'));
+  t.ok(ids(graph).has('sym:src/late.ts#late'), 'the file added while indexing is read');
+  t.ok(graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/late.ts->file:src/types.ts'), 'with its import');
   await matchesColdIndex(t, graph, repo);
 });
 

@@ -61,10 +61,12 @@ export class StrataApp {
     try {
       // Plugins start (one sandbox process each) while the repository is indexed.
       const pluginsLoaded = this.plugins.loadAll();
+      // Watching starts before the repository is listed, so that what changes while it is indexed is not lost.
+      if (this.config.watch) await this.liveUpdater.start();
       this.graph.replace(await this.source.build(onProgress));
       // Serialize the graph now, so that the first client does not wait for it.
       this.graphJson.current();
-      if (this.config.watch) await this.liveUpdater.start();
+      this.liveUpdater.applyChanges();
       // The graph is served from here on; the overlay routes wait for the plugins, so a
       // plugin that is slow to load delays only them.
       markReady();

@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import watcher from '@parcel/watcher';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { Logger } from '../logging/logger.js';
@@ -7,8 +8,12 @@ import { isEmptyDelta } from './graph-delta.js';
 import { GraphSource } from './graph-source.js';
 import { GraphStore } from './graph-store.js';
 
-/** Quiet time after the last file event before a batch is applied. */
-const SETTLE_MS = 40;
+/**
+ * Quiet time after the last file event before a batch is applied. The
+ * watcher itself hands events over after 50 ms without any (at most 500 ms
+ * apart), so this only joins batches that come close together.
+ */
+const SETTLE_MS = 10;
 /** Longest a batch waits while events keep coming (a branch switch). */
 const MAX_WAIT_MS = 300;
 
@@ -20,19 +25,30 @@ export interface GraphUpdate {
   kind: 'delta' | 'rebuilt';
 }
 
+/** Paths never watched: dependencies and git's own files, at any depth. */
+const NEVER_WATCHED = /(^|[\\/])(node_modules|\.git)([\\/]|$)/;
+
 /**
  * Keeps the graph in step with the repository while the host runs: file
  * events are gathered into batches, the graph source re-reads only what they
  * touch, and the store applies the change as one new revision.
+ *
+ * Watching is @parcel/watcher's (inotify, FSEvents, ReadDirectoryChangesW
+ * behind one interface; its first scan runs natively, off this thread).
+ * It starts before the first graph is built, and changes seen until that
+ * graph is in wait for it: an edit made while a large repository is indexed
+ * is applied, not lost.
  */
 @injectable()
 export class LiveGraphUpdater {
-  private watcher: FSWatcher | undefined;
+  private subscription: watcher.AsyncSubscription | undefined;
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private firstPendingAt = 0;
   private running: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<(update: GraphUpdate) => void>();
+  /** Batches are applied only once the first graph is in (`applyChanges`). */
+  private applying = false;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -47,31 +63,47 @@ export class LiveGraphUpdater {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts watching; resolves once the watcher is ready to report changes. */
+  /**
+   * Starts watching; resolves once every change from now on will be seen.
+   * Changes are gathered until `applyChanges`. A repository that cannot be
+   * watched (a watch limit reached, say) is logged, and served as it is.
+   */
   async start(): Promise<void> {
-    const root = this.config.repositoryRoot;
-    const dataDir = this.config.dataDir;
-    const watcher = watch(root, {
-      ignoreInitial: true,
-      atomic: true,
-      followSymlinks: false,
-      ignored: (file) => {
-        const relative = path.relative(root, file);
-        if (file === dataDir || file.startsWith(dataDir + path.sep)) return true;
-        return relative.split(path.sep).some((segment) => segment === 'node_modules' || segment === '.git');
-      },
-    });
-    this.watcher = watcher;
-    watcher.on('all', (_event, file) => this.enqueue(path.relative(root, file)));
-    watcher.on('error', (error) => this.logger.warn({ err: error }, 'file watching failed; the graph may miss changes until restart'));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    try {
+      // Events name real paths (macOS's /tmp is /private/tmp): paths are made relative to the real root.
+      const root = realpathSync(this.config.repositoryRoot);
+      this.subscription = await watcher.subscribe(
+        root,
+        (error, events) => {
+          if (error) {
+            this.logger.warn({ err: error }, 'file watching failed; the graph may miss changes until restart');
+            return;
+          }
+          for (const event of events) {
+            const relative = path.relative(root, event.path);
+            if (!NEVER_WATCHED.test(relative)) this.enqueue(relative);
+          }
+        },
+        { ignore: [NEVER_WATCHED, this.config.dataDir] },
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'cannot watch the repository; the graph will not follow its changes');
+    }
+  }
+
+  /** Applies the changes gathered so far, and each batch from now on. */
+  applyChanges(): void {
+    this.applying = true;
+    if (this.pending.size > 0) this.flush();
   }
 
   /** Stops watching and waits for a batch in progress. */
   async stop(): Promise<void> {
     clearTimeout(this.timer);
-    await this.watcher?.close();
-    this.watcher = undefined;
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.applying = false;
+    await subscription?.unsubscribe();
     await this.running;
   }
 
@@ -84,6 +116,7 @@ export class LiveGraphUpdater {
   }
 
   private flush(): void {
+    if (!this.applying) return;
     const paths = [...this.pending];
     this.pending.clear();
     // Batches run one after another, in the order their events came.
