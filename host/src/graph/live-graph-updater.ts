@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import watcher from '@parcel/watcher';
 import { inject, injectable } from 'tsyringe';
@@ -72,6 +72,7 @@ export class LiveGraphUpdater {
     try {
       // Events name real paths (macOS's /tmp is /private/tmp): paths are made relative to the real root.
       const root = realpathSync(this.config.repositoryRoot);
+      const dataDir = realPath(this.config.dataDir);
       this.subscription = await watcher.subscribe(
         root,
         (error, events) => {
@@ -84,7 +85,7 @@ export class LiveGraphUpdater {
             if (!NEVER_WATCHED.test(relative)) this.enqueue(relative);
           }
         },
-        { ignore: [NEVER_WATCHED, this.config.dataDir] },
+        { ignore: [NEVER_WATCHED, dataDir] },
       );
     } catch (error) {
       this.logger.warn({ err: error }, 'cannot watch the repository; the graph will not follow its changes');
@@ -137,4 +138,9 @@ export class LiveGraphUpdater {
       this.logger.error({ err: error, paths: paths.slice(0, 20) }, 'could not update the graph after a change');
     }
   }
+}
+
+/** A path with its symbolic links resolved, or as it is when it does not exist yet. */
+function realPath(file: string): string {
+  return existsSync(file) ? realpathSync(file) : path.resolve(file);
 }
