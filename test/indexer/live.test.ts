@@ -93,6 +93,17 @@ t.test('what changes while the repository is indexed at start is applied once th
   await matchesColdIndex(t, graph, repo);
 });
 
+t.test('a repository inside a node_modules folder is followed too (only folders below its root are never watched)', async (t) => {
+  const outer = await makeRepo(t, {});
+  const repo = path.join(outer, 'node_modules', 'some-lib');
+  await writeFiles(repo, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const before = (await server.api('/api/graph')).body;
+  await writeFile(path.join(repo, 'src/types.ts'), 'export interface Shape { size: number }\nexport function grown() { return 1; }\n');
+  const after = await nextGraph(server, before.meta.revision);
+  t.ok(ids(after).has('sym:src/types.ts#grown'), 'the edit is in the graph');
+});
+
 t.test('an editor that saves through a temporary file and a rename', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo);
