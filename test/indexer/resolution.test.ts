@@ -155,6 +155,36 @@ const cases: ResolutionCase[] = [
     from: 'a.ts',
     expect: { 'file:b.ts': ['static', 'type-only'], 'file:c.ts': ['re-export', 'type-only'], 'file:d.ts': ['dynamic'], 'file:e.ts': ['require'], 'file:f.ts': ['require'], 'file:g.ts': ['type-only'], 'file:i.ts': ['require'] },
   },
+  {
+    // The `import(` that is a dynamic import, or in a comment, does not hide the one that is a type.
+    name: 'an import() type in a variable annotation, beside a dynamic import and a comment',
+    files: {
+      'a.ts': [
+        '// the old code did import(\'./old\') here',
+        "const d = await import('./d');",
+        "export const g: import('./g').G = 1;",
+        'export function f(x: Array<import("./h").H>) { return x; }',
+      ].join('\n'),
+      'd.ts': '', 'g.ts': 'export type G = 1;', 'h.ts': 'export type H = 1;', 'old.ts': '',
+    },
+    from: 'a.ts',
+    expect: { 'file:d.ts': ['dynamic'], 'file:g.ts': ['type-only'], 'file:h.ts': ['type-only'] },
+  },
+  {
+    name: 'require() deep in functions, methods and arrows, beside a dynamic import; not in comments or strings',
+    files: {
+      'a.js': [
+        "/* require('./in-comment') */",
+        "const s = \"require('./in-string')\";",
+        "export async function f() { if (s) { return [require('./b'), await import('./d')]; } }",
+        "export class K { m() { return () => require(`./c`); } }",
+        "module.exports = { x: (() => require('./e'))() };",
+      ].join('\n'),
+      'b.js': '', 'c.js': '', 'd.js': '', 'e.js': '', 'in-comment.js': '', 'in-string.js': '',
+    },
+    from: 'a.js',
+    expect: { 'file:b.js': ['require'], 'file:c.js': ['require'], 'file:d.js': ['dynamic'], 'file:e.js': ['require'] },
+  },
 ];
 
 for (const c of cases) {

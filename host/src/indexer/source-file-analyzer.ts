@@ -1,3 +1,4 @@
+import * as oxc from 'oxc-parser';
 import { parseSync, Visitor, type ParserOptions } from 'oxc-parser';
 import type { ImportReferenceKind } from '@strata/sdk';
 
@@ -35,8 +36,8 @@ const PARSER_LANG: Record<string, ParserOptions['lang']> = {
   '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
 };
 
-const REQUIRE_CALL = /\brequire\s*\(/;
-const IMPORT_TYPE = /\bimport\s*\(/;
+const REQUIRE_CALL = /\brequire\s*\(/g;
+const IMPORT_CALL = /\bimport\s*\(/g;
 const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
 
 /** Whether files with this name are parsed for imports. */
@@ -93,12 +94,7 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
   const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
   const lineStarts = lineStartsOf(units);
   if (!lang) return { ...countLines(units, lineStarts, []), imports: [], symbols: [] };
-  // Walking the whole tree costs more than parsing, so it is done only when it can find something. That walk
-  // needs the whole tree (oxc's lazy walker misses type annotations of variables); otherwise only the top
-  // level is read, lazily.
-  const deep = REQUIRE_CALL.test(text) || (lang !== 'jsx' && IMPORT_TYPE.test(text));
-  const options = { lang, sourceType: 'unambiguous', ...(deep ? { experimentalRawTransfer: true } : { experimentalLazy: true }) };
-  const result = parseSync(filename, text, options as ParserOptions) as unknown as ParseResult;
+  const result = parseSync(filename, text, { lang, sourceType: 'unambiguous', experimentalLazy: true } as ParserOptions) as unknown as LazyParseResult;
   try {
     const imports: ImportReference[] = [];
     const module = result.module;
@@ -114,12 +110,14 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
         if (request) imports.push({ specifier: request.value, kind: entry.isType ? 'type-only' : 're-export' });
       }
     }
+    /** Where each `import(` expression starts. */
+    const dynamicStarts = new Set<number>();
     for (const dynamic of module.dynamicImports) {
+      dynamicStarts.add(dynamic.start);
       const request = dynamic.moduleRequest;
       const literal = stringLiteral(text.slice(request.start, request.end));
       if (literal !== undefined) imports.push({ specifier: literal, kind: 'dynamic' });
     }
-    if (deep) new Visitor(deepImportHandlers(imports)).visit(result.program);
     const comments: Array<{ start: number; end: number }> = [];
     // A hashbang line is not code.
     const hashbangAt = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -137,6 +135,21 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
         if (reference) imports.push({ specifier: /^\.{0,2}\//.test(reference[1]!) ? reference[1]! : `./${reference[1]}`, kind: 'type-only' });
       }
     }
+    // `require()`, `import x = require()` and `import()` types are not in the module record: finding them takes a
+    // walk of the tree, done only where the text shows one may be. An `import(` that is neither a dynamic import
+    // nor in a comment may be an `import()` type, which only a walk of the whole tree finds (oxc's lazy walker
+    // passes over type annotations); for `require(` the lazy walk does, several times cheaper.
+    const inComment = (offset: number): boolean => comments.some((comment) => comment.start <= offset && offset < comment.end);
+    const unexplained = (pattern: RegExp, explained: ReadonlySet<number>): boolean => {
+      for (const match of text.matchAll(pattern)) if (!explained.has(match.index) && !inComment(match.index)) return true;
+      return false;
+    };
+    if (lang !== 'jsx' && unexplained(IMPORT_CALL, dynamicStarts)) {
+      const whole = parseSync(filename, text, { lang, sourceType: 'unambiguous', experimentalRawTransfer: true } as ParserOptions) as unknown as { program: LazyNode };
+      new Visitor(deepImportHandlers(imports)).visit(whole.program);
+    } else if (unexplained(REQUIRE_CALL, NONE)) {
+      result.visit(lazyVisitor(deepImportHandlers(imports)));
+    }
     let firstError: string | undefined;
     for (const error of result.errors) {
       if (error.severity === 'Error') {
@@ -148,18 +161,28 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
     const symbols = declaredSymbols(result.program, (offset) => lineAt(lineStarts, offset));
     return firstError !== undefined ? { ...counts, imports, symbols, error: `syntax error: ${firstError}` } : { ...counts, imports, symbols };
   } finally {
-    result.dispose?.();
+    result.dispose();
   }
 }
 
-/** What oxc's parser returns, eager or lazy alike (lazy results also have `dispose`). */
-interface ParseResult {
+/** What oxc's parser returns for a lazy parse. */
+interface LazyParseResult {
   program: LazyNode;
   module: LazyNode;
   comments: Iterable<{ start: number; end: number; type: string }>;
   errors: Iterable<{ severity: string; message: string }>;
-  dispose?(): void;
+  /** Walks the tree in place, with a visitor made by `lazyVisitor`. */
+  visit(visitor: unknown): void;
+  dispose(): void;
 }
+
+/** oxc's walker of a lazily deserialized tree (not in its published types); loaded with the lazy parser. */
+function lazyVisitor(handlers: Record<string, (node: LazyNode) => void>): unknown {
+  const LazyVisitor = (oxc as unknown as { experimentalGetLazyVisitor(): new (handlers: Record<string, (node: LazyNode) => void>) => unknown }).experimentalGetLazyVisitor();
+  return new LazyVisitor(handlers);
+}
+
+const NONE: ReadonlySet<number> = new Set();
 
 /** Identifier node types: ESTree's, and the names oxc's lazy nodes carry. */
 const IDENTIFIER = new Set(['Identifier', 'IdentifierName', 'IdentifierReference', 'BindingIdentifier']);
