@@ -2,12 +2,15 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileFacts } from './file-reader.js';
 import { MAX_PARSED_NESTING, readFileFacts } from './file-reader.js';
+import { isParsedSource } from './source-file-analyzer.js';
 import { LanguageDetector } from './language-detector.js';
 import type { ReadRequest, ReadResponse } from './parse-worker.js';
 
 /** Below this many files, starting threads costs more than it saves. */
 const INLINE_LIMIT = 300;
 const BATCH = 128;
+/** Batches of the calling thread, which handles the threads' answers between its batches. */
+const OWN_BATCH = 64;
 
 /**
  * Sources up to this size are parsed on the calling thread: they cannot nest
@@ -58,8 +61,8 @@ export class FileReaderPool {
   /**
    * Reads `files`; calls `onProgress` with how many are done, and `onRead`
    * with each file's facts as they come (in any order). Facts come back in
-   * the order of `files`. The calling thread reads batches too, so that work
-   * starts at once while the threads are still loading.
+   * the order of `files`. The threads parse the sources; the calling thread
+   * reads the other files, starting at once while the threads still load.
    */
   async readAll(files: readonly string[], onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
     const prestarted = this.prestarted;
@@ -73,31 +76,34 @@ export class FileReaderPool {
       return this.readInline(files, onProgress, onRead);
     }
     const results = new Array<FileFacts>(files.length);
-    let nextStart = 0;
     let done = 0;
-    /** Positions of sources this thread left to the threads. */
-    const deferred: number[] = [];
-    /** The next batch in order (all this thread takes: it could not read what it deferred). */
-    const takeRange = (): { indices: number[]; files: string[] } | undefined => {
-      if (nextStart >= files.length) return undefined;
-      const indices: number[] = [];
-      for (let i = nextStart; i < Math.min(nextStart + BATCH, files.length); i++) indices.push(i);
-      nextStart += BATCH;
-      return { indices, files: indices.map((i) => files[i]!) };
+    // The threads parse every source; this thread reads the other files (it only counts their lines) while it
+    // resolves the imports of what the threads send. Measured on typescript-eslint (2,735 sources, 4,780 other
+    // files): 570 ms, where this thread also parsing small sources took 645 (each parsing thread pays the JIT's
+    // warm-up); on 100,000 sources the same (it is busy resolving them).
+    const sources: number[] = [];
+    const others: number[] = [];
+    for (let i = 0; i < files.length; i++) (isParsedSource(files[i]!.slice(files[i]!.lastIndexOf('/') + 1)) ? sources : others).push(i);
+    let nextSource = 0;
+    let nextOther = 0;
+    const batchOf = (indices: number[]): { indices: number[]; files: string[] } => ({ indices, files: indices.map((i) => files[i]!) });
+    /** For this thread: the next batch of other files. */
+    const takeOwn = (): { indices: number[]; files: string[] } | undefined => {
+      if (nextOther >= others.length) return undefined;
+      const indices = others.slice(nextOther, nextOther + OWN_BATCH);
+      nextOther += indices.length;
+      return batchOf(indices);
     };
-    /** For a reading thread: what this thread deferred first, then the next batch in order. */
+    /** For a reading thread: the next batch of sources. */
     const take = (): { indices: number[]; files: string[] } | undefined => {
-      if (deferred.length === 0) return takeRange();
-      const indices = deferred.splice(0, BATCH);
-      return { indices, files: indices.map((i) => files[i]!) };
+      if (nextSource >= sources.length) return undefined;
+      const indices = sources.slice(nextSource, nextSource + BATCH);
+      nextSource += indices.length;
+      return batchOf(indices);
     };
-    const store = (indices: readonly number[], facts: ReadonlyArray<FileFacts | undefined>): void => {
-      for (let i = 0; i < facts.length; i++) {
-        const read = facts[i];
-        if (read) onRead((results[indices[i]!] = this.withLanguage(read)));
-        else deferred.push(indices[i]!);
-      }
-      done += facts.filter(Boolean).length;
+    const store = (indices: readonly number[], facts: readonly FileFacts[]): void => {
+      for (let i = 0; i < facts.length; i++) onRead((results[indices[i]!] = this.withLanguage(facts[i]!)));
+      done += facts.length;
       onProgress(done);
     };
     const workers = Array.from({ length: this.threads }, (_, i) => prestarted[i] ?? this.newWorker());
@@ -105,31 +111,18 @@ export class FileReaderPool {
     /** Set when a thread failed: this thread's lane stops too. */
     let failed = false;
     try {
-      let ownLaneDone = false;
-      /** Wakes idle thread lanes when this thread has left files to them, or has finished. */
-      const idle = new Set<() => void>();
-      const wake = (): void => {
-        for (const lane of [...idle]) lane();
-      };
       const threadLanes = workers.map((worker) => new Promise<void>((resolve, reject) => {
         const inFlight = new Map<number, number[]>();
         let nextId = 0;
         const send = (): void => {
           const batch = take();
           if (!batch) {
-            // Done once nothing is in flight and this thread can leave no more files.
-            if (inFlight.size === 0 && ownLaneDone) resolve();
-            else if (inFlight.size === 0) idle.add(onWake);
+            if (inFlight.size === 0) resolve();
             return;
           }
           const id = nextId++;
           inFlight.set(id, batch.indices);
           worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
-        };
-        const onWake = (): void => {
-          idle.delete(onWake);
-          send();
-          send();
         };
         worker.on('message', ({ id, facts }: ReadResponse) => {
           const indices = inFlight.get(id)!;
@@ -139,25 +132,21 @@ export class FileReaderPool {
         });
         const fail = (error: Error): void => {
           failed = true;
-          idle.delete(onWake);
           reject(error);
         };
         worker.once('error', fail);
-        // Before its lane is done, a thread must not go, even idle (rejecting after resolving does nothing).
+        // Before its lane is done, a thread must not go (rejecting after resolving does nothing).
         worker.once('exit', (code) => fail(new Error(`file reader thread exited (${code}) before it finished`)));
         // Two batches in flight keep a thread busy while the next answer travels.
         send();
         send();
       }));
-      // This thread's lane: one batch at a time, letting the threads' answers in between; larger sources go to the threads.
+      // This thread's lane: one batch at a time, letting the threads' answers in between.
       const ownLane = (async () => {
-        for (let batch = takeRange(); batch && !failed; batch = takeRange()) {
-          store(batch.indices, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES)));
-          wake();
+        for (let batch = takeOwn(); batch && !failed; batch = takeOwn()) {
+          store(batch.indices, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes)));
           await new Promise((resolve) => setImmediate(resolve));
         }
-        ownLaneDone = true;
-        wake();
       })();
       await Promise.all([ownLane, ...threadLanes]);
     } finally {
