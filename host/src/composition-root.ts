@@ -14,6 +14,7 @@ import { GraphJsonCache } from './graph/graph-json.js';
 import { GraphSource } from './graph/graph-source.js';
 import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
 import { LiveGraphUpdater } from './graph/live-graph-updater.js';
+import { RepositoryWatcher } from './graph/repository-watcher.js';
 import { ApiResource } from './http/api-route.js';
 import { HttpServer, RestifyHttpServer } from './http/http-server.js';
 import { FileFactsCache } from './indexer/file-facts-cache.js';
@@ -43,6 +44,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(FileFactsCache);
   container.registerSingleton(GraphSource, RepositoryIndexer);
   container.registerSingleton(GraphJsonCache);
+  container.registerSingleton(RepositoryWatcher);
   container.registerSingleton(LiveGraphUpdater);
   container.registerSingleton(EventBus);
   container.registerSingleton(GraphColumnsCache);

@@ -153,6 +153,66 @@ t.test('rules that change what is listed or how imports resolve', async (t) => {
   await matchesColdIndex(t, graph, repo);
 });
 
+t.test('directories created together (mkdir -p) are watched: later edits inside them are seen', async (t) => {
+  // inotify watches one directory at a time; the watcher adds a watch for a new directory when told of it, by
+  // which time `mkdir -p` has made its subdirectories (parcel-bundler/watcher#97).
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  const deep = (i: number): string => `gen/a${i}/b/c/d`;
+  for (let i = 0; i < 3; i++) {
+    rmSync(path.join(repo, 'gen'), { recursive: true, force: true });
+    await mkdir(path.join(repo, deep(i)), { recursive: true });
+    await writeFile(path.join(repo, deep(i), 'x.ts'), 'export const x = 1;\n');
+  }
+  graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`file:${deep(2)}/x.ts`));
+  for (let edit = 0; edit < 2; edit++) {
+    await writeFile(path.join(repo, deep(2), 'x.ts'), `import { helper } from '../../../../../src/util/helper.js';\nexport const x = helper;\nexport function f${edit}() {}\n`);
+    graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`sym:${deep(2)}/x.ts#f${edit}`));
+    await writeFile(path.join(repo, deep(2), `y${edit}.ts`), 'export {};\n');
+    graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`file:${deep(2)}/y${edit}.ts`));
+  }
+  t.ok(graph.data.edges.some((e: { id: string }) => e.id === `imports:file:${deep(2)}/x.ts->file:src/util/helper.ts`), 'the edit is in the graph');
+  await matchesColdIndex(t, graph, repo);
+});
+
+t.test('a change of .git/info/exclude changes what is listed', async (t) => {
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, '.git/info/exclude': '# nothing yet\n' });
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  t.ok(ids(graph).has('dir:src/legacy'));
+  await writeFile(path.join(repo, '.git/info/exclude'), 'src/legacy/\n');
+  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
+  await matchesColdIndex(t, graph, repo);
+});
+
+t.test('after a burst of file events large enough to overflow the watch queue, the graph is checked against a full build', async (t) => {
+  // inotify's queue drops events past max_queued_events (16,384 by default) and the watcher says nothing; Strata
+  // checks the graph once such a burst is over. A quarter of the queue, in files, is enough to set it off.
+  let queue = 16_384;
+  try {
+    queue = Number((await import('node:fs')).readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) || queue;
+  } catch {
+    // Not Linux: the host uses the same default.
+  }
+  const count = Math.max(64, Math.floor(queue / 4)) + 100;
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const before = (await server.api('/api/graph')).body;
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) files[`burst/d${i % 50}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+  await writeFiles(repo, files);
+  const deadline = Date.now() + 30_000;
+  while (!server.logs.some((record) => String(record.msg).startsWith('graph checked against a full build')) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const check = server.logs.find((record) => String(record.msg).startsWith('graph checked against a full build'));
+  t.match(check, { reason: /file events in one burst/ }, 'the burst set off a check');
+  const after = (await server.api('/api/graph')).body;
+  t.ok(after.meta.revision > before.meta.revision);
+  await matchesColdIndex(t, after, repo);
+});
+
 t.test('--no-watch (watch: false) serves the graph as it was at start', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo, { flags: { watch: false } });
