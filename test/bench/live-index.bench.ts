@@ -2,7 +2,8 @@
  * Cold indexing of a generated repository of 100k files (time, peak memory)
  * and the time to bring the served graph up to date after a one-file change,
  * against the floors of issue 3 and against a full re-index measured in the
- * same run.
+ * same run; then a burst of files written at once, which can overflow the
+ * watcher's queue: what its events missed and whether the graph ends complete.
  *
  *   npm run bench:live               (100k files)
  *   npm run bench:live -- 20000      (another size)
@@ -43,6 +44,7 @@ try {
   const serveStartMs = performance.now() - serveStarted;
   const { url } = server;
   const updates: Array<{ durationMs: number }> = [];
+  const checks: Array<{ stalePaths: number; changedNodes?: number; checkMs: number; durationMs: number }> = [];
   let log = '';
   server.child.stderr!.on('data', (chunk: Buffer) => {
     log += chunk.toString();
@@ -51,6 +53,7 @@ try {
       const line = log.slice(0, newline);
       log = log.slice(newline + 1);
       if (line.includes('"graph updated"')) updates.push(JSON.parse(line) as { durationMs: number });
+      if (line.includes('"graph checked against the files')) checks.push(JSON.parse(line) as (typeof checks)[number]);
     }
   });
   try {
@@ -89,6 +92,24 @@ try {
       updateMs.push(updates.at(-1)!.durationMs);
       process.stderr.write(`change ${i} (${["edit", "add", "delete"][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`);
     }
+    // A burst: files written at once into existing directories (a large checkout, an unpacked archive). Their
+    // events can overflow inotify's queue, which the watcher passes over silently; the server checks the graph
+    // against the files once the burst is over. How much the events missed, and whether the graph ends complete.
+    const peakBeforeBurstKb = peakKbOf(server.child.pid!);
+    const burstFiles = Math.round(FILES * 0.6);
+    const burstStarted = performance.now();
+    for (let i = 0; i < burstFiles; i++) writeFileSync(path.join(repo, `pkg${1 + (i % 8)}/burst${i}.ts`), `export const b${i} = ${i};\n`);
+    const burstWrittenMs = performance.now() - burstStarted;
+    while (checks.length === 0) {
+      if (performance.now() - burstStarted > 180_000) throw new Error('no check against a full build within 180 s of the burst');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const burstCompleteMs = performance.now() - burstStarted - burstWrittenMs;
+    const graph = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ kind: string; path: string }> } };
+    const filesInGraph = new Set(graph.data.nodes.filter((node) => node.kind === 'file').map((node) => node.path));
+    let burstMissing = 0;
+    for (let i = 0; i < burstFiles; i++) if (!filesInGraph.has(`pkg${1 + (i % 8)}/burst${i}.ts`)) burstMissing++;
+    process.stderr.write(`burst: ${burstFiles} files written in ${burstWrittenMs.toFixed(0)} ms; check: ${JSON.stringify(checks[0])}\n`);
     const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const rows = [
       ['files', String(generated.files)],
@@ -101,7 +122,11 @@ try {
       ['full re-index / one-file update', `${(coldRun.ms / median(updateMs)).toFixed(0)}x`],
       ['`strata serve` start to its URL s (cache warm) / warm index', `${(serveStartMs / 1000).toFixed(1)} / ${(warmRun.ms / 1000).toFixed(1)}`],
       ['longest request wait in the 2 s after start ms', longestWaitMs.toFixed(0)],
-      ['server peak RSS MB (after the changes)', (peakKbOf(server.child.pid!) / 1024).toFixed(0)],
+      ['burst: files written at once into 8 directories', `${burstFiles} in ${(burstWrittenMs / 1000).toFixed(1)} s`],
+      ["burst: paths the check found stale / nodes the watcher's events had missed", `${checks[0]!.stalePaths} / ${checks[0]!.changedNodes ?? 0}`],
+      ['burst: from the last write to the checked graph s', `${(burstCompleteMs / 1000).toFixed(1)} (listing and comparing ${(checks[0]!.checkMs / 1000).toFixed(1)}, all of the check ${(checks[0]!.durationMs / 1000).toFixed(1)})`],
+      ['burst: files of the burst missing from the graph after the check', String(burstMissing)],
+      ['server peak RSS MB: after the one-file changes / after the burst', `${(peakBeforeBurstKb / 1024).toFixed(0)} / ${(peakKbOf(server.child.pid!) / 1024).toFixed(0)}`],
     ];
     process.stdout.write(`${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
   } finally {

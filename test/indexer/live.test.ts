@@ -186,7 +186,7 @@ t.test('a change of .git/info/exclude changes what is listed', async (t) => {
   await matchesColdIndex(t, graph, repo);
 });
 
-t.test('after a burst of file events large enough to overflow the watch queue, the graph is checked against a full build', async (t) => {
+t.test('after a burst of file events large enough to overflow the watch queue, the graph is checked against the files', async (t) => {
   // inotify's queue drops events past max_queued_events (16,384 by default) and the watcher says nothing; Strata
   // checks the graph once such a burst is over. A quarter of the queue, in files, is enough to set it off.
   let queue = 16_384;
@@ -203,10 +203,10 @@ t.test('after a burst of file events large enough to overflow the watch queue, t
   for (let i = 0; i < count; i++) files[`burst/d${i % 50}/f${i}.ts`] = `export const v${i} = ${i};\n`;
   await writeFiles(repo, files);
   const deadline = Date.now() + 30_000;
-  while (!server.logs.some((record) => String(record.msg).startsWith('graph checked against a full build')) && Date.now() < deadline) {
+  while (!server.logs.some((record) => String(record.msg).startsWith('graph checked against the files')) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const check = server.logs.find((record) => String(record.msg).startsWith('graph checked against a full build'));
+  const check = server.logs.find((record) => String(record.msg).startsWith('graph checked against the files'));
   t.match(check, { reason: /file events in one burst/ }, 'the burst set off a check');
   const after = (await server.api('/api/graph')).body;
   t.ok(after.meta.revision > before.meta.revision);

@@ -27,6 +27,14 @@ export interface GraphSource {
    * were added, changed or removed. Only valid after `build`.
    */
   refresh(changedPaths: readonly string[]): Promise<GraphRefresh>;
+  /**
+   * A check for changes nobody reported: the paths that differ between the
+   * repository now and what the graph was built from (files and directories
+   * listed now and not in the graph or the other way round, and files
+   * changed since they were read). Pass them to `refresh`. Undefined before
+   * the first build.
+   */
+  stalePaths(): Promise<string[] | undefined>;
   /** Releases threads and caches. */
   close(): Promise<void>;
 }

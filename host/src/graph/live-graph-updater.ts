@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { Logger } from '../logging/logger.js';
-import { deltaBetween, isEmptyDelta } from './graph-delta.js';
+import { isEmptyDelta } from './graph-delta.js';
 import { GraphSource } from './graph-source.js';
 import { GraphStore } from './graph-store.js';
 import { RepositoryWatcher } from './repository-watcher.js';
@@ -26,7 +26,7 @@ export interface GraphUpdate {
  * Keeps the graph in step with the repository while the host runs: file
  * events are gathered into batches, the graph source re-reads only what they
  * touch, and the store applies the change as one new revision. When the
- * watcher may have missed changes, the graph is checked against a full build.
+ * watcher may have missed changes, the graph is checked against the files.
  *
  * Watching starts before the first graph is built, and changes seen until
  * that graph is in wait for it: an edit made while a large repository is
@@ -41,7 +41,7 @@ export class LiveGraphUpdater {
   private readonly listeners = new Set<(update: GraphUpdate) => void>();
   /** Batches are applied only once the first graph is in (`applyChanges`). */
   private applying = false;
-  /** Why the graph is to be checked against a full build once it is in; undefined when it is not. */
+  /** Why the graph is to be checked against the files once it is in; undefined when it is not. */
   private checkReason: string | undefined;
 
   constructor(
@@ -65,7 +65,7 @@ export class LiveGraphUpdater {
   async start(): Promise<void> {
     await this.watcher.start({
       changed: (relativePath) => this.enqueue(relativePath),
-      mayHaveMissed: (reason) => this.checkAgainstFullBuild(reason),
+      mayHaveMissed: (reason) => this.checkForMissedChanges(reason),
     });
   }
 
@@ -73,7 +73,7 @@ export class LiveGraphUpdater {
   applyChanges(): void {
     this.applying = true;
     if (this.pending.size > 0) this.flush();
-    if (this.checkReason !== undefined) this.checkAgainstFullBuild(this.checkReason);
+    if (this.checkReason !== undefined) this.checkForMissedChanges(this.checkReason);
   }
 
   /** Stops watching and waits for a batch in progress. */
@@ -102,53 +102,75 @@ export class LiveGraphUpdater {
   }
 
   private async apply(paths: string[]): Promise<void> {
-    const started = performance.now();
     try {
-      // Before the source walks new directories: what is made in them from then on is seen.
-      await this.watcher.watchCreatedTrees();
-      const refresh = await this.source.refresh(paths);
-      if (refresh.kind === 'rebuilt') this.graph.replace(refresh.graph);
-      else if (!isEmptyDelta(refresh.delta)) this.graph.apply(refresh.delta, refresh.build);
-      else return;
-      const update: GraphUpdate = { revision: this.graph.revision, changedPaths: paths.length, durationMs: Math.round(performance.now() - started), kind: refresh.kind };
-      this.logger.info(update, 'graph updated');
-      for (const listener of this.listeners) listener(update);
+      await this.update(paths, 'graph updated');
     } catch (error) {
-      this.logger.error({ err: error, paths: paths.slice(0, 20) }, 'could not update the graph after a change; it will be checked against a full build');
-      this.checkAgainstFullBuild(`an update failed (${(error as Error).message})`);
+      this.logger.error({ err: error, paths: paths.slice(0, 20) }, 'could not update the graph after a change; it will be checked against the files');
+      this.checkForMissedChanges(`an update failed (${(error as Error).message})`);
     }
   }
 
-  /** Has the graph checked against a full build after the batches already waiting (once the first graph is in). */
-  private checkAgainstFullBuild(reason: string): void {
+  /**
+   * Refreshes the graph for `paths` and applies the result as one revision
+   * (logged with `message`); false when nothing changed. Throws what the source throws.
+   */
+  private async update(paths: string[], message: string, logged: Record<string, unknown> = {}): Promise<boolean> {
+    const started = performance.now();
+    const refresh = await this.source.refresh(paths);
+    if (refresh.kind === 'rebuilt') this.graph.replace(refresh.graph);
+    else if (!isEmptyDelta(refresh.delta)) {
+      const newDirectories = refresh.delta.upsertedNodes.filter((node) => node.kind === 'directory' && !this.graph.has(node.id)).map((node) => node.path);
+      this.graph.apply(refresh.delta, refresh.build);
+      await this.watchNewTrees(newDirectories);
+    } else return false;
+    const update: GraphUpdate = { revision: this.graph.revision, changedPaths: paths.length, durationMs: Math.round(performance.now() - started), kind: refresh.kind };
+    const changedNodes = refresh.kind === 'delta' ? refresh.delta.upsertedNodes.length + refresh.delta.removedNodes.length : undefined;
+    this.logger.info({ ...logged, ...update, changedNodes }, message);
+    for (const listener of this.listeners) listener(update);
+    return true;
+  }
+
+  /**
+   * New directory trees the watcher may not watch below their top (made
+   * before it looked) get a watch of their own; they are then listed again,
+   * for what was made in them between the walk that found them and the watch.
+   */
+  private async watchNewTrees(newDirectories: readonly string[]): Promise<void> {
+    const added = new Set(newDirectories);
+    const tops = newDirectories.filter((directory) => !added.has(directory.slice(0, Math.max(0, directory.lastIndexOf('/')))));
+    const watched = await this.watcher.watchTrees(tops);
+    if (watched.length === 0) return;
+    const refresh = await this.source.refresh(watched);
+    if (refresh.kind === 'rebuilt') this.graph.replace(refresh.graph);
+    else if (!isEmptyDelta(refresh.delta)) this.graph.apply(refresh.delta, refresh.build);
+  }
+
+  /** Has the graph checked against the files after the batches already waiting (once the first graph is in). */
+  private checkForMissedChanges(reason: string): void {
     if (!this.applying) {
       this.checkReason = reason;
       return;
     }
     this.checkReason = undefined;
-    this.running = this.running.then(() => this.rebuildAndCompare(reason));
+    this.running = this.running.then(() => this.check(reason));
   }
 
   /**
-   * Builds the graph again from the files as they are now, and applies what
-   * differs from the live graph (changes the watcher did not report).
+   * Lists the repository again and compares every file's size and times with
+   * what was read; applies what differs (changes the watcher did not report).
    */
-  private async rebuildAndCompare(reason: string): Promise<void> {
+  private async check(reason: string): Promise<void> {
     const started = performance.now();
     try {
-      const graph = await this.source.build();
-      const delta = deltaBetween(this.graph.nodes(), this.graph.edges(), graph);
-      const missed = { nodes: delta.removedNodes.length + delta.upsertedNodes.length, edges: delta.removedEdges.length + delta.upsertedEdges.length };
-      if (isEmptyDelta(delta)) {
-        this.logger.info({ reason, missed, durationMs: Math.round(performance.now() - started) }, 'graph checked against a full build: nothing missed');
-        return;
-      }
-      this.graph.apply(delta, graph.build);
-      const update: GraphUpdate = { revision: this.graph.revision, changedPaths: missed.nodes, durationMs: Math.round(performance.now() - started), kind: 'rebuilt' };
-      this.logger.warn({ reason, missed, ...update }, 'graph checked against a full build: changes the watcher missed were applied');
-      for (const listener of this.listeners) listener(update);
+      const stale = await this.source.stalePaths();
+      if (stale === undefined) return;
+      // Paths of files changed just before the check are among them, read again whatever their signature says.
+      const checkMs = Math.round(performance.now() - started);
+      const applied = stale.length > 0 && (await this.update(stale, 'graph checked against the files: changes the watcher missed were applied', { reason, stalePaths: stale.length, checkMs }));
+      if (!applied) this.logger.info({ reason, stalePaths: stale.length, checkMs, durationMs: Math.round(performance.now() - started) }, 'graph checked against the files: nothing missed');
     } catch (error) {
-      this.logger.error({ err: error, reason }, 'could not check the graph against a full build');
+      // Not checked again: a check that fails would fail again.
+      this.logger.error({ err: error, reason }, 'could not check the graph against the files');
     }
   }
 }

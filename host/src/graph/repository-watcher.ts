@@ -40,8 +40,8 @@ export interface RepositoryWatchHandlers {
  * - inotify watches one directory at a time, and the watcher adds a watch for
  *   a new directory when told of it, by which time `mkdir -p` or a checkout
  *   may have made subdirectories in it, which then go unwatched for good
- *   (parcel-bundler/watcher#97). `watchCreatedTrees` watches such trees with
- *   a subscription of their own;
+ *   (parcel-bundler/watcher#97). `watchTrees` watches such trees with a
+ *   subscription of their own;
  * - bursts that may have overflowed its queue, and its errors, are reported
  *   (`mayHaveMissed`) for a full check;
  * - `.git/info/exclude`, whose rules decide what is listed, is watched apart
@@ -53,10 +53,8 @@ export class RepositoryWatcher {
   private dataDir = '';
   private handlers: RepositoryWatchHandlers | undefined;
   private readonly subscriptions: watcher.AsyncSubscription[] = [];
-  /** Subscriptions of their own for directory trees made faster than the watcher could follow, by directory. */
-  private readonly treeSubscriptions = new Map<string, watcher.AsyncSubscription>();
-  /** Paths reported created since `watchCreatedTrees` last ran. */
-  private created = new Set<string>();
+  /** Subscriptions of their own for directory trees made faster than the watcher could follow, by directory (and its inode). */
+  private readonly treeSubscriptions = new Map<string, { subscription: watcher.AsyncSubscription; ino: number }>();
   private burstEvents = 0;
   private lastEventAt = 0;
   private missedReason: string | undefined;
@@ -91,24 +89,27 @@ export class RepositoryWatcher {
   }
 
   /**
-   * Watches, with a subscription of their own, the directories reported
-   * created since the last call that already hold subdirectories (the
-   * watcher did not see those made). Resolves once they are watched: a walk
-   * of them after that misses nothing.
+   * Watches, with a subscription of their own, those of `directories`
+   * (repository-relative, just found by a walk) that hold subdirectories: the
+   * watcher may not have seen those made, and would never watch them.
+   * Resolves with the directories it subscribed to, once they are watched:
+   * walk them again then, for what was made before.
    */
-  async watchCreatedTrees(): Promise<void> {
-    const created = [...this.created].sort();
-    this.created = new Set();
-    for (const [relative, subscription] of this.treeSubscriptions) {
-      if (!existsSync(path.join(this.root, relative))) {
+  async watchTrees(directories: readonly string[]): Promise<string[]> {
+    if (!this.handlers) return [];
+    // A directory removed, or removed and made again, is not the one its subscription watches.
+    for (const [relative, { subscription, ino }] of this.treeSubscriptions) {
+      if (statSync(path.join(this.root, relative), { throwIfNoEntry: false })?.ino !== ino) {
         this.treeSubscriptions.delete(relative);
         await subscription.unsubscribe().catch(() => {});
       }
     }
-    for (const relative of created) {
+    const subscribed: string[] = [];
+    for (const relative of directories) {
       if (this.treeSubscriptions.has(relative)) continue;
       const absolute = path.join(this.root, relative);
-      if (!statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) continue;
+      const stat = statSync(absolute, { throwIfNoEntry: false });
+      if (!stat?.isDirectory()) continue;
       let entries;
       try {
         entries = readdirSync(absolute, { withFileTypes: true });
@@ -117,18 +118,20 @@ export class RepositoryWatcher {
       }
       if (!entries.some((entry) => entry.isDirectory() && !NEVER_WATCHED.test(entry.name))) continue;
       try {
-        this.treeSubscriptions.set(relative, await this.subscribe(absolute));
+        this.treeSubscriptions.set(relative, { subscription: await this.subscribe(absolute), ino: stat.ino });
+        subscribed.push(relative);
       } catch (error) {
         this.logger.warn({ err: error, directory: relative }, 'cannot watch a new directory; changes in it may be missed');
       }
     }
+    return subscribed;
   }
 
   /** Stops watching. */
   async stop(): Promise<void> {
     clearTimeout(this.burstTimer);
     this.handlers = undefined;
-    const subscriptions = [...this.subscriptions, ...this.treeSubscriptions.values()];
+    const subscriptions = [...this.subscriptions, ...[...this.treeSubscriptions.values()].map((tree) => tree.subscription)];
     this.subscriptions.length = 0;
     this.treeSubscriptions.clear();
     await Promise.all(subscriptions.map((subscription) => subscription.unsubscribe().catch(() => {})));
@@ -141,7 +144,7 @@ export class RepositoryWatcher {
         if (!this.handlers) return;
         this.noteBurst(events.length);
         if (error) {
-          this.logger.warn({ err: error }, 'file watching reported an error; the graph will be checked against a full build');
+          this.logger.warn({ err: error }, 'file watching reported an error; the graph will be checked against the files');
           this.missedReason = `file watching reported an error (${error.message})`;
           return;
         }
@@ -149,7 +152,6 @@ export class RepositoryWatcher {
           const relative = path.relative(this.root, event.path);
           if (relative.startsWith('..') || NEVER_WATCHED.test(relative)) continue;
           const normalized = relative.split(path.sep).join('/');
-          if (event.type === 'create') this.created.add(normalized);
           this.handlers.changed(normalized);
         }
       },

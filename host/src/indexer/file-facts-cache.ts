@@ -1,22 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
-import type { FileFacts, FileSignature } from './file-reader.js';
+import { isRacy, signatureHolds, type FileFacts, type FileSignature } from './file-reader.js';
 
 /** The cache's file in the data directory. */
 export const FILE_FACTS_CACHE_FILE = 'file-facts.json';
-
-/**
- * A file changed this long before a build started, or later, is not kept:
- * a later edit could leave its size and times as they were (timestamps as
- * coarse as FAT's two seconds), as git's "racily clean" entries.
- */
-const RACY_WINDOW_MS = 2_000;
 
 type CachedFacts = Omit<FileFacts, 'path' | 'signature'>;
 
@@ -76,14 +69,7 @@ export class FileFactsCache {
       const file = files[i]!;
       const entry = this.entries.get(file);
       if (!entry) continue;
-      let stat;
-      try {
-        stat = statSync(path.join(this.config.repositoryRoot, file), { throwIfNoEntry: false });
-      } catch {
-        continue;
-      }
-      const [size, mtimeMs, ctimeMs, ino] = entry.signature;
-      if (stat && stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs && stat.ino === ino) {
+      if (signatureHolds(path.join(this.config.repositoryRoot, file), entry.signature)) {
         cached[i] = { path: file, signature: entry.signature, ...entry.facts };
       }
     }
@@ -111,7 +97,8 @@ export class FileFactsCache {
       for (let start = 0; start < facts.length; start += SAVE_CHUNK_FILES) {
         const entries: CacheFileContent['entries'] = [];
         for (const { path: file, signature, ...rest } of facts.slice(start, start + SAVE_CHUNK_FILES)) {
-          if (!signature || Math.max(signature[1], signature[2]) >= buildStartedAt - RACY_WINDOW_MS) continue;
+          // A file changed shortly before the build could change again unseen: not kept.
+          if (!signature || isRacy(signature, buildStartedAt)) continue;
           if (rest.error?.startsWith('unreadable')) continue;
           entries.push([file, signature, rest]);
         }

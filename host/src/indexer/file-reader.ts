@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { isBinaryFileSync } from 'isbinaryfile';
@@ -9,6 +9,30 @@ import { analyzeSource, countTextLines, isParsedSource, type ImportReference, ty
  * was read: size, modification and change times (milliseconds), inode.
  */
 export type FileSignature = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+
+/**
+ * A file changed this long before a moment, or later, may change again
+ * without its signature changing (timestamps as coarse as FAT's two seconds):
+ * git's "racily clean" entries.
+ */
+export const RACY_WINDOW_MS = 2_000;
+
+/** Whether the file at `absolutePath` still has `signature` (following symbolic links, as reading does). */
+export function signatureHolds(absolutePath: string, signature: FileSignature): boolean {
+  let stat;
+  try {
+    stat = statSync(absolutePath, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  const [size, mtimeMs, ctimeMs, ino] = signature;
+  return stat !== undefined && stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs && stat.ino === ino;
+}
+
+/** Whether a file of this signature changed within `RACY_WINDOW_MS` before `moment` (a `Date.now()`), or later. */
+export function isRacy(signature: FileSignature, moment: number): boolean {
+  return Math.max(signature[1], signature[2]) >= moment - RACY_WINDOW_MS;
+}
 
 /** What reading one file tells: everything the graph needs from it. */
 export interface FileFacts {

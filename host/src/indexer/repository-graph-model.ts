@@ -3,7 +3,7 @@ import type { GraphEdge, GraphNode, ImportReferenceKind } from '@strata/sdk';
 import { UNRESOLVED_SAMPLE, type CodeGraph, type SkippedEntry, type UnresolvedImport } from '../graph/code-graph.js';
 import type { GraphDelta } from '../graph/graph-delta.js';
 import { ROOT_PATH, directoryId, edgeId, fileId, packageId, symbolId } from '../graph/node-ids.js';
-import type { FileFacts } from './file-reader.js';
+import type { FileFacts, FileSignature } from './file-reader.js';
 import type { ImportResolver } from './import-resolver.js';
 import type { WorkspacePackages } from './workspace-packages.js';
 
@@ -67,6 +67,11 @@ export class RepositoryGraphModel {
   /** Every directory path but the root's. */
   directoryPaths(): string[] {
     return [...this.directories];
+  }
+
+  /** What told, when a file was read, that it is unchanged (undefined for a file not in the graph or not opened). */
+  signatureOf(file: string): FileSignature | undefined {
+    return this.files.get(file)?.signature;
   }
 
   /** Every file path, in no particular order. */
