@@ -24,7 +24,7 @@ const node = "'file:src/index.ts'";
 const cases: Record<string, HostileCase> = {
   'an endless loop': { plugin: { id: 'endless-loop', code: pluginCode('for (;;) {}') }, error: /cpu-time.*CPU time limit/ },
   'an endless chain of microtasks': { plugin: { id: 'microtask-loop', code: pluginCode('for (;;) await null;') }, error: /cpu-time|wall-time/ },
-  'a memory bomb': { plugin: { id: 'memory-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Array(1e6).fill(Math.random()));') }, error: /memory limit of 32 MiB/ },
+  'a memory bomb': { plugin: { id: 'memory-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Array(4e6).fill(Math.random()));') }, error: /memory limit of 32 MiB/ },
   'a typed-array memory bomb (outside the V8 heap)': { plugin: { id: 'buffer-bomb', code: pluginCode('const hoard = []; for (;;) hoard.push(new Float64Array(1 << 24));') }, error: /memory|crashed|RangeError/ },
   'deep recursion': { plugin: { id: 'deep-recursion', code: pluginCode('const down = (n) => down(n + 1) + 1; down(0);') }, error: /Maximum call stack/ },
   'a promise that never settles': { plugin: { id: 'never-settles', code: pluginCode('await new Promise(() => {});') }, error: /wall-time/ },
