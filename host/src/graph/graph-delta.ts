@@ -12,4 +12,3 @@ export interface GraphDelta {
 export function isEmptyDelta(delta: GraphDelta): boolean {
   return delta.removedNodes.length === 0 && delta.upsertedNodes.length === 0 && delta.removedEdges.length === 0 && delta.upsertedEdges.length === 0;
 }
-

@@ -15,7 +15,7 @@ export type FileSignature = [size: number, mtimeMs: number, ctimeMs: number, ino
  * without its signature changing (timestamps as coarse as FAT's two seconds):
  * git's "racily clean" entries.
  */
-export const RACY_WINDOW_MS = 2_000;
+const RACY_WINDOW_MS = 2_000;
 
 /** Whether the file at `absolutePath` still has `signature` (following symbolic links, as reading does). */
 export function signatureHolds(absolutePath: string, signature: FileSignature): boolean {
