@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { Logger } from '../logging/logger.js';
 import { isEmptyDelta } from './graph-delta.js';
-import { GraphSource } from './graph-source.js';
+import { GraphSource, type GraphRefresh } from './graph-source.js';
 import { GraphStore } from './graph-store.js';
 import { RepositoryWatcher } from './repository-watcher.js';
 
@@ -117,12 +117,9 @@ export class LiveGraphUpdater {
   private async update(paths: string[], message: string, logged: Record<string, unknown> = {}): Promise<boolean> {
     const started = performance.now();
     const refresh = await this.source.refresh(paths);
-    if (refresh.kind === 'rebuilt') this.graph.replace(refresh.graph);
-    else if (!isEmptyDelta(refresh.delta)) {
-      const newDirectories = refresh.delta.upsertedNodes.filter((node) => node.kind === 'directory' && !this.graph.has(node.id)).map((node) => node.path);
-      this.graph.apply(refresh.delta, refresh.build);
-      await this.watchNewTrees(newDirectories);
-    } else return false;
+    const newDirectories = this.store(refresh);
+    if (newDirectories === undefined) return false;
+    await this.watchNewTrees(newDirectories);
     const update: GraphUpdate = { revision: this.graph.revision, changedPaths: paths.length, durationMs: Math.round(performance.now() - started), kind: refresh.kind };
     const changedNodes = refresh.kind === 'delta' ? refresh.delta.upsertedNodes.length + refresh.delta.removedNodes.length : undefined;
     this.logger.info({ ...logged, ...update, changedNodes }, message);
@@ -139,10 +136,19 @@ export class LiveGraphUpdater {
     const added = new Set(newDirectories);
     const tops = newDirectories.filter((directory) => !added.has(directory.slice(0, Math.max(0, directory.lastIndexOf('/')))));
     const watched = await this.watcher.watchTrees(tops);
-    if (watched.length === 0) return;
-    const refresh = await this.source.refresh(watched);
-    if (refresh.kind === 'rebuilt') this.graph.replace(refresh.graph);
-    else if (!isEmptyDelta(refresh.delta)) this.graph.apply(refresh.delta, refresh.build);
+    if (watched.length > 0) this.store(await this.source.refresh(watched));
+  }
+
+  /** Puts a refresh into the store; answers the directories it added (none for a rebuild), or undefined when it changed nothing. */
+  private store(refresh: GraphRefresh): string[] | undefined {
+    if (refresh.kind === 'rebuilt') {
+      this.graph.replace(refresh.graph);
+      return [];
+    }
+    if (isEmptyDelta(refresh.delta)) return undefined;
+    const newDirectories = refresh.delta.upsertedNodes.filter((node) => node.kind === 'directory' && !this.graph.has(node.id)).map((node) => node.path);
+    this.graph.apply(refresh.delta, refresh.build);
+    return newDirectories;
   }
 
   /** Has the graph checked against the files after the batches already waiting (once the first graph is in). */
