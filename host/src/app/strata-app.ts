@@ -95,11 +95,12 @@ export class StrataApp {
     this.stopping ??= (async () => {
       await this.liveUpdater.stop();
       await this.pluginWatcher.stop();
+      // Event streams end, then requests in flight are answered, before what they use closes.
+      this.events.close();
+      await this.http.close();
       await this.overlays.close();
       await this.layoutComputation.close();
       await this.source.close();
-      this.events.close();
-      await this.http.close();
       await this.plugins.close();
       await this.dataDirectory.close();
       this.logger.info('stopped');

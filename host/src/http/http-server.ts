@@ -51,6 +51,10 @@ export class RestifyHttpServer implements HttpServer {
   private readonly server: restify.Server;
   private readonly expectedToken: Buffer | undefined;
   private ready: Promise<void> | undefined;
+  /** Responses not yet finished. */
+  private readonly inFlight = new Set<ServerResponse>();
+  /** Set by `close`: every answer from then on ends its connection. */
+  private closing = false;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -129,8 +133,23 @@ export class RestifyHttpServer implements HttpServer {
   close(): Promise<void> {
     return new Promise((resolve) => {
       if (!this.server.server.listening) return resolve();
+      this.closing = true;
+      // A kept-alive connection that a client goes on using would keep the server open: each answer from now on
+      // closes its connection (a request on its way in is still answered), and idle connections close now.
+      for (const response of this.inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+      this.logger.info({ inFlight: this.inFlight.size }, 'closing: answering the requests in flight');
       this.server.close(() => resolve());
       this.server.server.closeIdleConnections();
+    });
+  }
+
+  private track(response: ServerResponse): void {
+    if (this.closing) response.setHeader('connection', 'close');
+    this.inFlight.add(response);
+    response.once('close', () => {
+      this.inFlight.delete(response);
+      // An answer whose headers kept its connection alive before closing began leaves it idle now.
+      if (this.closing) this.server.server.closeIdleConnections();
     });
   }
 
@@ -188,6 +207,7 @@ export class RestifyHttpServer implements HttpServer {
     const id = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     (request as IncomingMessage & { strataId?: string }).strataId = id;
     response.setHeader('x-request-id', id);
+    this.track(response);
     response.once('finish', () => {
       this.logger.info(
         { reqId: id, method: request.method, url: request.url, status: response.statusCode, durationMs: Math.round((performance.now() - started) * 10) / 10 },
