@@ -141,3 +141,38 @@ t.test('a cache that cannot be written does not fail the build, and leaves nothi
   t.same(readdirSync(dataDir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file is left');
   t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).build.cachedFiles, 0);
 });
+
+t.test('a cold build reads while it lists: every file once, with its own imports, as a build from the cache gives', async (t) => {
+  // Enough files for the reading threads (over 300), in directories listed one after the other: sources import
+  // files in directories listed before and after them, nested ignore rules leave some out.
+  const files: Record<string, string> = { '.gitignore': 'd2*/n*.md\n', 'd05/.gitignore': 'extra*.ts\n' };
+  const expectedFiles = new Set(['.gitignore', 'd05/.gitignore']);
+  const expectedImports = new Set<string>();
+  const directory = (i: number): string => `d${String(i).padStart(2, '0')}`;
+  for (let d = 0; d < 30; d++) {
+    for (let f = 0; f < 10; f++) {
+      const target = `${directory((d + 7) % 30)}/f${f}.ts`;
+      files[`${directory(d)}/f${f}.ts`] = `import { f${f} as other } from '../${target.replace(/\.ts$/, '.js')}';\nexport function f${f}() {\n  return other;\n}\n`;
+      files[`${directory(d)}/n${f}.md`] = `# note ${d}.${f}\n`;
+      expectedFiles.add(`${directory(d)}/f${f}.ts`);
+      if (d < 20) expectedFiles.add(`${directory(d)}/n${f}.md`);
+      expectedImports.add(`file:${directory(d)}/f${f}.ts->file:${target}`);
+    }
+  }
+  for (let e = 0; e < 5; e++) files[`d05/extra${e}.ts`] = 'export const extra = 1;\n';
+  const repo = await makeRepo(t, files);
+  await sleep(RACY_WAIT_MS);
+
+  const cold = await index(repo);
+  t.equal(cold.build.cachedFiles, 0, 'the first build read every file');
+  const fileNodes = cold.nodes.filter((node) => node.kind === 'file').map((node) => node.path);
+  t.equal(fileNodes.length, new Set(fileNodes).size, 'no file is a node twice');
+  t.same(new Set(fileNodes), expectedFiles, 'every file listed is a node, and no ignored one');
+  const imports = cold.edges.filter((edge) => edge.kind === 'imports');
+  t.same(new Set(imports.map((edge) => `${edge.source}->${edge.target}`)), expectedImports, 'each source has its own import, resolved');
+  t.same(cold.build.unresolved, [], 'nothing is left unresolved');
+
+  const warm = await index(repo);
+  t.equal(warm.build.cachedFiles, expectedFiles.size, 'the second build took every file from the cache');
+  t.same(shape(warm), shape(cold), 'and gave the same graph');
+});

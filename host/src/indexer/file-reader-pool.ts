@@ -9,6 +9,8 @@ import type { ReadRequest, ReadResponse } from './parse-worker.js';
 /** Below this many files, starting threads costs more than it saves. */
 const INLINE_LIMIT = 300;
 const BATCH = 128;
+/** Batches a thread holds at a time: work for it while this thread is busy. */
+const IN_FLIGHT = 4;
 /** Batches of the calling thread, which handles the threads' answers between its batches. */
 const OWN_BATCH = 64;
 
@@ -26,6 +28,20 @@ const CALLING_THREAD_PARSE_BYTES = 2_000;
  * Reserved, not used, until a file nests that deep (on Linux and macOS).
  */
 const PARSER_STACK_MB = Math.ceil((MAX_PARSED_NESTING * 5 * 1024) / 2 ** 20);
+
+/**
+ * A list of files that grows while it is read (a walk of the repository
+ * under way): `grow` lists more into `files`, and answers whether any are
+ * left to list.
+ */
+export interface GrowingFileList {
+  readonly files: string[];
+  grow(): boolean;
+}
+
+function isGrowing(list: readonly string[] | GrowingFileList): list is GrowingFileList {
+  return !Array.isArray(list);
+}
 
 /**
  * Reads and parses files on every core: a pool of worker threads, each
@@ -59,15 +75,22 @@ export class FileReaderPool {
   }
 
   /**
-   * Reads `files`; calls `onProgress` with how many are done, and `onRead`
-   * with each file's facts as they come (in any order). Facts come back in
-   * the order of `files`. The threads parse the sources; the calling thread
-   * reads the other files, starting at once while the threads still load.
+   * Reads the files of `list`; calls `onProgress` with how many are done,
+   * and `onRead` with each file's facts as they come (in any order). Facts
+   * come back in the order of the list. The threads parse the sources; the
+   * calling thread grows a growing list to its end (the threads take the
+   * sources listed so far meanwhile), then reads the other files.
    */
-  async readAll(files: readonly string[], onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
+  async readAll(list: readonly string[] | GrowingFileList, onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
     const prestarted = this.prestarted;
     this.prestarted = [];
-    if (files.length <= INLINE_LIMIT || this.threads < 1) {
+    const growing = isGrowing(list) ? list : undefined;
+    const files: readonly string[] = isGrowing(list) ? list.files : list;
+    /** Whether `files` is whole. */
+    let complete = !growing;
+    while (!complete && files.length <= INLINE_LIMIT) complete = !growing!.grow();
+    if ((complete && files.length <= INLINE_LIMIT) || this.threads < 1) {
+      while (!complete) complete = !growing!.grow();
       // One thread started ahead stays as the standby thread, which reads the larger sources of this job.
       const [kept, ...others] = prestarted;
       if (kept && !this.standby) this.adoptStandby(kept);
@@ -75,7 +98,7 @@ export class FileReaderPool {
       await Promise.all(others.map((worker) => worker.terminate()));
       return this.readInline(files, onProgress, onRead);
     }
-    const results = new Array<FileFacts>(files.length);
+    const results: FileFacts[] = [];
     let done = 0;
     // The threads parse every source; this thread reads the other files (it only counts their lines) while it
     // resolves the imports of what the threads send. Measured on typescript-eslint (2,735 sources, 4,780 other
@@ -83,7 +106,11 @@ export class FileReaderPool {
     // warm-up); on 100,000 sources the same (it is busy resolving them).
     const sources: number[] = [];
     const others: number[] = [];
-    for (let i = 0; i < files.length; i++) (isParsedSource(files[i]!.slice(files[i]!.lastIndexOf('/') + 1)) ? sources : others).push(i);
+    let classified = 0;
+    const classifyListed = (): void => {
+      for (; classified < files.length; classified++) (isParsedSource(files[classified]!.slice(files[classified]!.lastIndexOf('/') + 1)) ? sources : others).push(classified);
+    };
+    classifyListed();
     let nextSource = 0;
     let nextOther = 0;
     const batchOf = (indices: number[]): { indices: number[]; files: string[] } => ({ indices, files: indices.map((i) => files[i]!) });
@@ -94,9 +121,9 @@ export class FileReaderPool {
       nextOther += indices.length;
       return batchOf(indices);
     };
-    /** For a reading thread: the next batch of sources. */
+    /** For a reading thread: the next batch of sources (only whole batches while the list grows). */
     const take = (): { indices: number[]; files: string[] } | undefined => {
-      if (nextSource >= sources.length) return undefined;
+      if (nextSource >= sources.length || (!complete && sources.length - nextSource < BATCH)) return undefined;
       const indices = sources.slice(nextSource, nextSource + BATCH);
       nextSource += indices.length;
       return batchOf(indices);
@@ -110,25 +137,26 @@ export class FileReaderPool {
     await Promise.all(prestarted.slice(this.threads).map((worker) => worker.terminate()));
     /** Set when a thread failed: this thread's lane stops too. */
     let failed = false;
+    /** Has each thread that waits for the list to grow take more. */
+    const wakeUps: Array<() => void> = [];
     try {
       const threadLanes = workers.map((worker) => new Promise<void>((resolve, reject) => {
         const inFlight = new Map<number, number[]>();
         let nextId = 0;
-        const send = (): void => {
-          const batch = take();
-          if (!batch) {
-            if (inFlight.size === 0) resolve();
-            return;
+        /** Keeps `IN_FLIGHT` batches with the thread, so that it has work while answers travel; resolves once all is read. */
+        const fill = (): void => {
+          for (let batch = inFlight.size < IN_FLIGHT ? take() : undefined; batch; batch = inFlight.size < IN_FLIGHT ? take() : undefined) {
+            const id = nextId++;
+            inFlight.set(id, batch.indices);
+            worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
           }
-          const id = nextId++;
-          inFlight.set(id, batch.indices);
-          worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
+          if (inFlight.size === 0 && complete) resolve();
         };
         worker.on('message', ({ id, facts }: ReadResponse) => {
           const indices = inFlight.get(id)!;
           inFlight.delete(id);
           store(indices, facts);
-          send();
+          fill();
         });
         const fail = (error: Error): void => {
           failed = true;
@@ -137,12 +165,18 @@ export class FileReaderPool {
         worker.once('error', fail);
         // Before its lane is done, a thread must not go (rejecting after resolving does nothing).
         worker.once('exit', (code) => fail(new Error(`file reader thread exited (${code}) before it finished`)));
-        // Two batches in flight keep a thread busy while the next answer travels.
-        send();
-        send();
+        wakeUps.push(fill);
+        fill();
       }));
-      // This thread's lane: one batch at a time, letting the threads' answers in between.
+      // This thread's lane: first the rest of the list, a step at a time, letting the threads' answers in between;
+      // then one batch of other files at a time.
       const ownLane = (async () => {
+        while (!complete && !failed) {
+          complete = !growing!.grow();
+          classifyListed();
+          for (const wakeUp of wakeUps) wakeUp();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         for (let batch = takeOwn(); batch && !failed; batch = takeOwn()) {
           store(batch.indices, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes)));
           await new Promise((resolve) => setImmediate(resolve));

@@ -7,7 +7,7 @@ import type { BuildProgress, GraphRefresh, GraphSource } from '../graph/graph-so
 import { Logger } from '../logging/logger.js';
 import { FileFactsCache } from './file-facts-cache.js';
 import { isRacy, signatureHolds, type FileFacts } from './file-reader.js';
-import { FileReaderPool } from './file-reader-pool.js';
+import { FileReaderPool, type GrowingFileList } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
 import { RepositoryWalker, type RepositoryListing } from './repository-walker.js';
@@ -17,6 +17,9 @@ import { WorkspacePackages } from './workspace-packages.js';
 const RESOLUTION_FILES = /(^|\/)(tsconfig(\.[\w-]+)?\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
 /** Files whose change alters what is listed at all. */
 const LISTING_FILES = /(^|\/)\.gitignore$|^\.git\/info\/exclude$/;
+
+/** Files a cold build lists between two looks at what the reading threads sent. */
+const WALK_STEP_FILES = 256;
 
 interface IndexState {
   walker: RepositoryWalker;
@@ -57,41 +60,67 @@ export class RepositoryIndexer implements GraphSource {
     // about 150 MB at 160,000 files (a refresh before this build ends builds anew).
     this.state = undefined;
     await this.cacheWrite;
-    // Reading threads start while the walk goes on, unless the cache is likely to leave them nothing to read.
-    if (this.factsCache.load() === 0) this.pool.prestart();
     const walker = new RepositoryWalker(root, [this.config.dataDir]);
-    const listing = walker.walk();
-    const total = listing.files.length;
-    const cached = this.factsCache.lookup(listing.files);
-    const toRead = listing.files.filter((_, i) => cached[i] === undefined);
-    this.cachedFiles = total - toRead.length;
-    onProgress({ phase: 'reading', done: this.cachedFiles, total });
-    // Each file's imports are resolved as soon as it is read (on this thread, while the reading threads go on);
-    // files read before the model is ready wait for it.
+    const walk = walker.walkInSteps();
+    const listing = walk.listing;
+    // Each file's imports are resolved as soon as it is read (on this thread, while the reading threads go on),
+    // once the model is made from the whole listing; files read before that wait for it.
     let model: RepositoryGraphModel | undefined;
+    let cached: Array<FileFacts | undefined> = [];
     const early: FileFacts[] = [];
+    const resolver = new ImportResolver();
+    const makeModel = async (): Promise<RepositoryGraphModel> => {
+      const listed = new Set(listing.files);
+      const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
+      const made = new RepositoryGraphModel(root, resolver, workspaces);
+      made.startLoad(listing.directories, listing.files);
+      for (const facts of cached) if (facts) made.addRead(facts);
+      for (const facts of early.splice(0)) made.addRead(facts);
+      return (model = made);
+    };
+    let modelMade: Promise<RepositoryGraphModel> | undefined;
+    // With no cache to take facts from, the reading threads start at once and parse the sources listed so far
+    // while the walk goes on (the model is made once it ends); with a cache, every file is looked up first.
+    const cold = this.factsCache.load() === 0;
+    let toRead: readonly string[] | GrowingFileList;
+    if (cold) {
+      this.pool.prestart();
+      toRead = {
+        files: listing.files,
+        grow: () => {
+          if (listFiles(walk, WALK_STEP_FILES)) return true;
+          modelMade = makeModel();
+          // Awaited below, after the reading; this keeps a failure from going unhandled meanwhile.
+          modelMade.catch(() => {});
+          return false;
+        },
+      };
+      this.cachedFiles = 0;
+    } else {
+      while (walk.step());
+      cached = this.factsCache.lookup(listing.files);
+      toRead = listing.files.filter((_, i) => cached[i] === undefined);
+      this.cachedFiles = listing.files.length - toRead.length;
+    }
+    onProgress({ phase: 'reading', done: this.cachedFiles, total: listing.files.length });
     const reading = this.pool.readAll(
       toRead,
-      (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total }),
+      (done) => onProgress({ phase: 'reading', done: this.cachedFiles + done, total: listing.files.length }),
       (facts) => (model ? model.addRead(facts) : early.push(facts)),
     );
     // Awaited below; this keeps a failure of the reading from going unhandled if the discovery throws first.
     reading.catch(() => {});
-    const resolver = new ImportResolver();
-    const listed = new Set(listing.files);
-    const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
-    model = new RepositoryGraphModel(root, resolver, workspaces);
-    model.startLoad(listing.directories, listing.files);
-    for (const facts of cached) if (facts) model.addRead(facts);
-    for (const facts of early.splice(0)) model.addRead(facts);
+    if (!cold) modelMade = makeModel();
     const read = await reading;
+    model = await modelMade!;
+    const total = listing.files.length;
     const facts = this.cachedFiles === 0 ? read : mergeInOrder(cached, read);
     onProgress({ phase: 'resolving', done: 0, total });
     const { nodes, edges } = model.finishLoad(listing.directories, facts, listing.skipped);
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { walker, resolver, model };
     this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
-    if (toRead.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
+    if (read.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
     const build = this.buildInfo(model, started);
     this.logger.info({ files: total, directories: listing.directories.length + 1, nodes: nodes.length, edges: edges.length, skipped: build.skipped.length, unresolved: build.unresolvedCount, durationMs: build.durationMs }, 'indexed repository');
     return { nodes, edges, build };
@@ -243,6 +272,13 @@ export class RepositoryIndexer implements GraphSource {
       ...model.diagnostics(),
     };
   }
+}
+
+/** Walks on until `count` more files are listed; answers whether any directory is left to list. */
+function listFiles(walk: { listing: RepositoryListing; step(): boolean }, count: number): boolean {
+  const until = walk.listing.files.length + count;
+  while (walk.listing.files.length < until) if (!walk.step()) return false;
+  return true;
 }
 
 function normalize(p: string): string {

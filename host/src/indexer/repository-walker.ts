@@ -23,6 +23,12 @@ interface IgnoreScope {
   rules: Ignore;
 }
 
+/** A directory still to list, with the ignore scopes that apply in it. */
+interface PendingDirectory {
+  relativeDir: string;
+  scopes: IgnoreScope[];
+}
+
 /**
  * Lists a repository as git would track it: `.gitignore` files at every
  * level and `.git/info/exclude` are honoured, `.git` and `node_modules` are
@@ -54,9 +60,30 @@ export class RepositoryWalker {
    * after the first walk). The directory itself is the first of `directories`.
    */
   walkFrom(relativeDir: string): RepositoryListing {
+    const walk = this.walkInSteps(relativeDir);
+    while (walk.step());
+    return walk.listing;
+  }
+
+  /**
+   * A walk done a directory at a time, so that the caller can work on the
+   * files listed so far between steps: `step` lists the next directory and
+   * answers whether any is left. The listing grows in the order of `walk`.
+   */
+  walkInSteps(relativeDir = ''): { listing: RepositoryListing; step(): boolean } {
     const listing: RepositoryListing = { directories: relativeDir === '' ? [] : [relativeDir], files: [], skipped: [] };
-    this.walkDirectory(relativeDir, this.scopesFor(relativeDir), listing);
-    return listing;
+    // Depth first, in name order: the directories to list, the next one last.
+    const pending: PendingDirectory[] = [{ relativeDir, scopes: this.scopesFor(relativeDir) }];
+    return {
+      listing,
+      step: () => {
+        const next = pending.pop();
+        if (!next) return false;
+        const subdirectories = this.listDirectory(next, listing);
+        for (let i = subdirectories.length - 1; i >= 0; i--) pending.push(subdirectories[i]!);
+        return pending.length > 0;
+      },
+    };
   }
 
   /**
@@ -83,15 +110,19 @@ export class RepositoryWalker {
     this.rootRules = undefined;
   }
 
-  /** Synchronous: a walk of thousands of directories is several times faster than with promises. */
-  private walkDirectory(relativeDir: string, scopes: IgnoreScope[], listing: RepositoryListing): void {
+  /**
+   * Lists one directory into `listing`; answers its subdirectories, to list
+   * next. Synchronous: a walk of thousands of directories is several times
+   * faster than with promises.
+   */
+  private listDirectory({ relativeDir, scopes }: PendingDirectory, listing: RepositoryListing): PendingDirectory[] {
     const absoluteDir = relativeDir === '' ? this.root : path.join(this.root, relativeDir);
     let entries: Dirent[];
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
     } catch (error) {
       listing.skipped.push({ path: relativeDir || '.', reason: `unreadable directory (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
-      return;
+      return [];
     }
     let localScopes = scopes;
     if (entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) {
@@ -144,7 +175,7 @@ export class RepositoryWalker {
         listing.files.push(relativePath);
       }
     }
-    for (const subdirectory of subdirectories) this.walkDirectory(subdirectory, localScopes, listing);
+    return subdirectories.map((subdirectory) => ({ relativeDir: subdirectory, scopes: localScopes }));
   }
 
   /** The ignore scopes that apply inside `relativeDir`: the root's exclude file and every `.gitignore` from the root down to it. */
