@@ -30,6 +30,20 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   // The scaffolded test runs in the sandbox and passes.
   const tested = await run(process.execPath, ['--test', 'test/plugin.test.ts'], { cwd: folder });
   t.match(tested.stdout, /pass 1/);
+  // Its types check (esbuild, which builds it, does not check them), and a type error is found.
+  const scaffold = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8'));
+  t.match(scaffold.scripts, { typecheck: 'tsc -p .', test: /^tsc -p \. && / });
+  t.match(scaffold.devDependencies, { typescript: String, '@types/node': String });
+  const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  await run(process.execPath, [tsc, '-p', '.'], { cwd: folder });
+  const source = path.join(folder, 'src', 'index.ts');
+  const good = await readFile(source, 'utf8');
+  await writeFile(source, good.replace('const scale = ctx.params.scale ?? 200;', 'const scale: string = ctx.params.scale ?? 200;'));
+  const typeError = await run(process.execPath, [tsc, '-p', '.'], { cwd: folder }).then(() => '', (error: { stdout: string }) => error.stdout);
+  t.match(typeError, /src\/index\.ts\(\d+,\d+\): error TS2322/, 'a type error fails the check');
+  await writeFile(source, good);
+  // The default the scaffold applies is one its schema accepts.
+  t.match(manifest.parameters.properties.scale, { default: 200, maximum: 1000 });
 
   // Served in dev mode, applied, then edited: the change shows up.
   const repo = await makeRepo(t, SAMPLE_REPO);
@@ -39,7 +53,6 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   const sizeOfIndex = async () => (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays?.['loc-size']?.size?.size;
   t.equal(await sizeOfIndex(), 6, '1 + loc (5) / scale (1)');
 
-  const source = path.join(folder, 'src', 'index.ts');
   await writeFile(source, (await readFile(source, 'utf8')).replace('Math.min(10, 1 + lines / scale)', 'Math.min(10, 2 + lines / scale)'));
   let size: unknown;
   for (let i = 0; i < 120 && size !== 7; i++) {

@@ -114,6 +114,35 @@ t.test('active overlays survive a restart', async (t) => {
   t.same((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, before);
 });
 
+t.test('overlays kept for a plugin that no longer loads are not shown active', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [LOC_PLUGIN]);
+  const flags = { plugins: { directories: [plugins] }, watch: false };
+  const first = await startTestServer(t, repo, { flags });
+  t.equal((await first.api('/api/overlays/loc/apply', { method: 'POST' })).body.data.state, 'active');
+  await first.stop();
+  // Restarted with the plugin built for another SDK.
+  await writePlugins(plugins, [{ ...LOC_PLUGIN, sdk: '^9.0.0' }]);
+  const second = await startTestServer(t, repo, { flags });
+  const listed = (await second.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'loc');
+  t.match(listed, { loaded: false, state: 'incompatible', overlayState: 'inactive', name: 'Plugin loc', description: 'Fixture plugin loc' }, 'listed inactive, under the name its manifest gives');
+  const status = (await second.api('/api/overlays/loc/status')).body.data;
+  t.match(status, { state: 'inactive', styledNodes: 0, error: { kind: 'not-loaded', message: /plugin "loc" is not loaded \(built for SDK \^9\.0\.0; this host provides SDK [\d.]+\); its overlays are applied again once it loads/ } });
+  t.equal((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, undefined, 'and nothing of it is served');
+  await second.stop();
+
+  // Fixed again: its overlays come back.
+  await writePlugins(plugins, [LOC_PLUGIN]);
+  const third = await startTestServer(t, repo, { flags });
+  let state = '';
+  for (let i = 0; i < 100 && state !== 'active'; i++) {
+    state = (await third.api('/api/overlays/loc/status')).body.data.state;
+    if (state !== 'active') await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.equal(state, 'active', 'once it loads, its overlays are active again');
+});
+
 t.test('inputs reach plugins that declare inputs:read', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
@@ -187,14 +216,36 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
   t.ok(await waitFor(async () => (await colorOfIndex()) === '#222222', 3000), 'the new version is applied');
   t.ok(await waitFor(async () => events.includes('plugin.reloaded') && events.includes('overlay.applied'), 1000), 'clients are told');
 
+  // A file the plugin does not load, then a save that changes nothing, then a real one: one reload, for the last.
+  // Apart, so that each is a change of its own (the watcher waits 60 ms for a save to settle).
+  const apart = () => new Promise((resolve) => setTimeout(resolve, 300));
+  await writeFile(path.join(folder, 'notes.txt'), 'to do\n');
+  await apart();
+  await writeFile(entry, version('#222222'));
+  await apart();
+  await writeFile(entry, version('#333333'));
+  t.ok(await waitFor(async () => (await colorOfIndex()) === '#333333', 3000), 'the real change is applied');
+  t.ok(await waitFor(async () => events.filter((event) => event === 'plugin.reloaded').length >= 2, 1000));
+  t.equal(events.filter((event) => event === 'plugin.reloaded').length, 2, 'one reload for the rename, one for the real change: none for the others');
+
   await writeFile(entry, 'export default {{{ broken');
   t.ok(await waitFor(async () => {
     const listed = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'live');
     return /does not compile/.test(listed.reloadError ?? '');
   }, 3000), 'the error is listed');
-  t.equal(await colorOfIndex(), '#222222', 'the last good version keeps serving');
+  t.equal(await colorOfIndex(), '#333333', 'the last good version keeps serving');
   t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200, 'and can still be applied');
   t.ok(await waitFor(async () => events.includes('plugin.failed'), 1000), 'clients are told of the failed reload');
+
+  // A version that loads but fails to apply: the reload is done, the overlays are not.
+  await writeFile(entry, pluginCode(`throw new Error('apply broke');`));
+  const failedAgain = (record: Record<string, unknown>): boolean => record.msg === 'plugin reloaded; applying its overlays again failed (its last good result stays)';
+  t.ok(await waitFor(async () => server.logs.some(failedAgain), 3000), 'the log says that applying again failed');
+  const warning = server.logs.find(failedAgain)!;
+  t.equal(warning.level, 'warn');
+  t.match(warning.error, { kind: 'threw', message: /apply broke/ });
+  t.notOk(server.logs.some((record) => record.msg === 'plugin reloaded and its overlays re-applied' && record.time! > warning.time!), 'and does not also say it worked');
+  t.equal(await colorOfIndex(), '#333333', 'the last good result keeps serving');
 
   // Deleting the folder unloads the plugin and takes its overlays away.
   await rm(folder, { recursive: true, force: true });

@@ -8,6 +8,10 @@ import { PluginBuildError, buildPlugin } from '../plugins/plugin-builder.js';
 import { PluginManifestError, readPluginPackage } from '../plugins/plugin-manifest.js';
 import { UsageError } from './usage-error.js';
 
+/** What a scaffolded plugin installs to check its types (the versions Strata is built with). */
+const SCAFFOLD_TYPESCRIPT = '^6.0.3';
+const SCAFFOLD_TYPES_NODE = '^24.19.2';
+
 /** `strata plugin new|build`: make and bundle overlay plugins. */
 export function pluginCommand(): Command {
   const command = new Command('plugin').description('create and build overlay plugins');
@@ -67,7 +71,8 @@ async function scaffold(folder: string, id: string): Promise<void> {
         private: true,
         type: 'module',
         description: `${title}: a Strata overlay plugin`,
-        scripts: { build: 'strata plugin build', test: 'strata plugin build && node --test test/*.test.ts' },
+        // esbuild, which builds the plugin, strips types without checking them: tsc checks them.
+        scripts: { build: 'strata plugin build', typecheck: 'tsc -p .', test: 'tsc -p . && strata plugin build && node --test test/*.test.ts' },
         strata: {
           id,
           name: title,
@@ -78,12 +83,17 @@ async function scaffold(folder: string, id: string): Promise<void> {
           capabilities: ['graph:read'],
           parameters: {
             type: 'object',
-            properties: { scale: { type: 'number', exclusiveMinimum: 0, maximum: 100, description: 'Lines of code that make a node twice as large.' } },
+            properties: { scale: { type: 'number', exclusiveMinimum: 0, maximum: 1000, default: 200, description: 'Lines of code that make a node twice as large.' } },
             additionalProperties: false,
           },
         },
         // Until the packages are on a registry, the author's install links the Strata this command ran from.
-        devDependencies: { '@strata/sdk': `file:${packageDir('@strata/sdk')}`, '@strata/host': `file:${packageDir('@strata/host')}` },
+        devDependencies: {
+          '@strata/sdk': `file:${packageDir('@strata/sdk')}`,
+          '@strata/host': `file:${packageDir('@strata/host')}`,
+          typescript: SCAFFOLD_TYPESCRIPT,
+          '@types/node': SCAFFOLD_TYPES_NODE,
+        },
       },
       null,
       2,
@@ -138,7 +148,7 @@ test('files are sized by their lines of code', async () => {
   assert.equal(result.style('size', 'dir:.'), undefined);
 });
 `,
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true }, include: ['src', 'test'] }, null, 2) + '\n',
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] }, include: ['src', 'test'] }, null, 2) + '\n',
     '.gitignore': 'node_modules/\n',
     'README.md': `# ${title}\n\nA Strata overlay plugin. \`npm test\` builds it and runs its tests in the same sandbox the host uses;\n\`strata serve <repo> --dev --plugins .\` serves it with hot reload. See the SDK's README.\n`,
   };

@@ -131,11 +131,22 @@ export class OverlayService {
 
   /** Where a plugin's overlays stand now (for listings). */
   stateOf(pluginId: string): OverlayState {
-    return this.byPlugin.get(pluginId)?.status.state ?? 'inactive';
+    return this.snapshot(pluginId).state;
   }
 
+  /**
+   * A plugin's status as served. Overlays kept for a plugin that is not
+   * loaded now (it failed to load, or its SDK range does not match) are not
+   * served: inactive, saying why; they are applied again once it loads.
+   */
   private snapshot(pluginId: string): OverlayStatus {
-    return structuredClone(this.byPlugin.get(pluginId)?.status ?? inactive(pluginId));
+    const status = this.byPlugin.get(pluginId)?.status ?? inactive(pluginId);
+    const record = this.plugins.get(pluginId);
+    if (record && record.state !== 'loaded' && (status.state === 'active' || status.state === 'applying')) {
+      const message = `plugin "${pluginId}" is not loaded (${record.reason ?? record.state}); its overlays are applied again once it loads`;
+      return { ...structuredClone(status), state: 'inactive', styledNodes: 0, error: { kind: 'not-loaded', message } };
+    }
+    return structuredClone(status);
   }
 
   /** The legends of the active overlays of a plugin, by overlay id. */
@@ -196,13 +207,18 @@ export class OverlayService {
     return this.run(record, params, inputs);
   }
 
-  /** Applies again with the last parameters, if the plugin's overlays were active (after a reload). */
-  async reapply(pluginId: string): Promise<void> {
+  /**
+   * Applies again with the last parameters, if the plugin's overlays were
+   * active or failed (after a reload); resolves with the status then (its
+   * `error` set when this apply failed), or `undefined` when there was
+   * nothing to apply.
+   */
+  async reapply(pluginId: string): Promise<OverlayStatus | undefined> {
     const entry = this.byPlugin.get(pluginId);
     const record = this.plugins.get(pluginId);
-    if (!entry || !record || record.state !== 'loaded' || (entry.status.state !== 'active' && entry.status.state !== 'failed')) return;
+    if (!entry || !record || record.state !== 'loaded' || (entry.status.state !== 'active' && entry.status.state !== 'failed')) return undefined;
     this.logger.debug({ pluginId }, 'applying the overlays again');
-    await this.run(record, entry.status.params ?? {}, entry.inputs, { keepOnFailure: true }).catch(() => undefined);
+    return this.run(record, entry.status.params ?? {}, entry.inputs, { keepOnFailure: true }).catch(() => this.snapshot(pluginId));
   }
 
   /**

@@ -35,6 +35,8 @@ export class PluginManifestError extends Error {
     readonly reason: 'invalid' | 'incompatible',
     /** The id, when the manifest got as far as naming one. */
     readonly pluginId?: string,
+    /** Its name and description, when the manifest is whole (a plugin for another SDK). */
+    readonly described?: { name: string; description: string },
   ) {
     super(message);
   }
@@ -88,7 +90,7 @@ export function readPluginPackage(folder: string): PluginPackage {
   const range = semver.validRange(manifest.sdk);
   if (range === null) throw new PluginManifestError(`package.json: strata.sdk ${JSON.stringify(manifest.sdk)} is not a semver range`, 'invalid', manifest.id);
   if (!semver.satisfies(SDK_VERSION, range, { includePrerelease: true })) {
-    throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id);
+    throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id, { name: manifest.name, description: manifest.description });
   }
 
   const entryPath = inside(folder, manifest.entry, 'strata.entry', manifest.id);

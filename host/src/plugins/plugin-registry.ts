@@ -157,7 +157,7 @@ export class PluginRegistry {
       pkg = readPluginPackage(folder);
     } catch (error) {
       if (!(error instanceof PluginManifestError)) throw error;
-      return this.settleFailure(existing, { ...base, id: error.pluginId ?? path.basename(folder), state: error.reason, reason: error.message, name: path.basename(folder), description: '' });
+      return this.settleFailure(existing, { ...base, id: error.pluginId ?? path.basename(folder), state: error.reason, reason: error.message, name: error.described?.name ?? path.basename(folder), description: error.described?.description ?? '' });
     }
     const { manifest } = pkg;
     const owner = this.records.get(manifest.id);

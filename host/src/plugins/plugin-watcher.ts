@@ -27,7 +27,7 @@ export class PluginWatcher {
   private readonly changed = new Map<string, Set<string>>();
   /** Refreshes of one folder run in order; folders do not wait for each other. */
   private readonly queues = new Map<string, Promise<void>>();
-  /** Hash of the entry each folder's last build wrote: the write's own event is not a new save. */
+  /** Hash of the entry each folder's plugin was last reloaded from: a change that leaves it so is not a new save. */
   private readonly built = new Map<string, string>();
   private stopped = false;
 
@@ -114,24 +114,31 @@ export class PluginWatcher {
       return;
     }
     const onlyEntry = [...touched].every((file) => file === pkg.entryPath);
-    if (onlyEntry && this.built.get(folder) === (await entryHash(pkg.entryPath))) return;
     if (pkg.sourcePath && !onlyEntry) {
       try {
         await buildPlugin(pkg);
-        this.built.set(folder, await entryHash(pkg.entryPath));
       } catch (error) {
         if (!(error instanceof PluginBuildError)) throw error;
         this.plugins.recordFailure(folder, pkg.manifest.id, error.message);
         return;
       }
     }
+    // A change that leaves the entry as it was loaded changes nothing: the build's own write, a file the build
+    // does not use, or one save seen twice (an editor's temporary file, then the rename over the source).
+    const hash = await entryHash(pkg.entryPath);
+    const current = this.plugins.byFolder(folder);
+    const manifestTouched = [...touched].some((file) => path.basename(file) === 'package.json');
+    if (!manifestTouched && hash === this.built.get(folder) && current?.state === 'loaded' && current.reloadError === undefined) return;
+    this.built.set(folder, hash);
     const record = await this.plugins.reload(folder);
     if (record?.state === 'loaded' && record.reloadError === undefined) {
       // Not awaited: a slow apply must not hold up the next save's reload.
       const pluginId = record.id;
-      void this.overlays.reapply(pluginId).then(() => {
+      void this.overlays.reapply(pluginId).then((status) => {
         const ms = Math.round(performance.now() - started);
-        this.logger.info({ pluginId, ms }, 'plugin reloaded and its overlays re-applied');
+        if (!status) this.logger.info({ pluginId, ms }, 'plugin reloaded');
+        else if (status.error) this.logger.warn({ pluginId, ms, error: status.error }, `plugin reloaded; applying its overlays again failed (${status.state === 'active' ? 'its last good result stays' : 'none are served'})`);
+        else this.logger.info({ pluginId, ms }, 'plugin reloaded and its overlays re-applied');
         this.events.publish('plugin.ready', { pluginId, ms });
       });
     }
