@@ -127,6 +127,9 @@ t.test('overlays kept for a plugin that no longer loads are not shown active', a
   const second = await startTestServer(t, repo, { flags });
   const listed = (await second.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'loc');
   t.match(listed, { loaded: false, state: 'incompatible', overlayState: 'inactive', name: 'Plugin loc', description: 'Fixture plugin loc' }, 'listed inactive, under the name its manifest gives');
+  const serving = second.logs.find((record) => record.msg === 'serving')!;
+  const listing = (await second.api('/api/overlays')).body.plugins as Array<{ loaded: boolean }>;
+  t.match(serving, { plugins: listing.filter((plugin) => plugin.loaded).length, pluginsNotLoaded: 1 }, 'the start log counts the plugins loaded and those not');
   const status = (await second.api('/api/overlays/loc/status')).body.data;
   t.match(status, { state: 'inactive', styledNodes: 0, error: { kind: 'not-loaded', message: /plugin "loc" is not loaded \(built for SDK \^9\.0\.0; this host provides SDK [\d.]+\); its overlays are applied again once it loads/ } });
   t.equal((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, undefined, 'and nothing of it is served');

@@ -86,7 +86,9 @@ export class StrataApp {
       this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
       this.overlays.graphChanged();
     });
-    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: this.plugins.list().length }, 'serving');
+    const plugins = this.plugins.list();
+    const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;
+    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: loaded, pluginsNotLoaded: plugins.length - loaded }, 'serving');
     return address;
   }
 
