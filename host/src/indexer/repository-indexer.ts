@@ -20,6 +20,10 @@ const LISTING_FILES = /(^|\/)\.gitignore$|^\.git\/info\/exclude$/;
 
 /** Files a cold build lists between two looks at what the reading threads sent. */
 const WALK_STEP_FILES = 256;
+/** Longest stretch of the check against the files without a turn for requests. */
+const TURN_MS = 10;
+/** Files whose signatures the check compares between two looks at the clock. */
+const STAT_SLICE = 1_000;
 
 interface IndexState {
   walker: RepositoryWalker;
@@ -238,10 +242,20 @@ export class RepositoryIndexer implements GraphSource {
     if (!this.state) return undefined;
     const { model } = this.state;
     const root = this.config.repositoryRoot;
-    // A walker of its own: ignore rules as they are now.
-    const listing = new RepositoryWalker(root, [this.config.dataDir]).walk();
+    // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
+    // every few milliseconds. A walker of its own: ignore rules as they are now.
+    const turn = eventLoopTurns();
+    const walk = new RepositoryWalker(root, [this.config.dataDir]).walkInSteps();
+    while (walk.step()) await turn();
+    const { listing } = walk;
+    const now = Date.now();
+    const stale: string[] = [];
+    for (let i = 0; i < listing.files.length; i += STAT_SLICE) {
+      stale.push(...changedFilesOf(listing.files.slice(i, i + STAT_SLICE), model, root, now));
+      await turn();
+    }
     const known = [...model.directoryPaths().map((p) => ({ kind: 'directory' as const, path: p })), ...[...model.filePaths()].map((p) => ({ kind: 'file' as const, path: p }))];
-    return stalePathsOf(listing, model, root, Date.now(), known);
+    return [...stale, ...unmatchedPathsOf(listing, model, known)];
   }
 
   async close(): Promise<void> {
@@ -299,15 +313,39 @@ function stemsOf(file: string): string[] {
  * unseen).
  */
 function stalePathsOf(listing: RepositoryListing, model: RepositoryGraphModel, root: string, now: number, known: ReadonlyArray<{ kind: 'file' | 'directory'; path: string }>): string[] {
-  const stale: string[] = [];
-  for (const file of listing.files) {
+  return [...changedFilesOf(listing.files, model, root, now), ...unmatchedPathsOf(listing, model, known)];
+}
+
+/** The listed files that are not in the graph, or changed since they were read (or just before). */
+function changedFilesOf(files: readonly string[], model: RepositoryGraphModel, root: string, now: number): string[] {
+  const changed: string[] = [];
+  for (const file of files) {
     const signature = model.signatureOf(file);
-    if (!signature || isRacy(signature, now) || !signatureHolds(path.join(root, file), signature)) stale.push(file);
+    if (!signature || isRacy(signature, now) || !signatureHolds(path.join(root, file), signature)) changed.push(file);
   }
-  for (const directory of listing.directories) if (!model.hasDirectory(directory)) stale.push(directory);
+  return changed;
+}
+
+/** Listed directories the graph lacks, and entries of the graph that are not listed. */
+function unmatchedPathsOf(listing: RepositoryListing, model: RepositoryGraphModel, known: ReadonlyArray<{ kind: 'file' | 'directory'; path: string }>): string[] {
+  const unmatched = listing.directories.filter((directory) => !model.hasDirectory(directory));
   const listed = new Set([...listing.files, ...listing.directories]);
-  for (const entry of known) if (!listed.has(entry.path)) stale.push(entry.path);
-  return stale;
+  for (const entry of known) if (!listed.has(entry.path)) unmatched.push(entry.path);
+  return unmatched;
+}
+
+/**
+ * For long work on the server's thread: a function to await between its
+ * steps, which lets the event loop run once `TURN_MS` have passed since it
+ * last did.
+ */
+function eventLoopTurns(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }
 
 /** The cached facts, with the gaps filled by the facts read, in order. */
