@@ -28,7 +28,7 @@ export class PluginWatcher {
   /** Refreshes of one folder run in order; folders do not wait for each other. */
   private readonly queues = new Map<string, Promise<void>>();
   /** Hash of the entry each folder's plugin was last reloaded from: a change that leaves it so is not a new save. */
-  private readonly built = new Map<string, string>();
+  private readonly reloadedFrom = new Map<string, string>();
   private stopped = false;
 
   constructor(
@@ -128,8 +128,8 @@ export class PluginWatcher {
     const hash = await entryHash(pkg.entryPath);
     const current = this.plugins.byFolder(folder);
     const manifestTouched = [...touched].some((file) => path.basename(file) === 'package.json');
-    if (!manifestTouched && hash === this.built.get(folder) && current?.state === 'loaded' && current.reloadError === undefined) return;
-    this.built.set(folder, hash);
+    if (!manifestTouched && hash === this.reloadedFrom.get(folder) && current?.state === 'loaded' && current.reloadError === undefined) return;
+    this.reloadedFrom.set(folder, hash);
     const record = await this.plugins.reload(folder);
     if (record?.state === 'loaded' && record.reloadError === undefined) {
       // Not awaited: a slow apply must not hold up the next save's reload.
