@@ -53,8 +53,13 @@ export class RepositoryWatcher {
   private dataDir = '';
   private handlers: RepositoryWatchHandlers | undefined;
   private readonly subscriptions: watcher.AsyncSubscription[] = [];
-  /** Subscriptions of their own for directory trees made faster than the watcher could follow, by directory (and its inode). */
-  private readonly treeSubscriptions = new Map<string, { subscription: watcher.AsyncSubscription; ino: number }>();
+  /**
+   * Subscriptions of their own for directory trees made faster than the
+   * watcher could follow, by directory, with what tells that directory from
+   * one made at the same path since: its inode and its birth time (ext4 gives
+   * a directory made again at once the inode of the one just removed).
+   */
+  private readonly treeSubscriptions = new Map<string, { subscription: watcher.AsyncSubscription; identity: string }>();
   private burstEvents = 0;
   private lastEventAt = 0;
   private missedReason: string | undefined;
@@ -97,16 +102,17 @@ export class RepositoryWatcher {
    */
   async watchTrees(directories: readonly string[]): Promise<string[]> {
     if (!this.handlers) return [];
-    // A directory removed, or removed and made again, is not the one its subscription watches.
-    for (const [relative, { subscription, ino }] of this.treeSubscriptions) {
-      if (statSync(path.join(this.root, relative), { throwIfNoEntry: false })?.ino !== ino) {
+    // A directory removed, or removed and made again, is not the one its subscription watches; nor is one that a
+    // walk finds new (the graph lost it since), whatever its inode and birth time say.
+    const found = new Set(directories);
+    for (const [relative, { subscription, identity }] of this.treeSubscriptions) {
+      if (found.has(relative) || identityOf(statSync(path.join(this.root, relative), { throwIfNoEntry: false })) !== identity) {
         this.treeSubscriptions.delete(relative);
         await subscription.unsubscribe().catch(() => {});
       }
     }
     const subscribed: string[] = [];
     for (const relative of directories) {
-      if (this.treeSubscriptions.has(relative)) continue;
       const absolute = path.join(this.root, relative);
       const stat = statSync(absolute, { throwIfNoEntry: false });
       if (!stat?.isDirectory()) continue;
@@ -118,7 +124,7 @@ export class RepositoryWatcher {
       }
       if (!entries.some((entry) => entry.isDirectory() && !NEVER_WATCHED.test(entry.name))) continue;
       try {
-        this.treeSubscriptions.set(relative, { subscription: await this.subscribe(absolute), ino: stat.ino });
+        this.treeSubscriptions.set(relative, { subscription: await this.subscribe(absolute), identity: identityOf(stat) });
         subscribed.push(relative);
       } catch (error) {
         this.logger.warn({ err: error, directory: relative }, 'cannot watch a new directory; changes in it may be missed');
@@ -190,4 +196,9 @@ function lossyBurstThreshold(): number {
 /** A path with its symbolic links resolved, or as it is when it does not exist yet. */
 function realPath(file: string): string {
   return existsSync(file) ? realpathSync(file) : path.resolve(file);
+}
+
+/** What tells a directory from another made at the same path: inode and birth time (0 where unknown). */
+function identityOf(stat: { ino: number; birthtimeMs: number } | undefined): string {
+  return stat ? `${stat.ino}:${stat.birthtimeMs}` : '';
 }
