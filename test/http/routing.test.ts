@@ -1,3 +1,4 @@
+import http from 'node:http';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
 import { request, startTestServer } from '../helpers/strata-server.ts';
@@ -44,6 +45,18 @@ t.test('with authToken set, /api needs the bearer token', async (t) => {
   t.equal((await server.api('/api/graph', { headers: { authorization: 'Bearer wrong' } })).status, 401);
   const ok = await request(server.url, '/api/graph', { headers: { authorization: `Bearer ${token}` } });
   t.equal(ok.status, 200);
+  // Paths the router decodes or resolves to the API's need the token too, for reading and for writing.
+  const raw = (method: string, rawPath: string, body?: string): Promise<number> => new Promise((resolve, reject) => {
+    const sent = http.request(`${server.url}${rawPath}`, { method, path: rawPath, headers: body ? { 'content-type': 'application/json' } : {} }, (response) => {
+      response.resume();
+      resolve(response.statusCode!);
+    });
+    sent.once('error', reject);
+    sent.end(body);
+  });
+  for (const rawPath of ['/%61pi/graph', '/x/../api/graph', '/api/../api/graph', '/%61pi/events']) t.equal(await raw('GET', rawPath), 401, `GET ${rawPath}`);
+  t.equal(await raw('POST', '/x/../api/graph/layout', JSON.stringify({ positions: { 'dir:.': { x: 42, y: 42 } } })), 401, 'POST through a dot segment');
+  t.equal(await raw('DELETE', '/%61pi/graph/layout'), 401, 'DELETE through an encoded letter');
 });
 
 t.test('without authToken, requests carry no credentials (spec 5.1)', async (t) => {

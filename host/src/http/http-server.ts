@@ -76,7 +76,9 @@ export class RestifyHttpServer implements HttpServer {
 
     this.server.pre((request: restify.Request, response: restify.Response, next: restify.Next) => {
       this.begin(request, response);
-      if (this.expectedToken && request.url?.startsWith('/api') && !this.authorized(request)) {
+      // Every request, not only those whose raw path starts with /api: the router decodes and resolves the path
+      // (`/%61pi/graph` and `/x/../api/graph` are routed to /api/graph), and this server serves nothing else.
+      if (this.expectedToken && !this.authorized(request)) {
         writeError(response, 'UNAUTHORIZED', 'this server requires the header Authorization: Bearer <token>');
         return next(false);
       }
