@@ -119,6 +119,21 @@ t.test('an empty repository is a graph of one directory', async (t) => {
   t.equal(body.data.nodes[0].id, 'dir:.');
 });
 
+t.test('nodes with long ids (deep paths, long names) are found', async (t) => {
+  const deep = `src/${'nested-directory/'.repeat(12)}module.ts`;
+  const repo = await makeRepo(t, { [deep]: 'export function aFunctionWithQuiteALongDescriptiveName() {}\n' });
+  const server = await startTestServer(t, repo);
+  for (const id of [`file:${deep}`, `sym:${deep}#aFunctionWithQuiteALongDescriptiveName`]) {
+    t.ok(id.length > 200, `${id.length} characters`);
+    const { status, body } = await server.api(nodePath(id));
+    t.equal(status, 200, 'found');
+    t.equal(body.data.id, id);
+  }
+  const missing = await server.api(nodePath(`file:${'x'.repeat(500)}.ts`));
+  t.equal(missing.status, 404);
+  t.match(missing.body.error.message, /^node "file:x+\.ts" does not exist/, 'a long id that is not there is a missing node, not a missing route');
+});
+
 t.test('GET /api/graph/nodes/{id} returns the node with its incoming and outgoing edges', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo);

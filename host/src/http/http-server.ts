@@ -35,6 +35,8 @@ export const HttpServer = Symbol('HttpServer');
 
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Longest path parameter (a node id, decoded) the router matches. */
+const MAX_PATH_PARAMETER_LENGTH = 8_192;
 
 /** Checks every route's inputs once, up front. */
 interface CompiledRoute {
@@ -69,7 +71,10 @@ export class RestifyHttpServer implements HttpServer {
       log: logger.child({ component: 'restify' }) as never,
       handleUncaughtExceptions: false,
       ignoreTrailingSlash: true,
-    });
+      // Path parameters are node ids (a path and a symbol's name): the router's default cuts them at 100 characters
+      // and answers "no route" for a node that exists. Passed straight through to find-my-way.
+      maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    } as restify.ServerOptions);
     const nodeServer = this.server.server;
     nodeServer.requestTimeout = config.requestTimeoutMs;
     nodeServer.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
