@@ -74,6 +74,11 @@ t.test('bad layout bodies are 400 with a code and a message naming the field', a
       status: 400, code: 'INVALID_PARAMETER', message: /^body\.positions\["dir:src"\]: x and y must be finite numbers/,
     },
     { name: 'wrong content type', init: { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /application\/json/ },
+    { name: 'a +json type', init: { method: 'POST', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /^Content-Type must be application\/json, not "application\/merge-patch\+json"/ },
+    { name: 'another charset', init: { method: 'POST', headers: { 'content-type': 'application/json; charset=ISO-8859-1' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /charset "iso-8859-1" is not supported/ },
+    { name: 'empty charset', init: { method: 'POST', headers: { 'content-type': 'application/json; charset=' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /charset "" is not supported/ },
+    { name: 'no content type', init: { method: 'POST', body: new Blob(['{"positions":{}}']) }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /needs the header Content-Type: application\/json/ },
+    { name: 'only white space', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' \n\t ' }, status: 400, code: 'INVALID_PARAMETER', message: /^body: is required/ },
     { name: 'unknown content encoding', init: { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-ish' }, body: '{}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /Content-Encoding "zstd-ish"/ },
     { name: 'gzip header on plain bytes', init: { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{"positions":{}}' }, status: 400, code: 'BAD_REQUEST', message: /not valid gzip/ },
   ];
@@ -86,6 +91,18 @@ t.test('bad layout bodies are 400 with a code and a message naming the field', a
   }
   const nodes = (await server.api('/api/graph')).body.data.nodes as Array<{ id: string; position?: unknown }>;
   t.same(nodes.find((node) => node.id === 'dir:.')?.position, { x: 7, y: 7 }, 'no bad request lost the saved layout');
+});
+
+t.test('a JSON body may name its charset when it is UTF-8', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/json; charset=utf8']) {
+    const body = JSON.stringify({ positions: { 'dir:src': { x: type.length, y: 0 } } });
+    const { status } = await server.api('/api/graph/layout', { method: 'POST', headers: { 'content-type': type }, body });
+    t.equal(status, 200, type);
+  }
+  const nodes = (await server.api('/api/graph')).body.data.nodes as Array<{ id: string; position?: unknown }>;
+  t.same(nodes.find((node) => node.id === 'dir:src')?.position, { x: 'application/json; charset=utf8'.length, y: 0 });
 });
 
 t.test('an unexpected failure is 500 with a generic message, logged with its stack', async (t) => {

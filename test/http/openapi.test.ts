@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { nodePath, postJson, startTestServer } from '../helpers/strata-server.ts';
+import { nodePath, postJson, request, startTestServer } from '../helpers/strata-server.ts';
 
 t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
@@ -39,6 +39,26 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
   t.match(document.paths['/api/graph/nodes/{id}'].get.responses['404'].description, /NOT_FOUND/);
   t.match(document.paths['/api/graph/layout'].post.responses['413'].description, /PAYLOAD_TOO_LARGE/);
   t.equal(document.paths['/api/graph/layout'].post.requestBody.required, true);
+  t.equal(document.security, undefined, 'without authToken, no operation needs credentials (spec 5.1)');
+  t.equal(document.components.securitySchemes, undefined);
+  t.equal(document.paths['/api/graph'].get.responses['401'], undefined);
+  const legend = JSON.stringify(document.paths['/api/overlays'].get.responses['200']);
+  t.ok(legend.includes(JSON.stringify('^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$')), 'legend colors are #rgb or #rrggbb, as the SDK checks them');
+});
+
+t.test('with authToken set, the document says every operation needs the bearer token', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const token = 'a-long-enough-secret-token';
+  const server = await startTestServer(t, repo, { env: { STRATA_AUTH_TOKEN: token } });
+  const { status, body: document } = await request(server.url, '/api/openapi.json', { headers: { authorization: `Bearer ${token}` } });
+  t.equal(status, 200);
+  const result = await new Validator().validate(document);
+  t.same(result.errors ?? [], [], 'still a valid OpenAPI 3.1 document');
+  t.same(document.security, [{ bearer: [] }]);
+  t.match(document.components.securitySchemes, { bearer: { type: 'http', scheme: 'bearer' } });
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, { description: string }> }>>)) {
+    for (const [method, operation] of Object.entries(methods)) t.match(operation.responses['401']?.description, /UNAUTHORIZED/, `${method} ${path} documents 401`);
+  }
 });
 
 t.test('what the server answers conforms to the schemas the document publishes', async (t) => {

@@ -11,7 +11,7 @@ const OverlaySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: StringEnum(['color', 'size', 'badge'] as const),
-  legend: Type.Record(Type.String(), Type.String({ pattern: '^#[0-9a-fA-F]{3,6}$' }), { description: 'Label to hex color; the legend of the last apply when the overlay is active.' }),
+  legend: Type.Record(Type.String(), Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$' }), { description: 'Label to hex color; the legend of the last apply when the overlay is active.' }),
   description: Type.String(),
 });
 

@@ -18,7 +18,7 @@ export const StrataSettingsSchema = Type.Object(
     maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' })),
     requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
     watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
-    authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every /api request must carry `Authorization: Bearer <token>`.' })),
+    authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).' })),
     dev: Type.Optional(Type.Boolean({ description: 'Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).' })),
     plugins: Type.Optional(
       Type.Object(

@@ -64,7 +64,7 @@ export class RestifyHttpServer implements HttpServer {
     @injectAll(ApiResource) resources: ApiResource[],
   ) {
     const apiRoutes = resources.flatMap((resource) => resource.routes());
-    this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION))];
+    this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION, { bearerRequired: config.authToken !== undefined }))];
     this.expectedToken = config.authToken === undefined ? undefined : digest(config.authToken);
     this.server = restify.createServer({
       name: 'strata',
@@ -83,8 +83,20 @@ export class RestifyHttpServer implements HttpServer {
       this.begin(request, response);
       // Every request, not only those whose raw path starts with /api: the router decodes and resolves the path
       // (`/%61pi/graph` and `/x/../api/graph` are routed to /api/graph), and this server serves nothing else.
-      if (this.expectedToken && !this.authorized(request)) {
-        writeError(response, 'UNAUTHORIZED', 'this server requires the header Authorization: Bearer <token>');
+      if (this.expectedToken) {
+        const credentials = this.credentialsOf(request);
+        if (credentials !== 'valid') {
+          // RFC 6750: say which scheme is expected, and whether the token sent was wrong.
+          response.setHeader('www-authenticate', credentials === 'none' ? 'Bearer realm="strata"' : 'Bearer realm="strata", error="invalid_token"');
+          writeError(response, 'UNAUTHORIZED', credentials === 'none'
+            ? 'this server requires the header Authorization: Bearer <token>'
+            : 'the bearer token in the Authorization header is not the one this server is configured with');
+          return next(false);
+        }
+      }
+      const badEncoding = undecodablePathSegment(pathOf(request), this.routes);
+      if (badEncoding) {
+        writeError(response, 'INVALID_PARAMETER', badEncoding);
         return next(false);
       }
       if (this.ready) {
@@ -172,6 +184,8 @@ export class RestifyHttpServer implements HttpServer {
     };
     const method = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post');
     this.server[method]({ path: route.path, name: route.operationId }, handler);
+    // HEAD is GET without the body (RFC 9110): Node's server drops what the handler writes.
+    if (route.method === 'GET') this.server.head({ path: route.path, name: `${route.operationId}Head` }, handler);
   }
 
   private async handle({ route, params, query, body }: CompiledRoute, request: restify.Request, response: restify.Response): Promise<void> {
@@ -190,7 +204,11 @@ export class RestifyHttpServer implements HttpServer {
         }
       }
       const result = await route.handle({ params: validParams, query: validQuery, body: validBody, id, log });
-      if (result instanceof StreamedResponse) result.write(response);
+      if (result instanceof StreamedResponse) {
+        result.write(response);
+        // A stream's headers are all HEAD asks for; left open, the stream would never end.
+        if (request.method === 'HEAD') response.end();
+      }
       else if (result instanceof SerializedJson) writeJson(response, 200, result.chunks);
       else if (route.envelope === false) writeJson(response, 200, [JSON.stringify(result.data)]);
       else writeJson(response, 200, [envelope(result.data, result.meta)]);
@@ -223,10 +241,11 @@ export class RestifyHttpServer implements HttpServer {
     });
   }
 
-  private authorized(request: IncomingMessage): boolean {
-    const header = request.headers.authorization ?? '';
+  private credentialsOf(request: IncomingMessage): 'none' | 'valid' | 'invalid' {
+    const header = request.headers.authorization;
+    if (header === undefined || header.trim() === '') return 'none';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    return match !== null && timingSafeEqual(digest(match[1]!), this.expectedToken!);
+    return match !== null && timingSafeEqual(digest(match[1]!), this.expectedToken!) ? 'valid' : 'invalid';
   }
 }
 
@@ -242,6 +261,35 @@ function requestId(request: IncomingMessage): string {
 
 function pathOf(request: IncomingMessage): string {
   return (request.url ?? '/').split('?')[0]!;
+}
+
+/**
+ * Why a raw path cannot be decoded (a `%` not followed by two hex digits, or
+ * bytes that are not UTF-8), naming the route's parameter when the bad segment
+ * is one; undefined when it decodes. The router would answer "no route".
+ */
+function undecodablePathSegment(rawPath: string, routes: readonly ApiRoute[]): string | undefined {
+  if (!rawPath.includes('%')) return undefined;
+  const segments = rawPath.split('/').filter((segment) => segment !== '');
+  const index = segments.findIndex((segment) => decodedOrUndefined(segment) === undefined);
+  if (index < 0) return undefined;
+  const shown = JSON.stringify(segments[index]!.slice(0, 200));
+  const why = 'is not valid percent-encoding (each % takes two hex digits, and the bytes must be UTF-8)';
+  for (const route of routes) {
+    const template = route.path.split('/').filter((segment) => segment !== '');
+    if (template.length !== segments.length || !template[index]!.startsWith(':')) continue;
+    const matches = template.every((part, i) => i === index || part.startsWith(':') || part === decodedOrUndefined(segments[i]!));
+    if (matches) return `path parameter ${template[index]!.slice(1)}: ${shown} ${why}`;
+  }
+  return `path: ${shown} ${why}`;
+}
+
+function decodedOrUndefined(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Tokens are compared as digests so that the comparison takes the same time whatever their lengths. */

@@ -3,7 +3,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import type { ApiRoute } from './api-route.js';
 
 /** Codes any route can answer with. */
-const COMMON_ERRORS: ErrorCode[] = ['INTERNAL_ERROR', 'UNAUTHORIZED'];
+const COMMON_ERRORS: ErrorCode[] = ['INTERNAL_ERROR'];
 /** Codes every route with a body can answer with. */
 const BODY_ERRORS: ErrorCode[] = ['INVALID_JSON', 'INVALID_PARAMETER', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
@@ -14,16 +14,23 @@ const ErrorResponseSchema = Type.Object({
   }),
 });
 
+/** What the document says of the server it describes. */
+export interface OpenApiOptions {
+  /** The server is configured with `authToken`: every operation needs the bearer token. */
+  bearerRequired: boolean;
+}
+
 /** The error codes a route can answer with, all told. */
-export function routeErrorCodes(route: ApiRoute): ErrorCode[] {
+export function routeErrorCodes(route: ApiRoute, { bearerRequired }: OpenApiOptions): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...route.errors]);
+  if (bearerRequired) codes.add('UNAUTHORIZED');
   if (route.body) for (const code of BODY_ERRORS) codes.add(code);
   if (route.params || route.query) codes.add('INVALID_PARAMETER');
   return [...codes].sort();
 }
 
 /** The OpenAPI 3.1 document of the routes, made from the same schemas that validate requests. */
-export function buildOpenApiDocument(routes: readonly ApiRoute[], version: string): Record<string, unknown> {
+export function buildOpenApiDocument(routes: readonly ApiRoute[], version: string, options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
@@ -38,7 +45,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], version: strin
       },
     };
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of routeErrorCodes(route)) {
+    for (const code of routeErrorCodes(route, options)) {
       const status = ERROR_CODES[code].status;
       byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }
@@ -67,10 +74,15 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], version: strin
       version,
       description: 'The graph of a code base, its saved layout and its overlays. Successes are `{data, meta: {timestamp}}`; errors are `{error: {code, message}}`.',
     },
+    // The document describes the server that serves it: with a token configured, every operation needs it
+    // (so that generated clients send it); without one, none does.
+    ...(options.bearerRequired && { security: [{ bearer: [] }] }),
     paths,
     components: {
       schemas: { ErrorResponse: plain(ErrorResponseSchema) },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Only when the server is configured with `authToken`.' } },
+      ...(options.bearerRequired && {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token the server is configured with (`authToken`).' } },
+      }),
     },
   };
 }

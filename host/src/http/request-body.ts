@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parse as parseContentType } from 'content-type';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 import { StrataError } from '../errors/strata-error.js';
 
@@ -27,16 +28,34 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number)
   const raw = await collect(request, limitBytes);
   if (raw.length === 0) return undefined;
   const decoded = encoding === 'identity' ? raw : await decompress(raw, DECODERS[encoding]!(), encoding, limitBytes);
-  if (decoded.length === 0) return undefined;
-
-  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
-    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, not "${type || 'none'}"`);
-  }
+  checkContentType(request.headers['content-type']);
+  const text = decoded.toString('utf8');
+  // A body of only white space says nothing, as an empty one does (JSON.parse would call it invalid JSON).
+  if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(decoded.toString('utf8'));
+    return JSON.parse(text);
   } catch (error) {
     throw new StrataError('INVALID_JSON', `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Only `application/json`, in UTF-8 (RFC 8259 allows no other charset): a
+ * type such as `application/merge-patch+json` means other semantics, and text
+ * in another charset would be decoded wrongly.
+ */
+function checkContentType(header: string | undefined): void {
+  if (header === undefined || header.trim() === '') {
+    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', 'a request body needs the header Content-Type: application/json');
+  }
+  // Lenient: it lower-cases the type and unquotes parameters, and never throws.
+  const { type, parameters } = parseContentType(header);
+  const charset = parameters.charset?.toLowerCase();
+  if (type !== 'application/json') {
+    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, not "${type.slice(0, 200)}"`);
+  }
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', `Content-Type charset "${charset.slice(0, 200)}" is not supported; JSON bodies are UTF-8`);
   }
 }
 
