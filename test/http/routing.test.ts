@@ -30,14 +30,18 @@ t.test('HEAD answers what GET would, without the body', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo);
   for (const path of ['/api/graph', nodePath('file:src/index.ts'), '/api/overlays', '/api/openapi.json']) {
-    const get = await fetch(server.url + path);
+    // Bytes as sent: fetch would otherwise ask for gzip and undo it.
+    const headers = { 'accept-encoding': 'identity' };
+    const get = await fetch(server.url + path, { headers });
     const got = Buffer.from(await get.arrayBuffer());
-    const head = await fetch(server.url + path, { method: 'HEAD' });
+    const head = await fetch(server.url + path, { method: 'HEAD', headers });
     t.equal(head.status, 200, `HEAD ${path}`);
     t.equal(head.headers.get('content-type'), get.headers.get('content-type'));
     t.equal(Number(head.headers.get('content-length')), got.length, `HEAD ${path}: the length GET sends`);
     t.equal((await head.arrayBuffer()).byteLength, 0, 'and no body');
   }
+  const gzipHead = await fetch(server.url + '/api/graph', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(gzipHead.headers.get('content-encoding'), 'gzip', 'HEAD names the encoding GET would use');
   const missing = await fetch(server.url + nodePath('file:nope.ts'), { method: 'HEAD' });
   t.equal(missing.status, 404, 'a missing node is 404 for HEAD too');
   // The event stream: its headers, then the answer ends (a stream left open would never end).

@@ -64,6 +64,7 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     logLevel: merged.logLevel,
     maxBodyBytes: merged.maxBodyBytes,
     requestTimeoutMs: merged.requestTimeoutMs,
+    compressResponses: merged.compressResponses,
     authToken: merged.authToken,
     watch: merged.watch,
     dev: merged.dev,

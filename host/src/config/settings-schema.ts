@@ -16,6 +16,7 @@ export const StrataSettingsSchema = Type.Object(
     dataDir: Type.Optional(Type.String({ minLength: 1, description: 'Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).' })),
     logLevel: Type.Optional(StringEnum(LOG_LEVELS, { description: 'Least severe level written to the log.' })),
     maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' })),
+    compressResponses: Type.Optional(Type.Boolean({ description: 'Answer with gzip when the client accepts it (the graph is compressed once per change).' })),
     requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
     watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
     authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).' })),

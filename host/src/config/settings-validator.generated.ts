@@ -3,7 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import ajvRuntime0 from 'ajv/dist/runtime/ucs2length.js';
 const settings = validate10;
-const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"}}}}};
+const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = ajvRuntime0.default;
 
@@ -134,26 +134,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestTimeoutMs !== undefined){
-let data5 = data.requestTimeoutMs;
+if(data.compressResponses !== undefined){
 const _errs12 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.compressResponses !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/compressResponses",schemaPath:"#/properties/compressResponses/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs12){
-if(typeof data5 == "number"){
-if(data5 > 3600000 || isNaN(data5)){
-validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data5 < 1000 || isNaN(data5)){
-validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -161,11 +146,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.watch !== undefined){
+if(data.requestTimeoutMs !== undefined){
+let data6 = data.requestTimeoutMs;
 const _errs14 = errors;
-if(typeof data.watch !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/watch",schemaPath:"#/properties/watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 > 3600000 || isNaN(data6)){
+validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data6 < 1000 || isNaN(data6)){
+validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -173,12 +173,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authToken !== undefined){
-let data7 = data.authToken;
+if(data.watch !== undefined){
 const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func3(data7) < 16){
+if(typeof data.watch !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/watch",schemaPath:"#/properties/watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authToken !== undefined){
+let data8 = data.authToken;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func3(data8) < 16){
 validate10.errors = [{instancePath:instancePath+"/authToken",schemaPath:"#/properties/authToken/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
 return false;
 }
@@ -188,56 +200,56 @@ validate10.errors = [{instancePath:instancePath+"/authToken",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.dev !== undefined){
-const _errs18 = errors;
-if(typeof data.dev !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plugins !== undefined){
-let data9 = data.plugins;
+if(data.dev !== undefined){
 const _errs20 = errors;
-if(errors === _errs20){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(typeof data.dev !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plugins !== undefined){
+let data10 = data.plugins;
 const _errs22 = errors;
-for(const key1 in data9){
+if(errors === _errs22){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const _errs24 = errors;
+for(const key1 in data10){
 if(!(((((((key1 === "directories") || (key1 === "memoryMb")) || (key1 === "cpuTimeMs")) || (key1 === "wallTimeMs")) || (key1 === "loadTimeMs")) || (key1 === "maxCapabilityCalls")) || (key1 === "gitCommitGraph"))){
 validate10.errors = [{instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs22 === errors){
-if(data9.directories !== undefined){
-let data10 = data9.directories;
-const _errs23 = errors;
-if(errors === _errs23){
-if(Array.isArray(data10)){
-if(data10.length > 100){
+if(_errs24 === errors){
+if(data10.directories !== undefined){
+let data11 = data10.directories;
+const _errs25 = errors;
+if(errors === _errs25){
+if(Array.isArray(data11)){
+if(data11.length > 100){
 validate10.errors = [{instancePath:instancePath+"/plugins/directories",schemaPath:"#/properties/plugins/properties/directories/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid2 = true;
-const len0 = data10.length;
+const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(func3(data11) < 1){
+let data12 = data11[i0];
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data12 === "string"){
+if(func3(data12) < 1){
 validate10.errors = [{instancePath:instancePath+"/plugins/directories/" + i0,schemaPath:"#/properties/plugins/properties/directories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -247,7 +259,7 @@ validate10.errors = [{instancePath:instancePath+"/plugins/directories/" + i0,sch
 return false;
 }
 }
-var valid2 = _errs25 === errors;
+var valid2 = _errs27 === errors;
 if(!valid2){
 break;
 }
@@ -259,55 +271,28 @@ validate10.errors = [{instancePath:instancePath+"/plugins/directories",schemaPat
 return false;
 }
 }
-var valid1 = _errs23 === errors;
+var valid1 = _errs25 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
-if(data9.memoryMb !== undefined){
-let data12 = data9.memoryMb;
-const _errs27 = errors;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if(typeof data12 == "number"){
-if(data12 > 4096 || isNaN(data12)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data12 < 8 || isNaN(data12)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data9.cpuTimeMs !== undefined){
-let data13 = data9.cpuTimeMs;
+if(data10.memoryMb !== undefined){
+let data13 = data10.memoryMb;
 const _errs29 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs29){
 if(typeof data13 == "number"){
-if(data13 > 600000 || isNaN(data13)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data13 > 4096 || isNaN(data13)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data13 < 10 || isNaN(data13)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data13 < 8 || isNaN(data13)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -319,22 +304,22 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data9.wallTimeMs !== undefined){
-let data14 = data9.wallTimeMs;
+if(data10.cpuTimeMs !== undefined){
+let data14 = data10.cpuTimeMs;
 const _errs31 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data14 == "number"){
-if(data14 > 3600000 || isNaN(data14)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+if(data14 > 600000 || isNaN(data14)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
 if(data14 < 10 || isNaN(data14)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -346,22 +331,22 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data9.loadTimeMs !== undefined){
-let data15 = data9.loadTimeMs;
+if(data10.wallTimeMs !== undefined){
+let data15 = data10.wallTimeMs;
 const _errs33 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs33){
 if(typeof data15 == "number"){
-if(data15 > 600000 || isNaN(data15)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data15 > 3600000 || isNaN(data15)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
 if(data15 < 10 || isNaN(data15)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -373,22 +358,22 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data9.maxCapabilityCalls !== undefined){
-let data16 = data9.maxCapabilityCalls;
+if(data10.loadTimeMs !== undefined){
+let data16 = data10.loadTimeMs;
 const _errs35 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data16 == "number"){
-if(data16 > 10000000 || isNaN(data16)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data16 > 600000 || isNaN(data16)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data16 < 1 || isNaN(data16)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data16 < 10 || isNaN(data16)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -400,13 +385,40 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data9.gitCommitGraph !== undefined){
+if(data10.maxCapabilityCalls !== undefined){
+let data17 = data10.maxCapabilityCalls;
 const _errs37 = errors;
-if(typeof data9.gitCommitGraph !== "boolean"){
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs37){
+if(typeof data17 == "number"){
+if(data17 > 10000000 || isNaN(data17)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data17 < 1 || isNaN(data17)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data10.gitCommitGraph !== undefined){
+const _errs39 = errors;
+if(typeof data10.gitCommitGraph !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/plugins/gitCommitGraph",schemaPath:"#/properties/plugins/properties/gitCommitGraph/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid1 = _errs37 === errors;
+var valid1 = _errs39 === errors;
 }
 else {
 var valid1 = true;
@@ -424,65 +436,65 @@ validate10.errors = [{instancePath:instancePath+"/plugins",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.layout !== undefined){
-let data18 = data.layout;
-const _errs39 = errors;
-if(errors === _errs39){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+let data19 = data.layout;
 const _errs41 = errors;
-for(const key2 in data18){
+if(errors === _errs41){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+const _errs43 = errors;
+for(const key2 in data19){
 if(!((key2 === "backend") || (key2 === "maxIterations"))){
 validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs41 === errors){
-if(data18.backend !== undefined){
-let data19 = data18.backend;
-const _errs42 = errors;
-if(typeof data19 !== "string"){
+if(_errs43 === errors){
+if(data19.backend !== undefined){
+let data20 = data19.backend;
+const _errs44 = errors;
+if(typeof data20 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((data19 === "auto") || (data19 === "tensorflow-gpu")) || (data19 === "tensorflow")) || (data19 === "wasm")) || (data19 === "cpu"))){
+if(!(((((data20 === "auto") || (data20 === "tensorflow-gpu")) || (data20 === "tensorflow")) || (data20 === "wasm")) || (data20 === "cpu"))){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/enum",keyword:"enum",params:{allowedValues: schema11.properties.layout.properties.backend.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid3 = _errs42 === errors;
+var valid3 = _errs44 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data18.maxIterations !== undefined){
-let data20 = data18.maxIterations;
-const _errs44 = errors;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+if(data19.maxIterations !== undefined){
+let data21 = data19.maxIterations;
+const _errs46 = errors;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs44){
-if(typeof data20 == "number"){
-if(data20 > 1000000 || isNaN(data20)){
+if(errors === _errs46){
+if(typeof data21 == "number"){
+if(data21 > 1000000 || isNaN(data21)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data20 < 1 || isNaN(data20)){
+if(data21 < 1 || isNaN(data21)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid3 = _errs44 === errors;
+var valid3 = _errs46 === errors;
 }
 else {
 var valid3 = true;
@@ -495,54 +507,54 @@ validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.index !== undefined){
-let data21 = data.index;
-const _errs46 = errors;
-if(errors === _errs46){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+let data22 = data.index;
 const _errs48 = errors;
-for(const key3 in data21){
+if(errors === _errs48){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+const _errs50 = errors;
+for(const key3 in data22){
 if(!((key3 === "maxFileBytes") || (key3 === "cache"))){
 validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs48 === errors){
-if(data21.maxFileBytes !== undefined){
-let data22 = data21.maxFileBytes;
-const _errs49 = errors;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+if(_errs50 === errors){
+if(data22.maxFileBytes !== undefined){
+let data23 = data22.maxFileBytes;
+const _errs51 = errors;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs49){
-if(typeof data22 == "number"){
-if(data22 < 1024 || isNaN(data22)){
+if(errors === _errs51){
+if(typeof data23 == "number"){
+if(data23 < 1024 || isNaN(data23)){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
 return false;
 }
 }
 }
-var valid4 = _errs49 === errors;
+var valid4 = _errs51 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data21.cache !== undefined){
-const _errs51 = errors;
-if(typeof data21.cache !== "boolean"){
+if(data22.cache !== undefined){
+const _errs53 = errors;
+if(typeof data22.cache !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/index/cache",schemaPath:"#/properties/index/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid4 = _errs51 === errors;
+var valid4 = _errs53 === errors;
 }
 else {
 var valid4 = true;
@@ -555,10 +567,11 @@ validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs48 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -701,93 +714,107 @@ return errors === 0;
 }
 
 const leaf5 = validate16;
-const schema17 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"};
+const schema17 = {"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "boolean"){
+validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 3600000 || isNaN(data)){
-validate16.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data < 1000 || isNaN(data)){
-validate16.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
-return false;
-}
-}
-}
 }
 validate16.errors = vErrors;
 return errors === 0;
 }
 
 const leaf6 = validate17;
-const schema18 = {"description":"Follow edits to the repository while serving.","type":"boolean"};
+const schema18 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 3600000 || isNaN(data)){
+validate17.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data < 1000 || isNaN(data)){
+validate17.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
+return false;
+}
+}
+}
 }
 validate17.errors = vErrors;
 return errors === 0;
 }
 
 const leaf7 = validate18;
-const schema19 = {"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"};
+const schema19 = {"description":"Follow edits to the repository while serving.","type":"boolean"};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(func3(data) < 16){
-validate18.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
+if(typeof data !== "boolean"){
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-}
-else {
-validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 const leaf8 = validate19;
-const schema20 = {"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"};
+const schema20 = {"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === 0){
+if(typeof data === "string"){
+if(func3(data) < 16){
+validate19.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
 return false;
+}
+}
+else {
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 validate19.errors = vErrors;
 return errors === 0;
 }
 
 const leaf9 = validate20;
-const schema21 = {"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}};
+const schema21 = {"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+
+const leaf10 = validate21;
+const schema22 = {"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}};
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 100){
-validate20.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate21.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -799,12 +826,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func3(data0) < 1){
-validate20.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -816,36 +843,8 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
-}
-}
-validate20.errors = vErrors;
-return errors === 0;
-}
-
-const leaf10 = validate21;
-const schema22 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
-
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 4096 || isNaN(data)){
-validate21.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data < 8 || isNaN(data)){
-validate21.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
 }
 }
 validate21.errors = vErrors;
@@ -853,7 +852,7 @@ return errors === 0;
 }
 
 const leaf11 = validate22;
-const schema23 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"};
+const schema23 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -864,13 +863,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate22.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 4096 || isNaN(data)){
+validate22.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate22.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 8 || isNaN(data)){
+validate22.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -881,7 +880,7 @@ return errors === 0;
 }
 
 const leaf12 = validate23;
-const schema24 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"};
+const schema24 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -892,8 +891,8 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 3600000 || isNaN(data)){
-validate23.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+if(data > 600000 || isNaN(data)){
+validate23.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
@@ -909,7 +908,7 @@ return errors === 0;
 }
 
 const leaf13 = validate24;
-const schema25 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
+const schema25 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -920,8 +919,8 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate24.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 3600000 || isNaN(data)){
+validate24.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
@@ -937,7 +936,7 @@ return errors === 0;
 }
 
 const leaf14 = validate25;
-const schema26 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
+const schema26 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -948,13 +947,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 10000000 || isNaN(data)){
-validate25.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data > 600000 || isNaN(data)){
+validate25.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data < 1 || isNaN(data)){
-validate25.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data < 10 || isNaN(data)){
+validate25.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -965,31 +964,41 @@ return errors === 0;
 }
 
 const leaf15 = validate26;
-const schema27 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
+const schema27 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 10000000 || isNaN(data)){
+validate26.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate26.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 validate26.errors = vErrors;
 return errors === 0;
 }
 
 const leaf16 = validate27;
-const schema28 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."};
+const schema28 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "wasm")) || (data === "cpu"))){
-validate27.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema28.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data !== "boolean"){
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate27.errors = vErrors;
@@ -997,35 +1006,25 @@ return errors === 0;
 }
 
 const leaf17 = validate28;
-const schema29 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
+const schema29 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "string"){
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 1000000 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+if(!(((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "wasm")) || (data === "cpu"))){
+validate28.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema29.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(data < 1 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
 }
 validate28.errors = vErrors;
 return errors === 0;
 }
 
 const leaf18 = validate29;
-const schema30 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
+const schema30 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1036,9 +1035,15 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data < 1024 || isNaN(data)){
-validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+if(data > 1000000 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
 }
 }
 }
@@ -1047,16 +1052,38 @@ return errors === 0;
 }
 
 const leaf19 = validate30;
-const schema31 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"};
+const schema31 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === 0){
+if(typeof data == "number"){
+if(data < 1024 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
 validate30.errors = vErrors;
+return errors === 0;
+}
+
+const leaf20 = validate31;
+const schema32 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate31.errors = vErrors;
 return errors === 0;
 }
 
@@ -1070,19 +1097,20 @@ export const SETTING_LEAVES: ReadonlyArray<{ path: readonly string[]; type: stri
   { path: ["dataDir"], type: "string", validate: leaf2 as unknown as ValidateFunction },
   { path: ["logLevel"], type: "string", validate: leaf3 as unknown as ValidateFunction },
   { path: ["maxBodyBytes"], type: "integer", validate: leaf4 as unknown as ValidateFunction },
-  { path: ["requestTimeoutMs"], type: "integer", validate: leaf5 as unknown as ValidateFunction },
-  { path: ["watch"], type: "boolean", validate: leaf6 as unknown as ValidateFunction },
-  { path: ["authToken"], type: "string", validate: leaf7 as unknown as ValidateFunction },
-  { path: ["dev"], type: "boolean", validate: leaf8 as unknown as ValidateFunction },
-  { path: ["plugins","directories"], type: "array", validate: leaf9 as unknown as ValidateFunction },
-  { path: ["plugins","memoryMb"], type: "integer", validate: leaf10 as unknown as ValidateFunction },
-  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf11 as unknown as ValidateFunction },
-  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf12 as unknown as ValidateFunction },
-  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf13 as unknown as ValidateFunction },
-  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf14 as unknown as ValidateFunction },
-  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf15 as unknown as ValidateFunction },
-  { path: ["layout","backend"], type: "string", validate: leaf16 as unknown as ValidateFunction },
-  { path: ["layout","maxIterations"], type: "integer", validate: leaf17 as unknown as ValidateFunction },
-  { path: ["index","maxFileBytes"], type: "integer", validate: leaf18 as unknown as ValidateFunction },
-  { path: ["index","cache"], type: "boolean", validate: leaf19 as unknown as ValidateFunction },
+  { path: ["compressResponses"], type: "boolean", validate: leaf5 as unknown as ValidateFunction },
+  { path: ["requestTimeoutMs"], type: "integer", validate: leaf6 as unknown as ValidateFunction },
+  { path: ["watch"], type: "boolean", validate: leaf7 as unknown as ValidateFunction },
+  { path: ["authToken"], type: "string", validate: leaf8 as unknown as ValidateFunction },
+  { path: ["dev"], type: "boolean", validate: leaf9 as unknown as ValidateFunction },
+  { path: ["plugins","directories"], type: "array", validate: leaf10 as unknown as ValidateFunction },
+  { path: ["plugins","memoryMb"], type: "integer", validate: leaf11 as unknown as ValidateFunction },
+  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf12 as unknown as ValidateFunction },
+  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf13 as unknown as ValidateFunction },
+  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf14 as unknown as ValidateFunction },
+  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf15 as unknown as ValidateFunction },
+  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf16 as unknown as ValidateFunction },
+  { path: ["layout","backend"], type: "string", validate: leaf17 as unknown as ValidateFunction },
+  { path: ["layout","maxIterations"], type: "integer", validate: leaf18 as unknown as ValidateFunction },
+  { path: ["index","maxFileBytes"], type: "integer", validate: leaf19 as unknown as ValidateFunction },
+  { path: ["index","cache"], type: "boolean", validate: leaf20 as unknown as ValidateFunction },
 ];

@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS = {
   logLevel: 'info',
   maxBodyBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 60_000,
+  compressResponses: true,
   watch: true,
   dev: false,
   plugins: {
@@ -44,6 +45,7 @@ export interface StrataConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
+  readonly compressResponses: boolean;
   readonly authToken: string | undefined;
   readonly watch: boolean;
   readonly dev: boolean;

@@ -11,7 +11,8 @@ import type { SchemaCheck } from '../validation/schema-check.js';
 import { compileSchema } from '../validation/schema-validator.js';
 import { ApiResource, SerializedJson, StreamedResponse, defineRoute, type ApiRoute } from './api-route.js';
 import { Type } from '@sinclair/typebox';
-import { envelope, errorBody, writeError, writeJson } from './json-responses.js';
+import { byteLengthOf, envelope, errorBody, writeError, writeJson } from './json-responses.js';
+import { ResponseCompressor } from './response-compression.js';
 import { readJsonBody } from './request-body.js';
 import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument } from './openapi-document.js';
@@ -57,6 +58,7 @@ export class RestifyHttpServer implements HttpServer {
   private readonly inFlight = new Set<ServerResponse>();
   /** Set by `close`: every answer from then on ends its connection. */
   private closing = false;
+  private readonly compressor = new ResponseCompressor();
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -209,9 +211,9 @@ export class RestifyHttpServer implements HttpServer {
         // A stream's headers are all HEAD asks for; left open, the stream would never end.
         if (request.method === 'HEAD') response.end();
       }
-      else if (result instanceof SerializedJson) writeJson(response, 200, result.chunks);
-      else if (route.envelope === false) writeJson(response, 200, [JSON.stringify(result.data)]);
-      else writeJson(response, 200, [envelope(result.data, result.meta)]);
+      else if (result instanceof SerializedJson) await this.answer(request, response, result.chunks);
+      else if (route.envelope === false) await this.answer(request, response, [JSON.stringify(result.data)]);
+      else await this.answer(request, response, [envelope(result.data, result.meta)]);
     } catch (error) {
       if (response.headersSent) {
         log.error({ err: error }, 'failed after the response began');
@@ -224,6 +226,14 @@ export class RestifyHttpServer implements HttpServer {
         writeError(response, 'INTERNAL_ERROR', `unexpected server error; the server log has the details under request id ${id}`);
       }
     }
+  }
+
+  /** A 200 JSON answer, gzipped when the client takes it. */
+  private async answer(request: IncomingMessage, response: ServerResponse, chunks: ReadonlyArray<Buffer | string>): Promise<void> {
+    if (!this.config.compressResponses) return writeJson(response, 200, chunks);
+    if (!this.compressor.wants(request, byteLengthOf(chunks))) return writeJson(response, 200, chunks, { vary: 'Accept-Encoding' });
+    const gzipped = await this.compressor.gzip(chunks);
+    if (!response.destroyed) writeJson(response, 200, gzipped, { vary: 'Accept-Encoding', 'content-encoding': 'gzip' });
   }
 
   private begin(request: IncomingMessage, response: ServerResponse): void {

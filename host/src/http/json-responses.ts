@@ -3,11 +3,16 @@ import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
-/** Writes a JSON response made of pre-serialized chunks. */
-export function writeJson(response: ServerResponse, status: number, chunks: ReadonlyArray<Buffer | string>): void {
+/** The bytes of pre-serialized chunks. */
+export function byteLengthOf(chunks: ReadonlyArray<Buffer | string>): number {
   let length = 0;
   for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-  response.writeHead(status, { ...JSON_HEADERS, 'content-length': length });
+  return length;
+}
+
+/** Writes a JSON response made of pre-serialized chunks (already encoded as `headers` may say). */
+export function writeJson(response: ServerResponse, status: number, chunks: ReadonlyArray<Buffer | string>, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { ...JSON_HEADERS, ...headers, 'content-length': byteLengthOf(chunks) });
   for (const chunk of chunks) response.write(chunk);
   response.end();
 }
