@@ -1,4 +1,4 @@
-import { rename, rm, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
@@ -54,6 +54,33 @@ t.test('saved positions survive a restart and a re-index', async (t) => {
   const nodes = (await second.api('/api/graph')).body.data.nodes as Array<{ id: string; position?: unknown }>;
   const positions = Object.fromEntries(nodes.filter((node) => node.position).map((node) => [node.id, node.position]));
   t.same(positions, { 'dir:src': { x: -1, y: 1e-9 }, 'file:src/index.ts': { x: 10, y: 20 } });
+});
+
+t.test('a save cut short (a crash mid-write) does not stop the next start; the file as it was is kept', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const first = await startTestServer(t, repo);
+  await first.api('/api/graph/layout', postJson({ positions: { 'dir:src': { x: 1, y: 2 } } }));
+  await first.stop();
+  // What a process killed while appending its next save leaves: half a line.
+  const storeFile = path.join(repo, '.strata', 'layout.db');
+  await appendFile(storeFile, '{"_id":"positions","ids":["dir:src","file:src/ind');
+  const before = await readFile(storeFile);
+
+  const second = await startTestServer(t, repo);
+  const nodes = (await second.api('/api/graph')).body.data.nodes as Array<{ id: string; position?: unknown }>;
+  t.same(nodes.find((node) => node.id === 'dir:src')?.position, { x: 1, y: 2 }, 'the last whole save is loaded');
+  const warning = second.logs.find((record) => record.level === 'warn' && typeof record.copy === 'string');
+  t.match(warning, { file: storeFile, unreadableLines: 1, lines: 2 }, 'a warning names the file and the lines');
+  t.same(await readFile(warning!.copy as string), before, 'the file as it was is kept, byte for byte');
+  t.equal((await second.api('/api/graph/layout', postJson({ positions: { 'dir:.': { x: 5, y: 5 } } }))).status, 200, 'saves work again');
+  await second.stop();
+
+  // A file that is all garbage: the start goes on with an empty layout, the garbage kept.
+  await writeFile(storeFile, 'not a store\nat all\n');
+  const third = await startTestServer(t, repo);
+  t.equal((await third.api('/api/graph')).body.meta.positionCount, 0);
+  const copies = (await readdir(path.join(repo, '.strata'))).filter((name) => name.startsWith('layout.db.unreadable-'));
+  t.equal(copies.length, 2, 'each unreadable file is kept');
 });
 
 t.test('bad layout bodies are 400 with a code and a message naming the field', async (t) => {

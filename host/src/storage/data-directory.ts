@@ -1,8 +1,9 @@
-import { writeFile, readFile, rm } from 'node:fs/promises';
+import { copyFile, writeFile, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
+import { Logger } from '../logging/logger.js';
 import { createDataDirectory } from './create-data-directory.js';
 import { DataDirectoryLockedError } from './data-directory-locked-error.js';
 
@@ -32,7 +33,10 @@ export class NedbDataDirectory implements DataDirectory {
   private readonly open = new Map<string, Promise<Collection>>();
   private prepared: Promise<void> | undefined;
 
-  constructor(@inject(StrataConfig) private readonly config: StrataConfig) {}
+  constructor(
+    @inject(StrataConfig) private readonly config: StrataConfig,
+    @inject(Logger) private readonly logger: Logger,
+  ) {}
 
   get path(): string {
     return this.config.dataDir;
@@ -41,14 +45,38 @@ export class NedbDataDirectory implements DataDirectory {
   collection(name: string): Promise<Collection> {
     let collection = this.open.get(name);
     if (!collection) {
-      collection = this.prepare().then(async () => {
-        const store = Datastore.create({ filename: path.join(this.config.dataDir, `${name}.db`), autoload: false }) as Collection;
-        await store.load();
-        return store;
-      });
+      collection = this.prepare().then(() => this.load(name));
       this.open.set(name, collection);
     }
     return collection;
+  }
+
+  /**
+   * Loads a collection's file. Lines that do not parse are what a write cut
+   * short leaves (a crash or a full disk during an append; a save is one
+   * line): nedb refuses a file with over 10 % of them, which would stop every
+   * later start. Such a file is copied aside, byte for byte, and the lines
+   * that parse are loaded.
+   */
+  private async load(name: string): Promise<Collection> {
+    const filename = path.join(this.config.dataDir, `${name}.db`);
+    const store = Datastore.create({ filename, autoload: false }) as Collection;
+    try {
+      await store.load();
+      return store;
+    } catch (error) {
+      const corruption = error as Error & { corruptItems?: number; dataLength?: number };
+      if (typeof corruption.corruptItems !== 'number') throw error;
+      const kept = `${filename}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      await copyFile(filename, kept);
+      this.logger.warn(
+        { file: filename, copy: kept, unreadableLines: corruption.corruptItems, lines: corruption.dataLength },
+        `${corruption.corruptItems} of ${corruption.dataLength} lines of ${filename} could not be read (a write cut short?); loading the others, the file as it was is kept as ${kept}`,
+      );
+      const tolerant = Datastore.create({ filename, autoload: false, corruptAlertThreshold: 1 }) as Collection;
+      await tolerant.load();
+      return tolerant;
+    }
   }
 
   async close(): Promise<void> {
