@@ -16,6 +16,7 @@ import { quietLogger } from './logging/quiet-logger.js';
 export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
 export { ListenError } from './http/listen-error.js';
+export { DataDirectoryError } from './storage/data-directory-error.js';
 export { DataDirectoryLockedError } from './storage/data-directory-locked-error.js';
 export { HOST_VERSION } from './host-version.js';
 export type { StrataConfig, StrataSettings } from './config/strata-config.js';

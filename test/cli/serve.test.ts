@@ -133,3 +133,13 @@ t.test('one data directory, one server: a second is refused, the lock of a dead 
   t.equal(await afterCrash.exited, 0);
   t.notOk(existsSync(path.join(repo, '.strata', 'strata.lock')), 'a clean stop releases the lock');
 });
+
+t.test('a data directory that cannot be made is named, with why, and no stack', async (t) => {
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, 'occupied': 'a file where the data directory should go\n' });
+  for (const dataDir of [path.join(repo, 'occupied'), path.join(repo, 'occupied', 'below')]) {
+    const run = runStrata(t, ['serve', repo, '--port', '0', '--data-dir', dataDir]);
+    t.equal(await run.exited, 1, dataDir);
+    t.match(run.stderr(), `strata: cannot use the data directory ${dataDir}: a file is in the way of it; choose another with --data-dir`);
+    t.notMatch(run.stderr(), /\n\s+at /, 'no stack trace');
+  }
+});

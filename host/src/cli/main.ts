@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
-import { DataDirectoryLockedError } from '../storage/data-directory-locked-error.js';
+import { DataDirectoryError } from '../storage/data-directory-error.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
 import { pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
@@ -26,7 +26,7 @@ try {
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 2;
-  } else if (error instanceof ListenError || error instanceof DataDirectoryLockedError || error instanceof OperationError) {
+  } else if (error instanceof ListenError || error instanceof DataDirectoryError || error instanceof OperationError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 1;
   } else {
