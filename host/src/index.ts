@@ -58,13 +58,14 @@ export async function indexRepository(options: ConfigSources & { onProgress?: (p
 }
 
 /**
- * Runs overlay operations on a repository without a server: indexes it,
- * loads its plugins, calls `work`, and writes the store out (what
- * `strata overlay` does when no server answers).
+ * Runs overlay operations on a repository without a server: loads its
+ * plugins and stored overlays, calls `work` (which indexes the repository
+ * with `session.buildGraph()` if it needs the graph), and writes the store
+ * out (what `strata overlay` does when no server answers).
  */
 export async function withOfflineOverlays<T>(
   options: ConfigSources & { logDestination?: DestinationStream; onProgress?: (progress: BuildProgress) => void },
-  work: (overlays: import('./overlays/overlay-service.js').OverlayService, plugins: import('./plugins/plugin-registry.js').PluginRegistry) => Promise<T>,
+  work: (session: import('./app/offline-overlays.js').OfflineSession) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(options);
   // Plugins that cannot load are shown by `strata overlay list`; only errors are logged here.

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
@@ -34,6 +35,24 @@ t.test('without a server, the CLI works on the repository and the next serve sho
   t.match((await server.api('/api/overlays/git-activity/status')).body.data.state, /^(active|applying)$/, 'restored (and being applied again on this run\'s graph)');
   const node = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
   t.equal(node.body.data.overlays['git-activity'].churn.value, 1);
+});
+
+t.test('without a server, only an apply that can run indexes the repository', async (t) => {
+  const repo = await gitRepo(t);
+  // Indexing writes the cache of file facts into the data directory: its presence tells whether the repository was indexed.
+  const factsCache = path.join(repo, '.strata', 'file-facts.json');
+  const offline = async (args: string[]) => {
+    const child = runStrata(t, ['overlay', ...args, '--server', NO_SERVER, '--repo', repo]);
+    return { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
+  };
+  t.match(await offline(['list']), { code: 0, stdout: /git-activity {2}inactive/ });
+  t.match(await offline(['status', 'git-activity']), { code: 0, stdout: /git-activity: inactive/ });
+  t.match(await offline(['remove', 'git-activity']), { code: 0 });
+  t.match(await offline(['apply', 'no-such-plugin']), { code: 1, stderr: /plugin "no-such-plugin" does not exist/ });
+  t.match(await offline(['apply', 'git-activity', '--params', '{"colour": "red"}']), { code: 1, stderr: /INVALID_PARAMETER/ });
+  t.notOk(existsSync(factsCache), 'nothing above indexed the repository');
+  t.match(await offline(['apply', 'git-activity']), { code: 0, stdout: /Applied git-activity/ });
+  t.ok(existsSync(factsCache), 'applying did');
 });
 
 t.test('with a server, the CLI sends the operation there', async (t) => {

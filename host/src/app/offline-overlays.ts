@@ -5,11 +5,21 @@ import { OverlayService } from '../overlays/overlay-service.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
 import { DataDirectory } from '../storage/data-directory.js';
 
+/** What offline work is given: the overlays and plugins, and the graph on demand. */
+export interface OfflineSession {
+  overlays: OverlayService;
+  plugins: PluginRegistry;
+  /** Indexes the repository into the graph (once; later calls wait for the same build). Only applying needs it. */
+  buildGraph(): Promise<void>;
+}
+
 /**
  * Overlay operations without a server (`strata overlay` when none answers):
- * indexes the repository, loads the plugins, does the work on the same data
+ * loads the plugins and the stored overlays, does the work on the same data
  * directory `strata serve` uses, and writes the store out, so the next
- * `strata serve` shows the result.
+ * `strata serve` shows the result. The repository is indexed only when the
+ * work asks for the graph, so listing, status and removal answer at once
+ * and an apply that cannot run says so before indexing.
  */
 @injectable()
 export class OfflineOverlays {
@@ -21,14 +31,14 @@ export class OfflineOverlays {
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
   ) {}
 
-  async run<T>(work: (overlays: OverlayService, plugins: PluginRegistry) => Promise<T>, onProgress?: (progress: BuildProgress) => void): Promise<T> {
+  async run<T>(work: (session: OfflineSession) => Promise<T>, onProgress?: (progress: BuildProgress) => void): Promise<T> {
+    let building: Promise<void> | undefined;
     try {
-      await this.overlays.load();
-      const loading = this.plugins.loadAll();
-      this.graph.replace(await this.source.build(onProgress));
-      await loading;
-      return await work(this.overlays, this.plugins);
+      await Promise.all([this.overlays.load(), this.plugins.loadAll()]);
+      const buildGraph = (): Promise<void> => (building ??= this.source.build(onProgress).then((graph) => this.graph.replace(graph)));
+      return await work({ overlays: this.overlays, plugins: this.plugins, buildGraph });
     } finally {
+      await building?.catch(() => undefined);
       await this.overlays.close();
       await this.plugins.close();
       await this.source.close();

@@ -66,7 +66,11 @@ works against a remote server too.`,
       const body = await applyBody(options);
       const progress = startProgress(`Applying ${plugin}`);
       try {
-        const status = (await perform(options, { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, body }, (overlays) => overlays.apply(plugin, body))) as Status;
+        const status = (await perform(options, { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, body }, async ({ overlays, buildGraph }) => {
+          await overlays.checkApply(plugin, body);
+          await buildGraph();
+          return overlays.apply(plugin, body);
+        })) as Status;
         progress.stop();
         process.stdout.write(`Applied ${plugin}: ${status.styledNodes} nodes styled in ${(Number(status.durationMs) / 1000).toFixed(1)} s\n`);
         for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
@@ -76,12 +80,12 @@ works against a remote server too.`,
     });
 
   common(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply` }, (overlays) => overlays.remove(plugin));
+    await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply` }, ({ overlays }) => overlays.remove(plugin));
     process.stdout.write(`Removed the overlays of ${plugin}\n`);
   });
 
   common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status` }, (overlays) => overlays.status(plugin))) as Status;
+    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status` }, ({ overlays }) => overlays.status(plugin))) as Status;
     process.stdout.write(`${plugin}: ${status.state}\n`);
     if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
     if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
@@ -90,7 +94,7 @@ works against a remote server too.`,
   });
 
   common(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
-    const listed = (await perform(options, { method: 'GET', path: '/api/overlays', envelope: false }, async (overlays, plugins) => ({
+    const listed = (await perform(options, { method: 'GET', path: '/api/overlays', envelope: false }, async ({ overlays, plugins }) => ({
       plugins: plugins.list().map((record) => ({ id: record.id, loaded: record.state === 'loaded', reason: record.reason, overlays: record.overlays, overlayState: overlays.stateOf(record.id) })),
     }))) as { plugins: Array<{ id: string; loaded: boolean; reason?: string; overlays: Array<{ id: string; name: string }>; overlayState: string }> };
     for (const plugin of listed.plugins) {

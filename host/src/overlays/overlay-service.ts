@@ -197,6 +197,15 @@ export class OverlayService {
 
   /** Checks the request, runs the plugin, and resolves with the status once it has finished. */
   async apply(pluginId: string, body: ApplyBody | undefined): Promise<OverlayStatus> {
+    const { record, params, inputs } = await this.checkApply(pluginId, body);
+    return this.run(record, params, inputs);
+  }
+
+  /**
+   * Throws what `apply` would answer with if it cannot run (no such plugin,
+   * not loaded, bad parameters or inputs, busy); runs nothing.
+   */
+  async checkApply(pluginId: string, body: ApplyBody | undefined): Promise<{ record: PluginRecord; params: Record<string, unknown>; inputs: Record<string, string[]> }> {
     const record = await this.loadedOrListed(pluginId);
     if (record.state !== 'loaded' || !record.sandbox || !record.package) throw new StrataError('PLUGIN_NOT_LOADED', `plugin "${pluginId}" is not loaded: ${record.reason ?? record.state}`);
     const { inputs: rawInputs, ...params } = body ?? {};
@@ -204,7 +213,7 @@ export class OverlayService {
     const checked = record.package.checkParameters(params);
     if (!checked.ok) throw new StrataError('INVALID_PARAMETER', checked.message);
     if (this.byPlugin.get(pluginId)?.status.state === 'applying') throw new StrataError('OVERLAY_BUSY', `plugin "${pluginId}" is applying already; wait for it or remove it`);
-    return this.run(record, params, inputs);
+    return { record, params, inputs };
   }
 
   /**
