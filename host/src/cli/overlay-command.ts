@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { StrataError } from '../errors/strata-error.js';
-import { withOfflineOverlays } from '../index.js';
+import type { withOfflineOverlays } from '../index.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
@@ -149,6 +149,7 @@ async function perform(options: CommonOptions, request: { method: string; path: 
   process.stderr.write(`No server answers at ${base}; working on ${repository} directly.\n`);
   const indexing = new ProgressLine();
   try {
+    const { withOfflineOverlays } = await import('../index.js');
     return await withOfflineOverlays({ repository, env: process.env, onProgress: indexing.update }, offline);
   } catch (error) {
     if (error instanceof StrataError) throw new OperationError(`${error.message} (${error.code})`);

@@ -4,13 +4,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SDK_VERSION } from '@strata/sdk';
-import { PluginBuildError, buildPlugin } from '../plugins/plugin-builder.js';
-import { PluginManifestError, readPluginPackage } from '../plugins/plugin-manifest.js';
 import { UsageError } from './usage-error.js';
 
 /** What a scaffolded plugin installs to check its types (the versions Strata is built with). */
 const SCAFFOLD_TYPESCRIPT = '^6.0.3';
 const SCAFFOLD_TYPES_NODE = '^24.19.2';
+
+/** The builder and the manifest reader (with its compiled schema): loaded by the commands that use them, so that the rest of the CLI starts without them. */
+function pluginTools() {
+  return Promise.all([import('../plugins/plugin-builder.js'), import('../plugins/plugin-manifest.js')]);
+}
 
 /** `strata plugin new|build`: make and bundle overlay plugins. */
 export function pluginCommand(): Command {
@@ -25,6 +28,7 @@ export function pluginCommand(): Command {
       const folder = path.resolve(options.dir, name);
       if (existsSync(folder)) throw new UsageError(`${folder} already exists`);
       await scaffold(folder, name);
+      const [{ buildPlugin }, { readPluginPackage }] = await pluginTools();
       const built = await buildPlugin(readPluginPackage(folder));
       process.stdout.write(
         `Created ${folder} and built ${path.relative(process.cwd(), built.entryPath)}.\n\n` +
@@ -39,6 +43,7 @@ export function pluginCommand(): Command {
     .argument('[dir]', 'plugin folder', '.')
     .action(async (dir: string) => {
       const folder = path.resolve(dir);
+      const [{ buildPlugin, PluginBuildError }, { readPluginPackage, PluginManifestError }] = await pluginTools();
       let pkg;
       try {
         pkg = readPluginPackage(folder);

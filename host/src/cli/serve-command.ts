@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { StrataSettings } from '../config/strata-config.js';
-import { startStrata } from '../index.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
@@ -56,6 +55,7 @@ Examples:
 
       const progress = new ProgressLine();
       const started = performance.now();
+      const { startStrata } = await import('../index.js');
       const strata = await startStrata({
         repository,
         configFile: options.config,
