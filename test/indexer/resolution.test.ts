@@ -92,6 +92,95 @@ const cases: ResolutionCase[] = [
     from: 'pkgs/b/index.ts', expect: { 'file:pkgs/a/source/main.ts': ['static'], 'pkg:ignored-pkg': ['static'] },
   },
   {
+    name: 'exports conditions follow how a workspace package is loaded: import gets its import entry, require() its require entry',
+    files: {
+      'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'] }),
+      // `require` listed first: the key order alone must not decide for an import.
+      'packages/dual/package.json': JSON.stringify({ name: 'dual', exports: { '.': { require: './require.cjs', import: './import.mjs' } } }),
+      'packages/dual/require.cjs': 'module.exports = 1;',
+      'packages/dual/import.mjs': 'export default 1;',
+      'packages/app/main.js': "import x from 'dual';\nconst y = require('dual');",
+    },
+    from: 'packages/app/main.js', expect: { 'file:packages/dual/import.mjs': ['static'], 'file:packages/dual/require.cjs': ['require'] },
+  },
+  {
+    name: 'package.json imports with import and require conditions',
+    files: {
+      'package.json': JSON.stringify({ name: 'app', imports: { '#dep': { require: './dep.cjs', import: './dep.mjs' } } }),
+      'dep.cjs': 'module.exports = 1;', 'dep.mjs': 'export default 1;',
+      'main.js': "import x from '#dep';\nconst y = require('#dep');",
+    },
+    from: 'main.js', expect: { 'file:dep.mjs': ['static'], 'file:dep.cjs': ['require'] },
+  },
+  {
+    name: 'a require-only #import still resolves from an import (TypeScript compiled to CommonJS requires it)',
+    files: { 'package.json': JSON.stringify({ name: 'app', imports: { '#dep': { require: './dep.cjs' } } }), 'dep.cjs': 'module.exports = 1;', 'main.ts': "import x from '#dep';" },
+    from: 'main.ts', expect: { 'file:dep.cjs': ['static'] },
+  },
+  {
+    // The declared one is neither the nearest nor the last found.
+    name: 'workspace packages sharing a name: the importer gets the one its package.json declares',
+    files: {
+      'package.json': JSON.stringify({ private: true, workspaces: ['examples/**'] }),
+      'examples/a/lib/package.json': JSON.stringify({ name: 'shared-lib', main: 'index.js' }),
+      'examples/a/lib/index.js': '',
+      'examples/c/lib/package.json': JSON.stringify({ name: 'shared-lib', main: 'index.js' }),
+      'examples/c/lib/index.js': '',
+      'examples/c/app/package.json': JSON.stringify({ name: 'c-app', dependencies: { 'shared-lib': 'file:../../a/lib' } }),
+      'examples/c/app/main.js': "import 'shared-lib';",
+    },
+    from: 'examples/c/app/main.js', expect: { 'file:examples/a/lib/index.js': ['static'] },
+  },
+  {
+    name: 'workspace packages sharing a name, nothing declared: the nearest to the importer',
+    files: {
+      'package.json': JSON.stringify({ private: true, workspaces: ['examples/**'] }),
+      'examples/one/lib/package.json': JSON.stringify({ name: 'shared-lib', main: 'index.js' }),
+      'examples/one/lib/index.js': '',
+      'examples/two/lib/package.json': JSON.stringify({ name: 'shared-lib', main: 'index.js' }),
+      'examples/two/lib/index.js': '',
+      'examples/one/main.js': "import 'shared-lib';",
+    },
+    from: 'examples/one/main.js', expect: { 'file:examples/one/lib/index.js': ['static'] },
+  },
+  {
+    name: 'a directory dependency under another name (file:) leads to that directory, workspace or not',
+    files: {
+      'package.json': JSON.stringify({ name: 'app', dependencies: { 'alias-name': 'file:./vendor/real', 'renamed-from-npm': 'npm:lodash@4', stream: 'file:./vendor/stream' } }),
+      'vendor/real/package.json': JSON.stringify({ name: 'real-name', main: 'main.js' }),
+      'vendor/real/main.js': '',
+      'vendor/stream/package.json': JSON.stringify({ name: 'stream', main: 'index.js' }),
+      'vendor/stream/index.js': '',
+      'renamed-from-npm/index.js': '',
+      'src/main.js': "import 'alias-name';\nimport 'renamed-from-npm';\nimport 'stream';",
+    },
+    // A Node module's name stays Node's module, as Node loads it.
+    from: 'src/main.js', expect: { 'file:vendor/real/main.js': ['static'], 'pkg:renamed-from-npm': ['static'], 'pkg:node:stream': ['static'] },
+  },
+  {
+    name: 'imports inside declare module blocks (ambient modules and augmentations)',
+    files: {
+      'typings/esquery.d.ts': [
+        "declare module 'esquery' {",
+        "  import type { Node } from '../ast';",
+        "  import { Options } from '../options';",
+        "  import legacy = require('../legacy');",
+        "  export * from '../helpers';",
+        "  export type { Kind } from '../kinds';",
+        '  export function query(node: Node): Node[];',
+        '}',
+      ].join('\n'),
+      'ast.ts': 'export type Node = {};', 'options.ts': 'export class Options {}', 'legacy.ts': 'export = 1;', 'helpers.ts': 'export {};', 'kinds.ts': 'export type Kind = 1;',
+    },
+    from: 'typings/esquery.d.ts',
+    expect: { 'file:ast.ts': ['type-only'], 'file:options.ts': ['static'], 'file:legacy.ts': ['require'], 'file:helpers.ts': ['re-export'], 'file:kinds.ts': ['type-only'] },
+  },
+  {
+    name: 'import type {} that names nothing is type-only; import {} is not',
+    files: { 'a.ts': "import type {} from './t';\nimport {} from './v';", 't.ts': '', 'v.ts': '' },
+    from: 'a.ts', expect: { 'file:t.ts': ['type-only'], 'file:v.ts': ['static'] },
+  },
+  {
     name: 'packages, installed or not, and Node built-ins',
     files: {
       'a.ts': "import fs from 'fs';\nimport path from 'node:path';\nimport React from 'react';\nimport { x } from '@scope/lib/sub/deep';\nimport _ from 'lodash';\nimport type { T } from 'types-only';",
@@ -221,4 +310,12 @@ t.test('an import that leads nowhere is reported, not guessed', async (t) => {
     { file: 'a.ts', specifier: '@/alias/not/configured', reason: String },
     { file: 'a.ts', specifier: './ignored.js', reason: /not indexed/ },
   ]);
+});
+
+t.test('a missing or non-string source in a file that does not parse is no import', async (t) => {
+  const repo = await makeRepo(t, { 'a.ts': "import './b';\nimport x from ;\nexport * from;\nimport { y } from 1;", 'b.ts': '' });
+  const graph = await indexRepository({ repository: repo, env: {} });
+  t.same(graph.edges.filter((edge) => edge.kind === 'imports').map((edge) => [edge.id, edge.specifiers]), [['imports:file:a.ts->file:b.ts', ['./b']]]);
+  t.same(graph.build.unresolved, [], 'nothing to resolve: no empty specifier');
+  t.match(graph.nodes.find((node) => node.id === 'file:a.ts'), { error: /syntax error/ });
 });

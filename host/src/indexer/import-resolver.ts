@@ -8,11 +8,19 @@ export type Resolution =
 
 const BASE_OPTIONS: NapiResolveOptions = {
   extensions: ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.json', '.node'],
-  conditionNames: ['node', 'import', 'require', 'default'],
   mainFields: ['module', 'main'],
   builtinModules: true,
   // Keep paths as written, so that an import of a symbolic link leads to the link's node.
   symlinks: false,
+};
+
+/** How a reference loads its module, which decides the `exports` and `imports` conditions that apply. */
+export type ModuleSystem = 'import' | 'require';
+
+/** The conditions Node matches for each way of loading; the object's key order in `exports` decides among them. */
+const CONDITIONS: Record<ModuleSystem, string[]> = {
+  import: ['node', 'import', 'default'],
+  require: ['node', 'require', 'default'],
 };
 
 /** TypeScript: `./x.js` names the source `x.ts` when there is one. */
@@ -43,25 +51,56 @@ const JAVASCRIPT_FILE = /\.(c|m)?jsx?$/;
  * import is resolved again without it.
  */
 export class ImportResolver {
-  private readonly typescript = new ResolverFactory({ ...BASE_OPTIONS, tsconfig: 'auto', extensionAlias: TYPESCRIPT_ALIASES });
-  private readonly javascript = this.typescript.cloneWithOptions({ ...BASE_OPTIONS, tsconfig: 'auto', extensionAlias: JAVASCRIPT_ALIASES });
-  private readonly typescriptWithoutTsconfig = this.typescript.cloneWithOptions({ ...BASE_OPTIONS, extensionAlias: TYPESCRIPT_ALIASES });
-  private readonly javascriptWithoutTsconfig = this.typescript.cloneWithOptions({ ...BASE_OPTIONS, extensionAlias: JAVASCRIPT_ALIASES });
+  private readonly base = new ResolverFactory({ ...BASE_OPTIONS, conditionNames: CONDITIONS.import, tsconfig: 'auto', extensionAlias: TYPESCRIPT_ALIASES });
+  /** One resolver per language of the importer, module system and use of tsconfig; they share one cache. */
+  private readonly resolvers = new Map<string, ResolverFactory>([[resolverKey(false, 'import', true), this.base]]);
 
   /** Forgets what the resolver learnt of the file system (after files were added or removed). */
   clearCache(): void {
-    this.typescript.clearCache();
+    this.base.clearCache();
   }
 
-  /** Resolves `specifier` as written in the file at absolute path `fromFile`. */
-  resolve(fromFile: string, specifier: string): Resolution {
-    const isJavaScript = JAVASCRIPT_FILE.test(fromFile);
-    let result = (isJavaScript ? this.javascript : this.typescript).resolveFileSync(fromFile, specifier);
+  /**
+   * Resolves `specifier` as written in the file at absolute path `fromFile`,
+   * loaded with `system` (`require()` and `import x = require()`, or any
+   * form of `import`). When the conditions of that system lead nowhere, the
+   * other system's are tried: a TypeScript file compiled to CommonJS
+   * requires what it imports.
+   */
+  resolve(fromFile: string, specifier: string, system: ModuleSystem = 'import'): Resolution {
+    const javascript = JAVASCRIPT_FILE.test(fromFile);
+    let tsconfig = true;
+    let result = this.resolveWith(javascript, system, tsconfig, fromFile, specifier);
     if (!result.path && !result.builtin && result.error && /tsconfig/i.test(result.error)) {
-      result = (isJavaScript ? this.javascriptWithoutTsconfig : this.typescriptWithoutTsconfig).resolveFileSync(fromFile, specifier);
+      tsconfig = false;
+      result = this.resolveWith(javascript, system, tsconfig, fromFile, specifier);
+    }
+    // Conditions apply only to packages and `#imports`, not to paths.
+    if (!result.path && !result.builtin && !/^[./]/.test(specifier)) {
+      const other = this.resolveWith(javascript, system === 'import' ? 'require' : 'import', tsconfig, fromFile, specifier);
+      if (other.path || other.builtin) result = other;
     }
     if (result.builtin) return { kind: 'builtin', name: result.builtin.resolved };
     if (result.path) return { kind: 'file', path: result.path };
     return { kind: 'unresolved', reason: result.error ?? 'not found' };
   }
+
+  private resolveWith(javascript: boolean, system: ModuleSystem, tsconfig: boolean, fromFile: string, specifier: string): ReturnType<ResolverFactory['resolveFileSync']> {
+    const key = resolverKey(javascript, system, tsconfig);
+    let resolver = this.resolvers.get(key);
+    if (!resolver) {
+      resolver = this.base.cloneWithOptions({
+        ...BASE_OPTIONS,
+        conditionNames: CONDITIONS[system],
+        extensionAlias: javascript ? JAVASCRIPT_ALIASES : TYPESCRIPT_ALIASES,
+        ...(tsconfig && { tsconfig: 'auto' as const }),
+      });
+      this.resolvers.set(key, resolver);
+    }
+    return resolver.resolveFileSync(fromFile, specifier);
+  }
+}
+
+function resolverKey(javascript: boolean, system: ModuleSystem, tsconfig: boolean): string {
+  return `${javascript ? 'js' : 'ts'} ${system} ${tsconfig}`;
 }

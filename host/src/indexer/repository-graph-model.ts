@@ -4,7 +4,7 @@ import { UNRESOLVED_SAMPLE, type CodeGraph, type SkippedEntry, type UnresolvedIm
 import type { GraphDelta } from '../graph/graph-delta.js';
 import { ROOT_PATH, directoryId, edgeId, fileId, packageId, symbolId } from '../graph/node-ids.js';
 import type { FileFacts, FileSignature } from './file-reader.js';
-import type { ImportResolver } from './import-resolver.js';
+import type { ImportResolver, ModuleSystem } from './import-resolver.js';
 import type { WorkspacePackages } from './workspace-packages.js';
 
 /** What one file's imports lead to. */
@@ -300,7 +300,7 @@ export class RepositoryGraphModel {
     const packages = new Set<string>();
     const unresolved: UnresolvedImport[] = [];
     for (const reference of facts.imports) {
-      const target = this.locate(from, reference.specifier);
+      const target = this.locate(file, from, reference.specifier, reference.kind === 'require' ? 'require' : 'import');
       let targetId: string;
       if (target.kind === 'unresolved') {
         unresolved.push({ file, specifier: reference.specifier, reason: target.reason });
@@ -347,6 +347,8 @@ export class RepositoryGraphModel {
     this.imports.delete(file);
   }
 
+  private readonly isFileBound = (file: string): boolean => this.isFile(file);
+
   /** Whether a repository path is a file of the graph (during a full build: of the listing). */
   private isFile(file: string): boolean {
     return this.listed ? this.listed.has(file) : this.files.has(file);
@@ -358,13 +360,15 @@ export class RepositoryGraphModel {
     return path.sep === '/' ? relative : relative.split(path.sep).join('/');
   }
 
-  private locate(from: string, specifier: string): Target {
+  /** Where `specifier`, loaded with `system` from `file` (a repository path; `from` is its absolute path), leads. */
+  private locate(file: string, from: string, specifier: string, system: ModuleSystem): Target {
     const bareName = packageNameOf(specifier);
-    if (bareName && this.workspaces.has(bareName)) {
-      const found = this.workspaces.resolve(bareName, specifier.slice(bareName.length + 1), (file) => this.isFile(file));
+    const workspace = bareName && this.workspaces.find(file, bareName, this.isFileBound);
+    if (workspace) {
+      const found = this.workspaces.resolve(workspace, specifier.slice(bareName.length + 1), system, this.isFileBound);
       return 'file' in found ? { kind: 'file', path: found.file } : { kind: 'unresolved', reason: found.reason };
     }
-    const resolution = this.resolver.resolve(from, specifier);
+    const resolution = this.resolver.resolve(from, specifier, system);
     if (resolution.kind === 'builtin') return { kind: 'package', name: resolution.name, builtin: true };
     if (resolution.kind === 'file') {
       const relative = this.relativePath(resolution.path);

@@ -38,6 +38,7 @@ const PARSER_LANG: Record<string, ParserOptions['lang']> = {
 
 const REQUIRE_CALL = /\brequire\s*\(/g;
 const IMPORT_CALL = /\bimport\s*\(/g;
+const TYPE_IMPORT_WITHOUT_NAMES = /^import\s+type\s*\{/;
 const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
 
 /** Whether files with this name are parsed for imports. */
@@ -76,6 +77,42 @@ function deepImportHandlers(found: ImportReference[]): Record<string, (node: Laz
   };
 }
 
+/**
+ * The imports and re-exports inside `declare module 'name' { ... }` blocks
+ * (ambient module declarations and module augmentations), which the module
+ * record leaves out: they are the declaring file's dependencies all the same.
+ */
+function ambientModuleImports(program: LazyNode, found: ImportReference[]): void {
+  for (const statement of program.body) {
+    if (statement.type !== 'TSExternalModuleDeclaration') continue;
+    for (const inner of statement.body?.body ?? []) {
+      switch (inner.type) {
+        case 'ImportDeclaration': {
+          let typeOnly = inner.importKind === 'type';
+          if (!typeOnly && inner.specifiers.length > 0) {
+            typeOnly = true;
+            for (const specifier of inner.specifiers) if (specifier.importKind !== 'type') typeOnly = false;
+          }
+          found.push({ specifier: inner.source.value, kind: typeOnly ? 'type-only' : 'static' });
+          break;
+        }
+        case 'ExportAllDeclaration':
+        case 'ExportFromDeclaration':
+        case 'ExportNamedDeclaration':
+          if (inner.source) found.push({ specifier: inner.source.value, kind: inner.exportKind === 'type' ? 'type-only' : 're-export' });
+          break;
+        case 'TSImportEqualsDeclaration':
+          if (inner.moduleReference.type === 'TSExternalModuleReference') {
+            found.push({ specifier: inner.moduleReference.expression.value, kind: inner.importKind === 'type' ? 'type-only' : 'require' });
+          }
+          break;
+        default:
+          break;
+      }
+    }
+  }
+}
+
 /** A node of oxc's tree, eager (ESTree) or lazily deserialized: the lazy kind has no published types. */
 type LazyNode = any;
 
@@ -100,7 +137,8 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
     const module = result.module;
     for (const statement of module.staticImports) {
       const entries = statement.entries;
-      let typeOnly = entries.length > 0;
+      // `import type {} from 'x'` names nothing, and is a type-only import all the same.
+      let typeOnly = entries.length > 0 || TYPE_IMPORT_WITHOUT_NAMES.test(text.slice(statement.start, statement.moduleRequest.start));
       for (const entry of entries) if (!entry.isType) typeOnly = false;
       imports.push({ specifier: statement.moduleRequest.value, kind: typeOnly ? 'type-only' : 'static' });
     }
@@ -150,6 +188,7 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
     } else if (unexplained(REQUIRE_CALL, NONE)) {
       result.visit(lazyVisitor(deepImportHandlers(imports)));
     }
+    if (lang !== 'jsx') ambientModuleImports(result.program, imports);
     let firstError: string | undefined;
     for (const error of result.errors) {
       if (error.severity === 'Error') {
@@ -157,6 +196,8 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
         break;
       }
     }
+    // The parser recovers from a missing or non-string source (`import x from ;`) with an empty one: nothing was written.
+    for (let i = imports.length - 1; i >= 0; i--) if (imports[i]!.specifier === '') imports.splice(i, 1);
     const counts = countLines(units, lineStarts, comments);
     const symbols = declaredSymbols(result.program, (offset) => lineAt(lineStarts, offset));
     return firstError !== undefined ? { ...counts, imports, symbols, error: `syntax error: ${firstError}` } : { ...counts, imports, symbols };

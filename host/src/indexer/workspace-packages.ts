@@ -1,4 +1,6 @@
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
+import type { ModuleSystem } from './import-resolver.js';
 import { readOptional } from './read-optional.js';
 
 /** The parts of a package.json that say where its code is. */
@@ -11,9 +13,18 @@ interface Manifest {
   types?: string;
   typings?: string;
   workspaces?: string[] | { packages?: string[] };
+  dependencies?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+  peerDependencies?: Record<string, unknown>;
+  optionalDependencies?: Record<string, unknown>;
 }
 
-interface WorkspacePackage {
+/** The fields of a manifest that declare dependencies, in the order a package manager reads them. */
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
+/** A dependency installed from a directory: `file:../x`, `link:./x`, `portal:x`. */
+const DIRECTORY_DEPENDENCY = /^(file|link|portal):(.+)$/;
+
+export interface WorkspacePackage {
   name: string;
   /** Repository-relative directory ('' for the root package). */
   directory: string;
@@ -28,8 +39,15 @@ const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs',
 const OUTPUT_EXTENSION = /(\.d)?\.(m|c)?(js|ts)x?$/;
 /** Directory names build output usually goes to. */
 const OUTPUT_DIRECTORIES = new Set(['dist', 'build', 'lib', 'out', 'esm', 'cjs', 'es', 'types', 'dts']);
-/** Conditions of `exports` tried in order: sources first, then what TypeScript and Node pick. */
-const CONDITIONS = ['source', 'development', 'types', 'import', 'module', 'node', 'require', 'default'];
+/**
+ * Conditions of `exports` tried in order, for each way of loading: sources
+ * first, then what TypeScript and Node pick; the other system's last, for an
+ * entry that only has those.
+ */
+const CONDITIONS: Record<ModuleSystem, string[]> = {
+  import: ['source', 'development', 'types', 'import', 'module', 'node', 'default', 'require'],
+  require: ['source', 'development', 'types', 'require', 'node', 'default', 'import', 'module'],
+};
 
 /**
  * The npm, yarn and pnpm workspace packages of a repository (and the root
@@ -38,7 +56,19 @@ const CONDITIONS = ['source', 'development', 'types', 'import', 'module', 'node'
  * output that is not there (a fresh clone) or is ignored.
  */
 export class WorkspacePackages {
-  private constructor(private readonly byName: Map<string, WorkspacePackage>) {}
+  /** The package each directory belongs to (the nearest package.json at or above it; null: none), found on demand. */
+  private readonly ownerOf = new Map<string, WorkspacePackage | null>();
+  /** The package in each directory (null: none): the workspace packages, and others read on demand. */
+  private readonly byDirectory: Map<string, WorkspacePackage | null>;
+
+  private constructor(
+    private readonly root: string,
+    /** Every package of each name, in the order found: names can repeat (test fixtures, examples). */
+    private readonly byName: Map<string, WorkspacePackage[]>,
+    packages: WorkspacePackage[],
+  ) {
+    this.byDirectory = new Map(packages.map((workspace) => [workspace.directory, workspace]));
+  }
 
   get size(): number {
     return this.byName.size;
@@ -49,7 +79,6 @@ export class WorkspacePackages {
    * YAML and glob libraries are loaded only for a repository that needs them.
    */
   static async discover(root: string, directories: readonly string[], hasFile: (file: string) => boolean): Promise<WorkspacePackages> {
-    const byName = new Map<string, WorkspacePackage>();
     const rootManifest = readJson<Manifest>(path.join(root, 'package.json'));
     const patterns: string[] = [];
     const declared = rootManifest?.workspaces;
@@ -67,35 +96,93 @@ export class WorkspacePackages {
     }
     const isWorkspace = await workspaceMatcher(patterns);
     const candidates = directories.filter((d) => isWorkspace(d) && hasFile(`${d}/package.json`));
-    if (rootManifest?.name) candidates.unshift('');
+    const packages: WorkspacePackage[] = [];
+    if (rootManifest?.name) packages.push(workspacePackage(root, '', rootManifest.name, rootManifest));
     for (const directory of candidates) {
-      const manifest = directory === '' ? rootManifest! : readJson<Manifest>(path.join(root, directory, 'package.json'));
-      if (!manifest?.name || (byName.has(manifest.name) && directory === '')) continue;
-      const tsconfig = readJson<{ compilerOptions?: { outDir?: string; rootDir?: string } }>(path.join(root, directory, 'tsconfig.json'));
-      const options = tsconfig?.compilerOptions;
-      const buildMapping = options?.outDir && options.rootDir ? { outDir: clean(options.outDir), rootDir: clean(options.rootDir) } : undefined;
-      byName.set(manifest.name, { name: manifest.name, directory, manifest, ...(buildMapping && { buildMapping }) });
+      const manifest = readJson<Manifest>(path.join(root, directory, 'package.json'));
+      if (manifest?.name) packages.push(workspacePackage(root, directory, manifest.name, manifest));
     }
-    return new WorkspacePackages(byName);
-  }
-
-  /** Whether `name` is a workspace package. */
-  has(name: string): boolean {
-    return this.byName.has(name);
+    const byName = new Map<string, WorkspacePackage[]>();
+    for (const workspace of packages) {
+      const named = byName.get(workspace.name);
+      if (named) named.push(workspace);
+      else byName.set(workspace.name, [workspace]);
+    }
+    return new WorkspacePackages(root, byName, packages);
   }
 
   /**
-   * The repository file an import of workspace package `name` stands for, or
-   * a reason when there is none. `subpath` is what follows the name (`''`, `'utils/x'`).
+   * The package of the repository an import of package `name` from the file
+   * `importer` (a repository path) leads to, or undefined when it is not one
+   * of them. What the importer's own package.json declares decides: a
+   * directory dependency (`"name": "file:../x"`, under any name) leads to
+   * that directory's package, an npm alias (`"npm:other@1"`) to no
+   * workspace package. Otherwise the package of that name; when several
+   * packages share it, the one nearest to the importer. Node's own modules
+   * (`fs`, `stream`) are never packages of the repository.
    */
-  resolve(name: string, subpath: string, hasFile: (file: string) => boolean): { file: string } | { reason: string } {
-    const workspace = this.byName.get(name)!;
-    const entries = entryCandidates(workspace.manifest, subpath);
+  find(importer: string, name: string, hasFile: (file: string) => boolean): WorkspacePackage | undefined {
+    // Node loads its own module before any package of that name.
+    if (isBuiltin(name)) return undefined;
+    const owner = this.owner(parentDirectory(importer), hasFile);
+    const declared = owner && declaredDependency(owner.manifest, name);
+    if (typeof declared === 'string') {
+      const directory = DIRECTORY_DEPENDENCY.exec(declared)?.[2];
+      if (directory !== undefined) {
+        const found = this.packageAt(clean(path.posix.join(owner!.directory, directory)), hasFile);
+        if (found) return found;
+      } else if (declared.startsWith('npm:')) {
+        return undefined;
+      }
+    }
+    const named = this.byName.get(name);
+    if (!named) return undefined;
+    if (named.length === 1) return named[0];
+    let nearest = named[0]!;
+    let shared = -1;
+    for (const candidate of named) {
+      const length = sharedDirectoryLength(candidate.directory, importer);
+      if (length > shared) {
+        shared = length;
+        nearest = candidate;
+      }
+    }
+    return nearest;
+  }
+
+  /**
+   * The repository file an import of `workspace` stands for, or a reason
+   * when there is none. `subpath` is what follows the package name (`''`,
+   * `'utils/x'`); `system` decides between its `import` and `require` entries.
+   */
+  resolve(workspace: WorkspacePackage, subpath: string, system: ModuleSystem, hasFile: (file: string) => boolean): { file: string } | { reason: string } {
+    const entries = entryCandidates(workspace.manifest, subpath, system);
     for (const entry of entries) {
       const file = this.toSource(workspace, entry, hasFile);
       if (file) return { file };
     }
-    return { reason: `workspace package ${name} has no source file for ${subpath === '' ? 'its main entry' : `"${subpath}"`} (tried ${entries.slice(0, 6).join(', ')})` };
+    const at = workspace.directory === '' ? 'the repository root' : workspace.directory;
+    return { reason: `workspace package ${workspace.name} (${at}) has no source file for ${subpath === '' ? 'its main entry' : `"${subpath}"`} (tried ${entries.slice(0, 6).join(', ')})` };
+  }
+
+  /** The package whose package.json is nearest at or above a directory: its dependencies are the ones installed for it. */
+  private owner(directory: string, hasFile: (file: string) => boolean): WorkspacePackage | undefined {
+    const known = this.ownerOf.get(directory);
+    if (known !== undefined) return known ?? undefined;
+    const found = this.packageAt(directory, hasFile) ?? (directory === '' ? undefined : this.owner(parentDirectory(directory), hasFile));
+    this.ownerOf.set(directory, found ?? null);
+    return found;
+  }
+
+  /** The package whose package.json is in a repository directory, read once. */
+  private packageAt(directory: string, hasFile: (file: string) => boolean): WorkspacePackage | undefined {
+    if (directory.startsWith('../')) return undefined;
+    const known = this.byDirectory.get(directory);
+    if (known !== undefined) return known ?? undefined;
+    const manifest = hasFile(directory === '' ? 'package.json' : `${directory}/package.json`) ? readJson<Manifest>(path.join(this.root, directory, 'package.json')) : undefined;
+    const found = manifest ? workspacePackage(this.root, directory, typeof manifest.name === 'string' ? manifest.name : directory, manifest) : undefined;
+    this.byDirectory.set(directory, found ?? null);
+    return found;
   }
 
   /** Maps an entry of a package (maybe built output) to an indexed source file. */
@@ -118,27 +205,58 @@ export class WorkspacePackages {
   }
 }
 
+function workspacePackage(root: string, directory: string, name: string, manifest: Manifest): WorkspacePackage {
+  const tsconfig = readJson<{ compilerOptions?: { outDir?: string; rootDir?: string } }>(path.join(root, directory, 'tsconfig.json'));
+  const options = tsconfig?.compilerOptions;
+  const buildMapping = options?.outDir && options.rootDir ? { outDir: clean(options.outDir), rootDir: clean(options.rootDir) } : undefined;
+  return { name, directory, manifest, ...(buildMapping && { buildMapping }) };
+}
+
+/** What a manifest declares for dependency `name` (a version range, `workspace:*`, `file:../x`), if anything. */
+function declaredDependency(manifest: Manifest, name: string): unknown {
+  for (const field of DEPENDENCY_FIELDS) {
+    const dependencies = manifest[field];
+    if (dependencies && typeof dependencies === 'object' && Object.hasOwn(dependencies, name)) return dependencies[name];
+  }
+  return undefined;
+}
+
+function parentDirectory(relativePath: string): string {
+  const slash = relativePath.lastIndexOf('/');
+  return slash === -1 ? '' : relativePath.slice(0, slash);
+}
+
+/** How many leading path segments two repository paths share. */
+function sharedDirectoryLength(directory: string, file: string): number {
+  if (directory === '') return 0;
+  const a = directory.split('/');
+  const b = file.split('/');
+  let shared = 0;
+  while (shared < a.length && shared < b.length - 1 && a[shared] === b[shared]) shared++;
+  return shared;
+}
+
 /** The entry paths a package offers for `subpath`, most source-like first. */
-function entryCandidates(manifest: Manifest, subpath: string): string[] {
+function entryCandidates(manifest: Manifest, subpath: string, system: ModuleSystem): string[] {
   const candidates: string[] = [];
   const key = subpath === '' ? '.' : `./${subpath}`;
   const exported = manifest.exports;
   if (typeof exported === 'string' || Array.isArray(exported)) {
-    if (key === '.') collectTargets(exported, candidates, '');
+    if (key === '.') collectTargets(exported, candidates, '', system);
   } else if (exported && typeof exported === 'object') {
     const map = exported as Record<string, unknown>;
     const hasSubpaths = Object.keys(map).some((k) => k.startsWith('.'));
     if (!hasSubpaths) {
-      if (key === '.') collectTargets(map, candidates, '');
+      if (key === '.') collectTargets(map, candidates, '', system);
     } else if (key in map) {
-      collectTargets(map[key], candidates, '');
+      collectTargets(map[key], candidates, '', system);
     } else {
       // Patterns: "./*": "./dist/*.js"; the longest matching prefix wins, as in Node.
       const patterns = Object.keys(map).filter((k) => k.includes('*')).sort((a, b) => b.length - a.length);
       for (const pattern of patterns) {
         const [prefix, suffix] = pattern.split('*') as [string, string];
         if (key.startsWith(prefix) && key.endsWith(suffix) && key.length >= prefix.length + suffix.length) {
-          collectTargets(map[pattern], candidates, key.slice(prefix.length, key.length - suffix.length));
+          collectTargets(map[pattern], candidates, key.slice(prefix.length, key.length - suffix.length), system);
           break;
         }
       }
@@ -153,13 +271,14 @@ function entryCandidates(manifest: Manifest, subpath: string): string[] {
   return [...new Set(candidates.map(clean))];
 }
 
-function collectTargets(target: unknown, into: string[], star: string): void {
+function collectTargets(target: unknown, into: string[], star: string, system: ModuleSystem): void {
   if (typeof target === 'string') into.push(target.replace(/\*/g, star));
-  else if (Array.isArray(target)) for (const item of target) collectTargets(item, into, star);
+  else if (Array.isArray(target)) for (const item of target) collectTargets(item, into, star, system);
   else if (target && typeof target === 'object') {
     const conditions = target as Record<string, unknown>;
-    for (const condition of CONDITIONS) if (condition in conditions) collectTargets(conditions[condition], into, star);
-    for (const [condition, value] of Object.entries(conditions)) if (!CONDITIONS.includes(condition)) collectTargets(value, into, star);
+    const order = CONDITIONS[system];
+    for (const condition of order) if (condition in conditions) collectTargets(conditions[condition], into, star, system);
+    for (const [condition, value] of Object.entries(conditions)) if (!order.includes(condition)) collectTargets(value, into, star, system);
   }
 }
 
