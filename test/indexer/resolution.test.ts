@@ -176,6 +176,31 @@ const cases: ResolutionCase[] = [
     expect: { 'file:ast.ts': ['type-only'], 'file:options.ts': ['static'], 'file:legacy.ts': ['require'], 'file:helpers.ts': ['re-export'], 'file:kinds.ts': ['type-only'] },
   },
   {
+    name: 'JSDoc types in JavaScript: import() in a type expression and @import tags; not in prose or examples',
+    files: {
+      'a.js': [
+        "/** @type {import('./config').Config} */",
+        'export const config = {};',
+        '/**',
+        " * @param {Array<import(\"./item.js\").Item>} items",
+        " * @returns {import('node:http').ServerResponse}",
+        ' */',
+        'export function f(items) { return items; }',
+        "/** @import { Shape } from './shape' */",
+        "/** @import * as helpers from './helpers.js' */",
+        '/**',
+        " * Prose that mentions import('./prose') is not a type.",
+        ' * @example',
+        " * const m = await import('./example');",
+        ' */',
+        "// {import('./line-comment').T}",
+      ].join('\n'),
+      'config.js': '', 'item.js': '', 'shape.js': '', 'helpers.js': '', 'prose.js': '', 'example.js': '', 'line-comment.js': '',
+    },
+    from: 'a.js',
+    expect: { 'file:config.js': ['type-only'], 'file:item.js': ['type-only'], 'pkg:node:http': ['type-only'], 'file:shape.js': ['type-only'], 'file:helpers.js': ['type-only'] },
+  },
+  {
     name: 'import type {} that names nothing is type-only; import {} is not',
     files: { 'a.ts': "import type {} from './t';\nimport {} from './v';", 't.ts': '', 'v.ts': '' },
     from: 'a.ts', expect: { 'file:t.ts': ['type-only'], 'file:v.ts': ['static'] },
@@ -312,10 +337,14 @@ t.test('an import that leads nowhere is reported, not guessed', async (t) => {
   ]);
 });
 
-t.test('a missing or non-string source in a file that does not parse is no import', async (t) => {
-  const repo = await makeRepo(t, { 'a.ts': "import './b';\nimport x from ;\nexport * from;\nimport { y } from 1;", 'b.ts': '' });
+t.test('a missing or non-string source in a file that does not parse is no import; a written empty one is unresolved', async (t) => {
+  const repo = await makeRepo(t, {
+    'a.ts': "import './b';\nimport x from ;\nexport * from;\nimport { y } from 1;",
+    'b.ts': '',
+    'c.ts': "type T = import('');\nexport * from '';",
+  });
   const graph = await indexRepository({ repository: repo, env: {} });
   t.same(graph.edges.filter((edge) => edge.kind === 'imports').map((edge) => [edge.id, edge.specifiers]), [['imports:file:a.ts->file:b.ts', ['./b']]]);
-  t.same(graph.build.unresolved, [], 'nothing to resolve: no empty specifier');
+  t.same(graph.build.unresolved.map((entry) => [entry.file, entry.specifier]), [['c.ts', ''], ['c.ts', '']], 'only the written ones');
   t.match(graph.nodes.find((node) => node.id === 'file:a.ts'), { error: /syntax error/ });
 });

@@ -77,6 +77,36 @@ function deepImportHandlers(found: ImportReference[]): Record<string, (node: Laz
   };
 }
 
+/** `import('x')` in a JSDoc type expression; the specifier is group 2. */
+const JSDOC_IMPORT_TYPE = /\bimport\s*\(\s*(['"`])([^'"`\n]+)\1\s*\)/g;
+/** TypeScript's JSDoc `@import` tag: `@import { T } from './x'`, `@import * as x from './x'`. */
+const JSDOC_IMPORT_TAG = /@import\s[^@]*?\bfrom\s*(['"])([^'"\n]+)\1/g;
+
+/**
+ * The modules a JSDoc comment's types name: `import('x')` inside a type
+ * expression (between braces, so that prose and `@example` code do not
+ * count) and `@import` tags. Both are type-only references.
+ */
+function jsdocImports(comment: string, found: ImportReference[]): void {
+  if (comment.includes('import(') || /import\s+\(/.test(comment)) {
+    for (const match of comment.matchAll(JSDOC_IMPORT_TYPE)) {
+      if (insideBraces(comment, match.index)) found.push({ specifier: match[2]!, kind: 'type-only' });
+    }
+  }
+  if (comment.includes('@import')) for (const match of comment.matchAll(JSDOC_IMPORT_TAG)) found.push({ specifier: match[2]!, kind: 'type-only' });
+}
+
+/** Whether an offset of a comment is inside a `{...}` type expression. */
+function insideBraces(comment: string, offset: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < offset; i++) {
+    const code = comment.charCodeAt(i);
+    if (code === 0x7b) depth++;
+    else if (code === 0x7d && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+
 /**
  * The imports and re-exports inside `declare module 'name' { ... }` blocks
  * (ambient module declarations and module augmentations), which the module
@@ -119,7 +149,8 @@ type LazyNode = any;
 /**
  * Reads a JavaScript or TypeScript file with oxc's parser: its static and
  * dynamic imports, re-exports, `require()` calls with a literal, TypeScript
- * `import x = require()` and `import()` types, and its line counts.
+ * `import x = require()` and `import()` types (in JavaScript, those of JSDoc
+ * comments), and its line counts.
  *
  * `bytes` is the file as read (the UTF-8 encoding of `text`). Only what is
  * needed of the tree becomes JavaScript objects (oxc's lazy deserialization:
@@ -135,7 +166,10 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
   try {
     const imports: ImportReference[] = [];
     const module = result.module;
+    // The parser recovers from a missing or non-string source (`import x from ;`) with an empty one that spans
+    // nothing: no import was written. A written `''` is kept (it is reported as unresolved).
     for (const statement of module.staticImports) {
+      if (statement.moduleRequest.end === statement.moduleRequest.start) continue;
       const entries = statement.entries;
       // `import type {} from 'x'` names nothing, and is a type-only import all the same.
       let typeOnly = entries.length > 0 || TYPE_IMPORT_WITHOUT_NAMES.test(text.slice(statement.start, statement.moduleRequest.start));
@@ -145,7 +179,7 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
     for (const statement of module.staticExports) {
       for (const entry of statement.entries) {
         const request = entry.moduleRequest;
-        if (request) imports.push({ specifier: request.value, kind: entry.isType ? 'type-only' : 're-export' });
+        if (request && request.end !== request.start) imports.push({ specifier: request.value, kind: entry.isType ? 'type-only' : 're-export' });
       }
     }
     /** Where each `import(` expression starts. */
@@ -167,6 +201,8 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
       const start = comment.start;
       const end = comment.end;
       comments.push({ start, end });
+      // JSDoc types of JavaScript files, which TypeScript reads (`checkJs`): `{import('./x').T}`, `@import { T } from './x'`.
+      if (lang === 'jsx' && comment.type === 'Block' && text.charCodeAt(start + 2) === 0x2a) jsdocImports(text.slice(start, end), imports);
       // Triple-slash references: `/// <reference path="./types.d.ts" />`, always relative to the file.
       if (text.charCodeAt(start + 2) === 0x2f && comment.type === 'Line') {
         const reference = TRIPLE_SLASH_PATH.exec(text.slice(start + 2, end));
@@ -196,8 +232,6 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
         break;
       }
     }
-    // The parser recovers from a missing or non-string source (`import x from ;`) with an empty one: nothing was written.
-    for (let i = imports.length - 1; i >= 0; i--) if (imports[i]!.specifier === '') imports.splice(i, 1);
     const counts = countLines(units, lineStarts, comments);
     const symbols = declaredSymbols(result.program, (offset) => lineAt(lineStarts, offset));
     return firstError !== undefined ? { ...counts, imports, symbols, error: `syntax error: ${firstError}` } : { ...counts, imports, symbols };
