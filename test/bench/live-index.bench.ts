@@ -2,14 +2,16 @@
  * Cold indexing of a generated repository of 100k files (time, peak memory)
  * and the time to bring the served graph up to date after a one-file change,
  * against the floors of issue 3 and against a full re-index measured in the
- * same run; then a burst of files written at once, which can overflow the
- * watcher's queue: what its events missed and whether the graph ends complete.
+ * same run; then a branch switch (thousands of files edited, deleted and
+ * added at once) and the time until all of it is visible; then a burst of
+ * files written at once, which can overflow the watcher's queue: what its
+ * events missed and whether the graph ends complete.
  *
  *   npm run bench:live               (100k files)
  *   npm run bench:live -- 20000      (another size)
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,9 @@ import { startServeProcess } from './serve-process.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FILES = Number(process.argv[2] ?? 100_000);
 const CHANGES = 7;
+/** The branch switch: files edited and deleted (and as many added as deleted). */
+const SWITCH_EDITS = 2_000;
+const SWITCH_DELETES = 500;
 
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-live-'));
 try {
@@ -46,12 +51,18 @@ try {
   const updates: Array<{ durationMs: number }> = [];
   const checks: Array<{ stalePaths: number; changedNodes?: number; checkMs: number; durationMs: number }> = [];
   let log = '';
+  /** The server's last log lines, printed when the benchmark fails. */
+  const lastLines: string[] = [];
+  let phase = 'start';
+  server.child.on('exit', (code, signal) => lastLines.push(`strata serve exited: ${code ?? signal}`));
   server.child.stderr!.on('data', (chunk: Buffer) => {
     log += chunk.toString();
     let newline;
     while ((newline = log.indexOf('\n')) !== -1) {
       const line = log.slice(0, newline);
       log = log.slice(newline + 1);
+      lastLines.push(line);
+      if (lastLines.length > 200) lastLines.shift();
       if (line.includes('"graph updated"')) updates.push(JSON.parse(line) as { durationMs: number });
       if (line.includes('"graph checked against the files')) checks.push(JSON.parse(line) as (typeof checks)[number]);
     }
@@ -68,6 +79,7 @@ try {
     }
     const target = 'pkg1/file3.ts';
     const nodeUrl = `${url}/api/graph/nodes/${encodeURIComponent(`file:${target}`)}`;
+    phase = 'one-file changes';
     const updateMs: number[] = [];
     const visibleMs: number[] = [];
     for (let i = 0; i < CHANGES; i++) {
@@ -92,11 +104,49 @@ try {
       updateMs.push(updates.at(-1)!.durationMs);
       process.stderr.write(`change ${i} (${["edit", "add", "delete"][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`);
     }
+    // A branch switch: thousands of files changed at once across the repository, as `git checkout` does (edits,
+    // deletions and new files), then the time from the last write until the last of each kind is visible over HTTP,
+    // and whether the graph has every one of them then.
+    const sources = (readdirSync(repo, { recursive: true }) as string[]).filter((p) => p.endsWith('.ts') && p.includes('/')).sort();
+    const step = Math.floor(sources.length / (SWITCH_EDITS + SWITCH_DELETES));
+    const picked = sources.filter((_, i) => i % step === 0).slice(0, SWITCH_EDITS + SWITCH_DELETES);
+    const edited = picked.filter((_, i) => i % 5 !== 4);
+    const deleted = picked.filter((_, i) => i % 5 === 4);
+    const added = edited.slice(0, SWITCH_DELETES).map((file, i) => `${path.posix.dirname(file)}/switched${i}.ts`);
+    const switchUpdatesBefore = updates.length;
+    const switchStarted = performance.now();
+    for (const file of edited) appendFileSync(path.join(repo, file), 'export function switched() { return 1; }\n');
+    for (const file of deleted) unlinkSync(path.join(repo, file));
+    for (const file of added) writeFileSync(path.join(repo, file), "import { value } from './file0.js';\nexport const switchedIn = value;\n");
+    const switchWrittenAt = performance.now();
+    phase = 'waiting for the branch switch';
+    const nodeStatus = async (id: string): Promise<number> => {
+      const response = await fetch(`${url}/api/graph/nodes/${encodeURIComponent(id)}`);
+      await response.arrayBuffer();
+      return response.status;
+    };
+    for (;;) {
+      const [edit, add, gone] = await Promise.all([nodeStatus(`sym:${edited.at(-1)}#switched`), nodeStatus(`file:${added.at(-1)}`), nodeStatus(`file:${deleted.at(-1)}`)]);
+      if (edit === 200 && add === 200 && gone === 404) break;
+      if (performance.now() - switchWrittenAt > 60_000) throw new Error('the branch switch was not seen within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const switchVisibleMs = performance.now() - switchWrittenAt;
+    phase = 'graph after the switch';
+    const afterSwitch = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string }> } };
+    const idsAfterSwitch = new Set(afterSwitch.data.nodes.map((node) => node.id));
+    const switchMissing = edited.filter((file) => !idsAfterSwitch.has(`sym:${file}#switched`)).length
+      + added.filter((file) => !idsAfterSwitch.has(`file:${file}`)).length
+      + deleted.filter((file) => idsAfterSwitch.has(`file:${file}`)).length;
+    const switchUpdates = updates.slice(switchUpdatesBefore);
+    process.stderr.write(`branch switch: ${edited.length} edited, ${deleted.length} deleted, ${added.length} added in ${(switchWrittenAt - switchStarted).toFixed(0)} ms; visible ${switchVisibleMs.toFixed(0)} ms; ${switchUpdates.length} updates\n`);
+
     // A burst: files written at once into existing directories (a large checkout, an unpacked archive). Their
     // events can overflow inotify's queue, which the watcher passes over silently; the server checks the graph
     // against the files once the burst is over. How much the events missed, and whether the graph ends complete.
     const peakBeforeBurstKb = peakKbOf(server.child.pid!);
     const burstFiles = Math.round(FILES * 0.6);
+    phase = 'burst';
     const burstStarted = performance.now();
     for (let i = 0; i < burstFiles; i++) writeFileSync(path.join(repo, `pkg${1 + (i % 8)}/burst${i}.ts`), `export const b${i} = ${i};\n`);
     const burstWrittenMs = performance.now() - burstStarted;
@@ -105,6 +155,7 @@ try {
     while (checks.length === 0) {
       if (performance.now() - burstStarted > 180_000) throw new Error('no check against a full build within 180 s of the burst');
       const asked = performance.now();
+      phase = `burst poll at ${(asked - burstStarted).toFixed(0)} ms`;
       await (await fetch(`${url}/api/graph/layout/compute/status`)).arrayBuffer();
       longestBurstWaitMs = Math.max(longestBurstWaitMs, performance.now() - asked);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -127,6 +178,9 @@ try {
       ['full re-index / one-file update', `${(coldRun.ms / median(updateMs)).toFixed(0)}x`],
       ['`strata serve` start to its URL s (cache warm) / warm index', `${(serveStartMs / 1000).toFixed(1)} / ${(warmRun.ms / 1000).toFixed(1)}`],
       ['longest request wait in the 2 s after start ms', longestWaitMs.toFixed(0)],
+      ['branch switch: files edited / deleted / added at once, across the repository', `${edited.length} / ${deleted.length} / ${added.length} in ${((switchWrittenAt - switchStarted) / 1000).toFixed(2)} s`],
+      ['branch switch: from the last write until all three kinds are visible over HTTP ms', `${switchVisibleMs.toFixed(0)} (${switchUpdates.length} updates of ${switchUpdates.map((update) => update.durationMs).join(' + ')} ms in the server)`],
+      ['branch switch: changes not in the graph then', String(switchMissing)],
       ['burst: files written at once into 8 directories', `${burstFiles} in ${(burstWrittenMs / 1000).toFixed(1)} s`],
       ["burst: paths the check found stale / nodes the watcher's events had missed", `${checks[0]!.stalePaths} / ${checks[0]!.changedNodes ?? 0}`],
       ['burst: from the last write to the checked graph s', `${(burstCompleteMs / 1000).toFixed(1)} (listing and comparing ${(checks[0]!.checkMs / 1000).toFixed(1)}, applying what differed ${(checks[0]!.durationMs / 1000).toFixed(1)})`],
@@ -135,6 +189,9 @@ try {
       ['server peak RSS MB: after the one-file changes / after the burst', `${(peakBeforeBurstKb / 1024).toFixed(0)} / ${(peakKbOf(server.child.pid!) / 1024).toFixed(0)}`],
     ];
     process.stdout.write(`${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
+  } catch (error) {
+    process.stderr.write(`failed in: ${phase}\nthe server's last log lines:\n${lastLines.slice(-40).join('\n')}\n`);
+    throw error;
   } finally {
     await server.stop();
   }
