@@ -89,22 +89,19 @@ const JSDOC_IMPORT_TAG = /@import\s[^@]*?\bfrom\s*(['"])([^'"\n]+)\1/g;
  */
 function jsdocImports(comment: string, found: ImportReference[]): void {
   if (comment.includes('import(') || /import\s+\(/.test(comment)) {
+    // The brace depth is carried from one match to the next: one pass over the comment, however many matches.
+    let depth = 0;
+    let scanned = 0;
     for (const match of comment.matchAll(JSDOC_IMPORT_TYPE)) {
-      if (insideBraces(comment, match.index)) found.push({ specifier: match[2]!, kind: 'type-only' });
+      for (; scanned < match.index; scanned++) {
+        const code = comment.charCodeAt(scanned);
+        if (code === 0x7b) depth++;
+        else if (code === 0x7d && depth > 0) depth--;
+      }
+      if (depth > 0) found.push({ specifier: match[2]!, kind: 'type-only' });
     }
   }
   if (comment.includes('@import')) for (const match of comment.matchAll(JSDOC_IMPORT_TAG)) found.push({ specifier: match[2]!, kind: 'type-only' });
-}
-
-/** Whether an offset of a comment is inside a `{...}` type expression. */
-function insideBraces(comment: string, offset: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < offset; i++) {
-    const code = comment.charCodeAt(i);
-    if (code === 0x7b) depth++;
-    else if (code === 0x7d && depth > 0) depth--;
-  }
-  return depth > 0;
 }
 
 /**
