@@ -153,6 +153,8 @@ const cases: ResolutionCase[] = [
       'vendor/stream/index.js': '',
       'renamed-from-npm/index.js': '',
       'src/main.js': "import 'alias-name';\nimport 'renamed-from-npm';\nimport 'stream';",
+      // A package.json that only sets the module type declares nothing: the one above still decides.
+      'src/package.json': JSON.stringify({ type: 'module' }),
     },
     // A Node module's name stays Node's module, as Node loads it.
     from: 'src/main.js', expect: { 'file:vendor/real/main.js': ['static'], 'pkg:renamed-from-npm': ['static'], 'pkg:node:stream': ['static'] },

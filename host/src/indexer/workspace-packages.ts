@@ -114,8 +114,9 @@ export class WorkspacePackages {
   /**
    * The package of the repository an import of package `name` from the file
    * `importer` (a repository path) leads to, or undefined when it is not one
-   * of them. What the importer's own package.json declares decides: a
-   * directory dependency (`"name": "file:../x"`, under any name) leads to
+   * of them. What the nearest package.json above the importer that declares
+   * the name says decides (as Node looks in each `node_modules` up from the
+   * importer): a directory dependency (`"name": "file:../x"`, under any name) leads to
    * that directory's package, an npm alias (`"npm:other@1"`) to no
    * workspace package. Otherwise the package of that name; when several
    * packages share it, the one nearest to the importer. Node's own modules
@@ -124,16 +125,20 @@ export class WorkspacePackages {
   find(importer: string, name: string, hasFile: (file: string) => boolean): WorkspacePackage | undefined {
     // Node loads its own module before any package of that name.
     if (isBuiltin(name)) return undefined;
-    const owner = this.owner(parentDirectory(importer), hasFile);
-    const declared = owner && declaredDependency(owner.manifest, name);
-    if (typeof declared === 'string') {
-      const directory = DIRECTORY_DEPENDENCY.exec(declared)?.[2];
-      if (directory !== undefined) {
-        const found = this.packageAt(clean(path.posix.join(owner!.directory, directory)), hasFile);
-        if (found) return found;
-      } else if (declared.startsWith('npm:')) {
-        return undefined;
+    // As Node looks in each node_modules from the importer up: the nearest package.json that declares the name.
+    for (let owner = this.owner(parentDirectory(importer), hasFile); owner; owner = owner.directory === '' ? undefined : this.owner(parentDirectory(owner.directory), hasFile)) {
+      const declared = declaredDependency(owner.manifest, name);
+      if (declared === undefined) continue;
+      if (typeof declared === 'string') {
+        const directory = DIRECTORY_DEPENDENCY.exec(declared)?.[2];
+        if (directory !== undefined) {
+          const found = this.packageAt(clean(path.posix.join(owner.directory, directory)), hasFile);
+          if (found) return found;
+        } else if (declared.startsWith('npm:')) {
+          return undefined;
+        }
       }
+      break;
     }
     const named = this.byName.get(name);
     if (!named) return undefined;
