@@ -160,6 +160,19 @@ const cases: ResolutionCase[] = [
     from: 'src/main.js', expect: { 'file:vendor/real/main.js': ['static'], 'pkg:renamed-from-npm': ['static'], 'pkg:node:stream': ['static'] },
   },
   {
+    name: 'workspace aliases (pnpm and yarn): workspace:name@range and workspace:./path under another name',
+    files: {
+      'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'] }),
+      'packages/real/package.json': JSON.stringify({ name: '@acme/real', main: 'index.js' }),
+      'packages/real/index.js': '',
+      'packages/other/package.json': JSON.stringify({ name: '@acme/other', main: 'index.js' }),
+      'packages/other/index.js': '',
+      'packages/app/package.json': JSON.stringify({ name: 'app', dependencies: { 'by-name': 'workspace:@acme/real@*', 'by-path': 'workspace:../other', '@acme/real': 'workspace:^' } }),
+      'packages/app/main.js': "import 'by-name';\nimport 'by-path';\nimport '@acme/real';",
+    },
+    from: 'packages/app/main.js', expect: { 'file:packages/real/index.js': ['static'], 'file:packages/other/index.js': ['static'] },
+  },
+  {
     name: 'imports inside declare module blocks (ambient modules and augmentations)',
     files: {
       'typings/esquery.d.ts': [

@@ -21,8 +21,10 @@ interface Manifest {
 
 /** The fields of a manifest that declare dependencies, in the order a package manager reads them. */
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
-/** A dependency installed from a directory: `file:../x`, `link:./x`, `portal:x`. */
-const DIRECTORY_DEPENDENCY = /^(file|link|portal):(.+)$/;
+/** A dependency installed from a directory: `file:../x`, `link:./x`, `portal:x`, and yarn's `workspace:./x`. */
+const DIRECTORY_DEPENDENCY = /^(?:file|link|portal|workspace(?=:\.)):(.+)$/;
+/** pnpm's and yarn's alias of a workspace package: `"alias": "workspace:real-name@*"`. */
+const WORKSPACE_ALIAS = /^workspace:((?:@[a-z0-9][\w.~-]*\/)?[a-z0-9][\w.~-]*)@/i;
 
 export interface WorkspacePackage {
   name: string;
@@ -116,9 +118,10 @@ export class WorkspacePackages {
    * `importer` (a repository path) leads to, or undefined when it is not one
    * of them. What the nearest package.json above the importer that declares
    * the name says decides (as Node looks in each `node_modules` up from the
-   * importer): a directory dependency (`"name": "file:../x"`, under any name) leads to
-   * that directory's package, an npm alias (`"npm:other@1"`) to no
-   * workspace package. Otherwise the package of that name; when several
+   * importer): a directory dependency (`"name": "file:../x"`, under any
+   * name) leads to that directory's package, a workspace alias
+   * (`"workspace:other@*"`) to the workspace package `other`, an npm alias
+   * (`"npm:other@1"`) to no workspace package. Otherwise the package of that name; when several
    * packages share it, the one nearest to the importer. Node's own modules
    * (`fs`, `stream`) are never packages of the repository.
    */
@@ -130,16 +133,24 @@ export class WorkspacePackages {
       const declared = declaredDependency(owner.manifest, name);
       if (declared === undefined) continue;
       if (typeof declared === 'string') {
-        const directory = DIRECTORY_DEPENDENCY.exec(declared)?.[2];
+        const directory = DIRECTORY_DEPENDENCY.exec(declared)?.[1];
+        const aliased = WORKSPACE_ALIAS.exec(declared)?.[1];
         if (directory !== undefined) {
           const found = this.packageAt(clean(path.posix.join(owner.directory, directory)), hasFile);
           if (found) return found;
+        } else if (aliased !== undefined) {
+          return this.nearestNamed(aliased, importer);
         } else if (declared.startsWith('npm:')) {
           return undefined;
         }
       }
       break;
     }
+    return this.nearestNamed(name, importer);
+  }
+
+  /** The workspace package named `name`; when several are, the one nearest to the importer. */
+  private nearestNamed(name: string, importer: string): WorkspacePackage | undefined {
     const named = this.byName.get(name);
     if (!named) return undefined;
     if (named.length === 1) return named[0];
