@@ -121,15 +121,16 @@ export class WorkspacePackages {
    * importer): a directory dependency (`"name": "file:../x"`, under any
    * name) leads to that directory's package, a workspace alias
    * (`"workspace:other@*"`) to the workspace package `other`, an npm alias
-   * (`"npm:other@1"`) to no workspace package. Otherwise the package of that name; when several
-   * packages share it, the one nearest to the importer. Node's own modules
-   * (`fs`, `stream`) are never packages of the repository.
+   * (`"npm:other@1"`) to no workspace package. Otherwise the package of that
+   * name; when several packages share it, the one nearest to the importer.
+   * Node's own modules (`fs`, `stream`) are never packages of the repository.
    */
   find(importer: string, name: string, hasFile: (file: string) => boolean): WorkspacePackage | undefined {
     // Node loads its own module before any package of that name.
     if (isBuiltin(name)) return undefined;
     // As Node looks in each node_modules from the importer up: the nearest package.json that declares the name.
-    for (let owner = this.owner(parentDirectory(importer), hasFile); owner; owner = owner.directory === '' ? undefined : this.owner(parentDirectory(owner.directory), hasFile)) {
+    const above = (directory: string): WorkspacePackage | undefined => (directory === '' ? undefined : this.owner(parentDirectory(directory), hasFile));
+    for (let owner = this.owner(parentDirectory(importer), hasFile); owner; owner = above(owner.directory)) {
       const declared = declaredDependency(owner.manifest, name);
       if (declared === undefined) continue;
       if (typeof declared === 'string') {
