@@ -4,7 +4,6 @@ import { StrataError } from '../errors/strata-error.js';
 import { GraphJsonCache } from '../graph/graph-json.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
-import { OverlayService } from '../overlays/overlay-service.js';
 import { SerializedJson, defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
 import { GraphEdgeSchema, GraphNodeSchema } from './graph-schemas.js';
 
@@ -15,7 +14,6 @@ export class GraphResource implements ApiResource {
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
     @inject(GraphJsonCache) private readonly graphJson: GraphJsonCache,
-    @inject(OverlayService) private readonly overlays: OverlayService,
   ) {}
 
   routes(): ApiRoute[] {
@@ -77,9 +75,7 @@ export class GraphResource implements ApiResource {
           const node = this.graph.node(params.id);
           if (!node) throw new StrataError('NOT_FOUND', `node "${params.id}" does not exist`);
           const { incoming, outgoing } = this.graph.edgesOf(node.id);
-          const position = this.layout.position(node.id);
-          const overlays = this.overlays.stylesOf(node.id);
-          return { data: { ...node, ...(position && { position }), ...(overlays && { overlays }), incoming, outgoing }, meta: { revision: this.graph.revision } };
+          return { data: { ...this.graphJson.served([node])[0]!, incoming, outgoing }, meta: { revision: this.graph.revision } };
         },
       }),
     ];

@@ -32,15 +32,23 @@ export class GraphJsonCache {
     const overlayRevision = this.overlays.revision;
     const cached = this.cached;
     if (cached && cached.graphRevision === graphRevision && cached.layoutRevision === layoutRevision && cached.overlayRevision === overlayRevision) return cached;
-    const nodes: GraphNode[] = [];
-    const withOverlays = this.overlays.anyActive;
-    for (const node of this.graph.nodes()) {
-      const position = this.layout.position(node.id);
-      const overlays = withOverlays ? this.overlays.stylesOf(node.id) : undefined;
-      nodes.push(position || overlays ? { ...node, ...(position && { position }), ...(overlays && { overlays }) } : node);
-    }
-    const body = Buffer.from(JSON.stringify({ nodes, edges: this.graph.edges() }));
+    const body = Buffer.from(JSON.stringify({ nodes: this.served(this.graph.nodes()), edges: this.graph.edges() }));
     this.cached = { body, graphRevision, layoutRevision, overlayRevision };
     return this.cached;
+  }
+
+  /**
+   * Nodes of the store as the graph routes serve them: each with its saved
+   * `position` and the `overlays` styling it, when it has them.
+   */
+  served(nodes: Iterable<GraphNode>): GraphNode[] {
+    const served: GraphNode[] = [];
+    const withOverlays = this.overlays.anyActive;
+    for (const node of nodes) {
+      const position = this.layout.position(node.id);
+      const overlays = withOverlays ? this.overlays.stylesOf(node.id) : undefined;
+      served.push(position || overlays ? { ...node, ...(position && { position }), ...(overlays && { overlays }) } : node);
+    }
+    return served;
   }
 }
