@@ -24,6 +24,7 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'DELETE /api/overlays/{id}/apply',
     'GET /api/events',
     'GET /api/graph',
+    'GET /api/graph/changes',
     'GET /api/graph/layout/compute/available',
     'GET /api/graph/layout/compute/status',
     'GET /api/graph/nodes/{id}',

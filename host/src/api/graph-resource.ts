@@ -2,12 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
 import { StrataError } from '../errors/strata-error.js';
 import { GraphJsonCache } from '../graph/graph-json.js';
-import { GraphStore } from '../graph/graph-store.js';
+import { CHANGE_LOG_MAX_ENTRIES, CHANGE_LOG_MAX_REVISIONS, GraphStore } from '../graph/graph-store.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { SerializedJson, defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
 import { GraphEdgeSchema, GraphNodeSchema } from './graph-schemas.js';
 
-/** `GET /api/graph` and `GET /api/graph/nodes/{id}` (spec 4.1). */
+/** `GET /api/graph`, `GET /api/graph/changes` and `GET /api/graph/nodes/{id}` (spec 4.1). */
 @injectable()
 export class GraphResource implements ApiResource {
   constructor(
@@ -56,6 +56,52 @@ export class GraphResource implements ApiResource {
             unresolved: build?.unresolved ?? [],
           };
           return new SerializedJson(['{"data":', body, `,"meta":${JSON.stringify(meta)}}`]);
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/graph/changes',
+        operationId: 'getGraphChanges',
+        summary: 'What changed in the graph since a revision',
+        description:
+          'The net change of the graph from revision `since` (`meta.revision` of GET /api/graph, `revision` of a `graph.changed` event) to the current `revision`, ' +
+          'so that a client following the graph downloads only what changed: `nodes` and `edges` added or changed, as GET /api/graph serves them now ' +
+          '(with `position` and `overlays`), and the ids of those removed. A node or edge changed several times appears once, as it is now; one added and removed again ' +
+          'since does not appear. Only graph revisions are followed: saving a layout or applying an overlay changes no revision (follow `layout.finished` and `overlay.*` events). ' +
+          `The server keeps the changes of the last ${CHANGE_LOG_MAX_REVISIONS.toLocaleString('en-US')} revisions that changed something, and at most ` +
+          `${CHANGE_LOG_MAX_ENTRIES.toLocaleString('en-US')} node and edge changes over them. ` +
+          '`reset: true`, with empty lists, when it cannot answer from them: `since` is older than what it keeps, after the current revision (the server restarted), ' +
+          'or the graph was rebuilt wholesale since (a `.gitignore` or `.git/info/exclude` changed); the client then fetches GET /api/graph. `since` equal to `revision` answers empty lists.',
+        tags: ['graph'],
+        query: Type.Object({
+          since: Type.String({ pattern: '^[0-9]{1,15}$', description: 'A graph revision: an integer >= 0.' }),
+        }),
+        response: Type.Object({
+          since: Type.Integer({ minimum: 0, description: 'The revision asked about.' }),
+          revision: Type.Integer({ minimum: 0, description: 'The current revision: the one to ask from next time.' }),
+          reset: Type.Boolean({ description: 'True when the change cannot be told (the lists are then empty): fetch GET /api/graph.' }),
+          nodes: Type.Array(GraphNodeSchema, { description: 'Nodes added or changed, as they are now.' }),
+          removedNodes: Type.Array(Type.String(), { description: 'Ids of the nodes removed.' }),
+          edges: Type.Array(GraphEdgeSchema, { description: 'Edges added or changed, as they are now.' }),
+          removedEdges: Type.Array(Type.String(), { description: 'Ids of the edges removed.' }),
+        }),
+        errors: ['INVALID_PARAMETER'],
+        handle: async ({ query }) => {
+          const since = Number(query.since);
+          const revision = this.graph.revision;
+          const changes = this.graph.changesSince(since);
+          if (!changes) return { data: { since, revision, reset: true, nodes: [], removedNodes: [], edges: [], removedEdges: [] } };
+          return {
+            data: {
+              since,
+              revision,
+              reset: false,
+              nodes: this.graphJson.served(changes.nodes),
+              removedNodes: changes.removedNodes,
+              edges: changes.edges,
+              removedEdges: changes.removedEdges,
+            },
+          };
         },
       }),
       defineRoute({

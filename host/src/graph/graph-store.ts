@@ -9,6 +9,32 @@ export interface NodeEdges {
   outgoing: readonly GraphEdge[];
 }
 
+/**
+ * The net change of the graph between a revision and the current one: ids
+ * are in one list at most. Nodes and edges added or changed are given as they
+ * are now; a node or edge added and removed again since is left out.
+ */
+export interface GraphChanges {
+  /** Nodes added or changed, as they are now. */
+  nodes: GraphNode[];
+  /** Ids of nodes that were there at the revision asked about and are gone. */
+  removedNodes: string[];
+  /** Edges added or changed, as they are now. */
+  edges: GraphEdge[];
+  /** Ids of edges that were there at the revision asked about and are gone. */
+  removedEdges: string[];
+}
+
+/** Most revisions the change log keeps (`GraphStore.changesSince`). */
+export const CHANGE_LOG_MAX_REVISIONS = 1_000;
+/**
+ * Most node and edge changes the change log keeps over all its revisions,
+ * each an id and the record it replaced (tens of MB at worst). A one-file
+ * edit logs tens; a branch switch of thousands of files may log more than
+ * this alone, and then only later revisions can be answered.
+ */
+export const CHANGE_LOG_MAX_ENTRIES = 100_000;
+
 /** Holds the current graph, with lookups by id and a revision that changes with it. */
 export interface GraphStore {
   /** Increases by one each time the graph changes. 0 before the first graph. */
@@ -17,10 +43,21 @@ export interface GraphStore {
   readonly buildInfo: GraphBuildInfo | undefined;
   readonly nodeCount: number;
   readonly edgeCount: number;
-  /** Replaces the whole graph. */
+  /** Replaces the whole graph; the change log starts again from here. */
   replace(graph: CodeGraph): void;
-  /** Applies a change; the revision increases once. `buildInfo` replaces the old one when given. */
+  /**
+   * Applies a change; the revision increases once. `buildInfo` replaces the
+   * old one when given. What the change really changed (upserts equal to what
+   * was there are no change) goes to the change log.
+   */
   apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void;
+  /**
+   * The net change from revision `since` to the current one, or undefined
+   * when the change log cannot tell: `since` is after the current revision,
+   * before the last `replace`, or older than what the log keeps (at most
+   * `CHANGE_LOG_MAX_REVISIONS` revisions and `CHANGE_LOG_MAX_ENTRIES` changes).
+   */
+  changesSince(since: number): GraphChanges | undefined;
   node(id: string): GraphNode | undefined;
   has(id: string): boolean;
   edgesOf(id: string): NodeEdges;
@@ -43,6 +80,12 @@ export class InMemoryGraphStore implements GraphStore {
   private outgoing = new Map<string, Map<string, GraphEdge>>();
   private currentRevision = 0;
   private info: GraphBuildInfo | undefined;
+  /** What each revision since `logBase` changed, oldest first; revisions that changed nothing are not logged. */
+  private changeLog: LoggedRevision[] = [];
+  /** Changes in `changeLog`. */
+  private loggedEntries = 0;
+  /** The oldest revision `changesSince` can answer from. */
+  private logBase = 0;
 
   get revision(): number {
     return this.currentRevision;
@@ -70,9 +113,20 @@ export class InMemoryGraphStore implements GraphStore {
     this.edgeList = graph.edges;
     this.info = graph.build;
     this.currentRevision += 1;
+    this.changeLog = [];
+    this.loggedEntries = 0;
+    this.logBase = this.currentRevision;
   }
 
   apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void {
+    // What the touched ids were before, to log only what the delta really changes.
+    const nodesBefore = new Map<string, GraphNode | undefined>();
+    for (const id of delta.removedNodes) if (!nodesBefore.has(id)) nodesBefore.set(id, this.nodesById.get(id));
+    for (const node of delta.upsertedNodes) if (!nodesBefore.has(node.id)) nodesBefore.set(node.id, this.nodesById.get(node.id));
+    const edgesBefore = new Map<string, GraphEdge | undefined>();
+    for (const id of delta.removedEdges) if (!edgesBefore.has(id)) edgesBefore.set(id, this.edgesById.get(id));
+    for (const edge of delta.upsertedEdges) if (!edgesBefore.has(edge.id)) edgesBefore.set(edge.id, this.edgesById.get(edge.id));
+
     for (const id of delta.removedEdges) this.removeEdge(id);
     for (const id of delta.removedNodes) this.nodesById.delete(id);
     for (const node of delta.upsertedNodes) this.nodesById.set(node.id, Object.freeze(node));
@@ -83,6 +137,35 @@ export class InMemoryGraphStore implements GraphStore {
     this.edgeList = undefined;
     if (buildInfo) this.info = buildInfo;
     this.currentRevision += 1;
+    this.log(nodesBefore, edgesBefore);
+  }
+
+  changesSince(since: number): GraphChanges | undefined {
+    if (!Number.isInteger(since) || since < this.logBase || since > this.currentRevision) return undefined;
+    let first = this.changeLog.length;
+    while (first > 0 && this.changeLog[first - 1]!.revision > since) first--;
+    // What each id was at `since`: what its first change after `since` replaced.
+    const nodesThen = new Map<string, GraphNode | undefined>();
+    const edgesThen = new Map<string, GraphEdge | undefined>();
+    for (let i = first; i < this.changeLog.length; i++) {
+      const logged = this.changeLog[i]!;
+      logged.nodeIds.forEach((id, j) => nodesThen.has(id) || nodesThen.set(id, logged.nodesBefore[j]));
+      logged.edgeIds.forEach((id, j) => edgesThen.has(id) || edgesThen.set(id, logged.edgesBefore[j]));
+    }
+    const changes: GraphChanges = { nodes: [], removedNodes: [], edges: [], removedEdges: [] };
+    for (const [id, then] of nodesThen) {
+      const now = this.nodesById.get(id);
+      if (now) {
+        if (!then || !sameRecord(then, now)) changes.nodes.push(now);
+      } else if (then) changes.removedNodes.push(id);
+    }
+    for (const [id, then] of edgesThen) {
+      const now = this.edgesById.get(id);
+      if (now) {
+        if (!then || !sameRecord(then, now)) changes.edges.push(now);
+      } else if (then) changes.removedEdges.push(id);
+    }
+    return changes;
   }
 
   node(id: string): GraphNode | undefined {
@@ -108,6 +191,34 @@ export class InMemoryGraphStore implements GraphStore {
     return this.edgeList;
   }
 
+  /** Logs what the last revision changed, and drops the oldest revisions past the bounds. */
+  private log(nodesBefore: Map<string, GraphNode | undefined>, edgesBefore: Map<string, GraphEdge | undefined>): void {
+    const logged: LoggedRevision = { revision: this.currentRevision, nodeIds: [], nodesBefore: [], edgeIds: [], edgesBefore: [] };
+    for (const [id, before] of nodesBefore) {
+      const after = this.nodesById.get(id);
+      if (before === after || (before && after && sameRecord(before, after))) continue;
+      logged.nodeIds.push(id);
+      logged.nodesBefore.push(before);
+    }
+    for (const [id, before] of edgesBefore) {
+      const after = this.edgesById.get(id);
+      if (before === after || (before && after && sameRecord(before, after))) continue;
+      logged.edgeIds.push(id);
+      logged.edgesBefore.push(before);
+    }
+    const size = logged.nodeIds.length + logged.edgeIds.length;
+    if (size === 0) return;
+    this.changeLog.push(logged);
+    this.loggedEntries += size;
+    let drop = 0;
+    while (drop < this.changeLog.length && (this.changeLog.length - drop > CHANGE_LOG_MAX_REVISIONS || this.loggedEntries > CHANGE_LOG_MAX_ENTRIES)) {
+      const dropped = this.changeLog[drop++]!;
+      this.loggedEntries -= dropped.nodeIds.length + dropped.edgeIds.length;
+      this.logBase = dropped.revision;
+    }
+    if (drop > 0) this.changeLog.splice(0, drop);
+  }
+
   private putEdge(edge: GraphEdge): void {
     Object.freeze(edge);
     this.edgesById.set(edge.id, edge);
@@ -122,6 +233,29 @@ export class InMemoryGraphStore implements GraphStore {
     this.outgoing.get(edge.source)?.delete(id);
     this.incoming.get(edge.target)?.delete(id);
   }
+}
+
+/** The ids one revision changed, each with the record it replaced (undefined for one it added). */
+interface LoggedRevision {
+  revision: number;
+  nodeIds: string[];
+  nodesBefore: Array<GraphNode | undefined>;
+  edgeIds: string[];
+  edgesBefore: Array<GraphEdge | undefined>;
+}
+
+/** Whether two node or edge records hold the same fields (their values are scalars or arrays of scalars). */
+function sameRecord(a: object, b: object): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    const x = (a as Record<string, unknown>)[key];
+    const y = (b as Record<string, unknown>)[key];
+    if (x === y) continue;
+    if (Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((value, i) => value === y[i])) continue;
+    return false;
+  }
+  return true;
 }
 
 function index(map: Map<string, Map<string, GraphEdge>>, key: string): Map<string, GraphEdge> {
