@@ -51,6 +51,7 @@ export {
   type OverlayWriter,
   type PluginDefinition,
   type PluginDescriptor,
+  type PluginInput,
   type PluginManifest,
 } from './plugin.js';
 export type { LayoutBackendInfo, LayoutEngine, LayoutInput, LayoutSettings } from './layout.js';

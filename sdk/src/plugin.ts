@@ -289,6 +289,25 @@ export function definePlugin<Params = Record<string, unknown>>(definition: Plugi
 }
 
 /**
+ * An input a plugin reads with `ctx.inputs.get(name)`, as its manifest
+ * declares it (`strata.inputs`), so that a UI can offer a file field for it
+ * and `GET /api/overlays` can list it. Declaring inputs needs the
+ * `inputs:read` capability.
+ */
+export interface PluginInput {
+  /** What to send, in a sentence shown beside the field (`Cobertura XML coverage reports`). */
+  description: string;
+  /**
+   * The file types it takes, as an HTML `accept` attribute: file extensions
+   * and media types separated by commas (`.xml`, `application/json`,
+   * `.json,application/json`).
+   */
+  accept?: string;
+  /** Whether several texts may be sent under this name (several reports merged). Default false. */
+  multiple?: boolean;
+}
+
+/**
  * The `strata` field of a plugin's `package.json`.
  *
  * ```json
@@ -317,4 +336,15 @@ export interface PluginManifest {
   capabilities?: Capability[];
   /** JSON schema of the apply parameters (an object schema). */
   parameters?: Record<string, unknown>;
+  /**
+   * The inputs the plugin reads, by name (the name `ctx.inputs.get` takes and
+   * the apply body's `inputs` holds: a letter, then letters, digits, `-` or
+   * `_`). Needs the `inputs:read` capability: a manifest declaring inputs
+   * without it is not loaded.
+   *
+   * ```json
+   * "inputs": { "report": { "description": "Cobertura XML coverage reports", "accept": ".xml", "multiple": true } }
+   * ```
+   */
+  inputs?: Record<string, PluginInput>;
 }

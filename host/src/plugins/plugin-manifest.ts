@@ -3,12 +3,26 @@ import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import semver from 'semver';
-import { CAPABILITIES, SDK_VERSION, type Capability } from '@strata/sdk';
-import { checkWith } from '../validation/schema-check.js';
+import { CAPABILITIES, SDK_VERSION, type Capability, type PluginInput } from '@strata/sdk';
+import { checkWith, fieldName } from '../validation/schema-check.js';
 import { compileSchema } from '../validation/schema-validator.js';
 import { StringEnum } from '../validation/string-enum.js';
 
 const PLUGIN_ID = '^[a-z0-9][a-z0-9-]{0,63}$';
+/** Input names: what `ctx.inputs.get(name)` takes and the apply body's `inputs` holds. */
+const INPUT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+/** One entry of `accept`: a file extension (`.xml`) or a media type (`application/json`, `text/*`). */
+const ACCEPT_ENTRY = /^(\.[A-Za-z0-9][A-Za-z0-9._+-]*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/(\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*))$/;
+
+/** An input a plugin reads, as its manifest declares it (`PluginInput` in the SDK). */
+const PluginInputSchema = Type.Object(
+  {
+    description: Type.String({ minLength: 1, maxLength: 1000, description: 'What to send, for people.' }),
+    accept: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'File types it takes, as an HTML accept attribute: extensions and media types, comma-separated.' })),
+    multiple: Type.Optional(Type.Boolean({ description: 'Whether several texts may be sent under the name.' })),
+  },
+  { additionalProperties: false },
+);
 
 /** The `strata` field of a plugin's package.json (see `PluginManifest` in the SDK). */
 export const PluginManifestSchema = Type.Object(
@@ -21,11 +35,17 @@ export const PluginManifestSchema = Type.Object(
     source: Type.Optional(Type.String({ minLength: 1 })),
     capabilities: Type.Optional(Type.Array(StringEnum(CAPABILITIES as Capability[]), { uniqueItems: true })),
     parameters: Type.Optional(Type.Object({ type: Type.Literal('object') }, { additionalProperties: true })),
+    inputs: Type.Optional(Type.Record(Type.String(), PluginInputSchema, { maxProperties: 32 })),
   },
   { additionalProperties: false },
 );
 
 export type ValidManifest = Static<typeof PluginManifestSchema>;
+
+// The input schema describes the SDK's `PluginInput`; these lines stop them drifting apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const inputSchemaMatchesSdk: Same<Static<typeof PluginInputSchema>, PluginInput> = true;
+void inputSchemaMatchesSdk;
 
 /** A plugin folder that cannot be used, and why. */
 export class PluginManifestError extends Error {
@@ -93,6 +113,7 @@ export function readPluginPackage(folder: string): PluginPackage {
     throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id, { name: manifest.name, description: manifest.description });
   }
 
+  checkInputs(manifest);
   const entryPath = inside(folder, manifest.entry, 'strata.entry', manifest.id);
   const defaultSource = path.join(folder, 'src', 'index.ts');
   const sourcePath = manifest.source !== undefined ? inside(folder, manifest.source, 'strata.source', manifest.id) : existsSync(defaultSource) ? defaultSource : undefined;
@@ -114,6 +135,23 @@ export function readPluginPackage(folder: string): PluginPackage {
     };
   }
   return { folder, manifest, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', entryPath, sourcePath, checkParameters };
+}
+
+/** Checks what the schema cannot say well of `strata.inputs`: names, `accept` lists, and the capability to read them. */
+function checkInputs(manifest: ValidManifest): void {
+  const names = Object.keys(manifest.inputs ?? {});
+  if (names.length === 0) return;
+  for (const [name, input] of Object.entries(manifest.inputs!)) {
+    const field = fieldName('strata.inputs', `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (!INPUT_NAME.test(name)) throw new PluginManifestError(`package.json: ${field}: an input name is a letter followed by letters, digits, "-" or "_" (at most 64)`, 'invalid', manifest.id);
+    if (input.accept !== undefined && !input.accept.split(',').every((entry) => ACCEPT_ENTRY.test(entry.trim()))) {
+      throw new PluginManifestError(`package.json: ${field}.accept: ${JSON.stringify(input.accept)} must list file extensions (".xml") and media types ("application/json"), separated by commas`, 'invalid', manifest.id);
+    }
+  }
+  if (!manifest.capabilities?.includes('inputs:read')) {
+    const declared = names.map((name) => JSON.stringify(name)).join(', ');
+    throw new PluginManifestError(`package.json: strata.inputs declares ${declared}, but strata.capabilities lacks "inputs:read", which reading inputs needs`, 'invalid', manifest.id);
+  }
 }
 
 /** Resolves a manifest path, refusing one that leaves the plugin folder. */
