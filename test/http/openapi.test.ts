@@ -82,4 +82,8 @@ t.test('what the server answers conforms to the schemas the document publishes',
   check('/api/graph/layout', 'post', 200, (await server.api('/api/graph/layout', postJson({ positions: {} }))).body);
   check('/api/graph/layout', 'post', 400, (await server.api('/api/graph/layout', postJson({ positions: 1 }))).body);
   check('/api/graph/layout', 'delete', 200, (await server.api('/api/graph/layout', { method: 'DELETE' })).body);
+  check('/api/graph/changes', 'get', 200, (await server.api('/api/graph/changes?since=1')).body);
+  check('/api/graph/changes', 'get', 200, (await server.api('/api/graph/changes?since=0')).body);
+  check('/api/graph/changes', 'get', 400, (await server.api('/api/graph/changes?since=x')).body);
+  check('/api/overlays', 'get', 200, (await server.api('/api/overlays')).body);
 });

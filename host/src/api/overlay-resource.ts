@@ -15,6 +15,13 @@ const OverlaySchema = Type.Object({
   description: Type.String(),
 });
 
+const PluginInputSchema = Type.Object({
+  name: Type.String({ description: 'The name to send the texts under, in the apply body\'s `inputs`.' }),
+  description: Type.String(),
+  accept: Type.Optional(Type.String({ description: 'File types it takes, as an HTML `accept` attribute: extensions and media types, comma-separated (`.xml`, `application/json`).' })),
+  multiple: Type.Boolean({ description: 'Whether several texts may be sent under the name (an array).' }),
+});
+
 const PluginSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -24,6 +31,10 @@ const PluginSchema = Type.Object({
   sdk: Type.Optional(Type.String({ description: 'SDK range the plugin was built for.' })),
   builtIn: Type.Boolean(),
   capabilities: Type.Array(Type.String()),
+  parameters: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'JSON schema of the apply parameters (the manifest\'s `strata.parameters`, an object schema); absent when the plugin declares none.' }),
+  ),
+  inputs: Type.Array(PluginInputSchema, { description: 'The inputs the plugin reads, as its manifest declares them (`strata.inputs`); empty when none.' }),
   loaded: Type.Boolean({ description: 'False when the plugin cannot be applied; `reason` says why.' }),
   state: StringEnum(['loaded', 'invalid', 'incompatible', 'failed'] as const),
   reason: Type.Optional(Type.String()),
@@ -60,7 +71,9 @@ export class OverlayResource implements ApiResource {
         path: '/api/overlays',
         operationId: 'listOverlays',
         summary: 'The overlay plugins and their overlays',
-        description: 'Returns `{plugins: [...]}` without the envelope (spec 4.3). Plugins that could not be loaded are listed with `loaded: false` and the reason.',
+        description:
+          'Returns `{plugins: [...]}` without the envelope (spec 4.3). Plugins that could not be loaded are listed with `loaded: false` and the reason. ' +
+          'Each plugin gives what an apply form needs: `parameters`, the JSON schema of its parameters, and `inputs`, the texts it reads (sent under `inputs` in the apply body).',
         tags: ['overlays'],
         envelope: false,
         response: Type.Object({ plugins: Type.Array(PluginSchema) }),
@@ -115,6 +128,7 @@ export class OverlayResource implements ApiResource {
 
   private describe(record: PluginRecord) {
     const legends = this.overlays.legends(record.id);
+    const manifest = record.package?.manifest;
     return {
       id: record.id,
       name: record.name,
@@ -124,6 +138,8 @@ export class OverlayResource implements ApiResource {
       ...(record.sdkRange !== undefined && { sdk: record.sdkRange }),
       builtIn: record.builtIn,
       capabilities: record.capabilities,
+      ...(manifest?.parameters && { parameters: manifest.parameters }),
+      inputs: Object.entries(manifest?.inputs ?? {}).map(([name, input]) => ({ name, description: input.description, ...(input.accept !== undefined && { accept: input.accept }), multiple: input.multiple ?? false })),
       loaded: record.state === 'loaded',
       state: record.state,
       ...(record.reason !== undefined && { reason: record.reason }),
