@@ -17,6 +17,7 @@ import { LiveGraphUpdater } from './graph/live-graph-updater.js';
 import { RepositoryWatcher } from './graph/repository-watcher.js';
 import { ApiResource } from './http/api-route.js';
 import { HttpServer, RestifyHttpServer } from './http/http-server.js';
+import { UiAssets } from './http/ui-assets.js';
 import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import { LayoutComputation } from './layout/layout-computation.js';
@@ -61,6 +62,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(ApiResource, OverlayResource);
   container.registerSingleton(ApiResource, EventResource);
 
+  container.registerSingleton(UiAssets);
   container.registerSingleton(HttpServer, RestifyHttpServer);
   container.registerSingleton(StrataApp);
   container.registerSingleton(OfflineOverlays);

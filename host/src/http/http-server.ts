@@ -17,6 +17,7 @@ import { readJsonBody } from './request-body.js';
 import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { HOST_VERSION } from '../host-version.js';
+import { UiAssets } from './ui-assets.js';
 
 /** The HTTP server of the API. */
 export interface HttpServer {
@@ -64,6 +65,7 @@ export class RestifyHttpServer implements HttpServer {
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
     @injectAll(ApiResource) resources: ApiResource[],
+    @inject(UiAssets) private readonly ui: UiAssets,
   ) {
     const apiRoutes = resources.flatMap((resource) => resource.routes());
     this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION, { bearerRequired: config.authToken !== undefined }))];
@@ -83,6 +85,9 @@ export class RestifyHttpServer implements HttpServer {
 
     this.server.pre((request: restify.Request, response: restify.Response, next: restify.Next) => {
       this.begin(request, response);
+      // The web UI's page and assets hold no data: they load without a token (the page then asks for one) and
+      // while the repository is still being indexed. Only exact asset paths qualify, never one the router rewrites.
+      if ((request.method === 'GET' || request.method === 'HEAD') && UiAssets.isAssetPath(pathOf(request))) return next();
       // Every request, not only those whose raw path starts with /api: the router decodes and resolves the path
       // (`/%61pi/graph` and `/x/../api/graph` are routed to /api/graph), and this server serves nothing else.
       if (this.expectedToken) {
@@ -113,6 +118,7 @@ export class RestifyHttpServer implements HttpServer {
       return next();
     });
     for (const route of this.routes) this.register(route);
+    this.registerUi();
     // Routing failures (unknown path, wrong method) in the API's error shape.
     this.server.on('restifyError', (request: restify.Request, response: restify.Response, error: Error & { statusCode?: number }, done: () => void) => {
       if (!response.headersSent) {
@@ -188,6 +194,20 @@ export class RestifyHttpServer implements HttpServer {
     this.server[method]({ path: route.path, name: route.operationId }, handler);
     // HEAD is GET without the body (RFC 9110): Node's server drops what the handler writes.
     if (route.method === 'GET') this.server.head({ path: route.path, name: `${route.operationId}Head` }, handler);
+  }
+
+  /** `GET /` and `GET /assets/<file>`: the web UI, outside the API (no envelope, not in the OpenAPI document). */
+  private registerUi(): void {
+    const serve = (request: restify.Request, response: restify.Response, next: restify.Next): void => {
+      const urlPath = pathOf(request);
+      if (this.ui.serve(urlPath, request, response)) return next(false);
+      writeError(response, 'NOT_FOUND', this.ui.available ? `no file ${urlPath}` : 'the web UI is not built: run `npm run build` in the Strata checkout');
+      return next(false);
+    };
+    for (const urlPath of ['/', '/assets/:file']) {
+      this.server.get({ path: urlPath, name: urlPath === '/' ? 'uiPage' : 'uiAsset' }, serve);
+      this.server.head({ path: urlPath, name: urlPath === '/' ? 'uiPageHead' : 'uiAssetHead' }, serve);
+    }
   }
 
   private async handle({ route, params, query, body }: CompiledRoute, request: restify.Request, response: restify.Response): Promise<void> {

@@ -1,0 +1,109 @@
+// GET /api/events, followed for as long as the page is open. The browser's
+// own EventSource cannot send a header, so the `eventsource` package (the
+// same standard client, on fetch) carries the token in the Authorization
+// header: the token never goes into a URL that a log would keep.
+import { EventSource } from 'eventsource';
+import type { ApiClient } from './api-client.js';
+
+/** The events the host sends (README: GET /api/events). */
+export const EVENT_TYPES = [
+  'graph.changed',
+  'plugin.loaded',
+  'plugin.reloaded',
+  'plugin.ready',
+  'plugin.failed',
+  'plugin.removed',
+  'overlay.applying',
+  'overlay.applied',
+  'overlay.removed',
+  'overlay.failed',
+  'layout.started',
+  'layout.finished',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event's payload: `at` and the details. */
+export type EventData = Record<string, unknown> & { at: string; pluginId?: string };
+
+export interface EventStreamListener {
+  event(type: EventType, data: EventData): void;
+  /** The stream is open: first, and after each reconnection (the page then catches up). */
+  connected(reconnected: boolean): void;
+  /** The stream broke; it is tried again after `retryInMs`. A refused token is told apart. */
+  disconnected(retryInMs: number, unauthorized: boolean): void;
+}
+
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 10_000;
+
+/** Follows the event stream, reconnecting with exponential backoff. */
+export class EventStream {
+  private source: EventSource | undefined;
+  private retryMs = FIRST_RETRY_MS;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private everConnected = false;
+  private stopped = false;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly listener: EventStreamListener,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.source?.close();
+    this.source = undefined;
+  }
+
+  /** Reconnects now (after the token changed, say). */
+  restart(): void {
+    this.stop();
+    this.retryMs = FIRST_RETRY_MS;
+    this.start();
+  }
+
+  private open(): void {
+    let unauthorized = false;
+    const source = new EventSource(`${this.api.baseUrl}/api/events`, {
+      fetch: async (input, init) => {
+        const response = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...this.api.authHeaders() } });
+        unauthorized = response.status === 401;
+        return response;
+      },
+    });
+    this.source = source;
+    source.addEventListener('open', () => {
+      const reconnected = this.everConnected;
+      this.everConnected = true;
+      this.retryMs = FIRST_RETRY_MS;
+      this.listener.connected(reconnected);
+    });
+    source.addEventListener('error', () => {
+      // The client's own retry has no backoff and gives up on a 401: the page does both itself.
+      source.close();
+      if (this.stopped || this.source !== source) return;
+      const wait = this.retryMs;
+      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+      this.listener.disconnected(wait, unauthorized);
+      this.timer = setTimeout(() => this.open(), wait);
+    });
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (message) => {
+        let data: EventData;
+        try {
+          data = JSON.parse(message.data) as EventData;
+        } catch {
+          return;
+        }
+        this.listener.event(type, data);
+      });
+    }
+  }
+}

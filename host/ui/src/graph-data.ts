@@ -1,0 +1,192 @@
+// The graph as the API serves it, and where nodes without a saved position go.
+// Shared by the page and the graph worker; imports nothing of the DOM.
+
+/** How an overlay paints one node (GET /api/graph, `overlays.<plugin>.<overlay>`). */
+export interface NodeStyle {
+  color?: string;
+  size?: number;
+  badge?: string | number;
+  value?: number;
+}
+
+/** A node record of GET /api/graph. */
+export interface ApiNode {
+  id: string;
+  kind: string;
+  name: string;
+  path: string;
+  parent?: string;
+  language?: string;
+  bytes?: number;
+  lines?: number;
+  loc?: number;
+  files?: number;
+  startLine?: number;
+  endLine?: number;
+  exported?: boolean;
+  builtin?: boolean;
+  error?: string;
+  position?: { x: number; y: number };
+  overlays?: Record<string, Record<string, NodeStyle>>;
+}
+
+/** An edge record of GET /api/graph. */
+export interface ApiEdge {
+  id: string;
+  source: string;
+  target: string;
+  kind: 'contains' | 'imports';
+  references?: string[];
+  specifiers?: string[];
+}
+
+/** A node as the page keeps it: the record, where it is drawn, and whether that place was saved. */
+export interface PlacedNode extends ApiNode {
+  x: number;
+  y: number;
+  /** True when the position came from the saved layout. */
+  saved: boolean;
+}
+
+/** What `GET /api/graph` gives the page, once placed. */
+export interface LoadedGraph {
+  revision: number;
+  repository: string;
+  nodes: PlacedNode[];
+  edges: ApiEdge[];
+  /** Nodes that had a saved position. */
+  savedPositions: number;
+}
+
+export const SYMBOL_KINDS: ReadonlySet<string> = new Set(['function', 'class', 'method', 'interface', 'type', 'variable']);
+
+/** Whether a node is a symbol (drawn only when its file is expanded). */
+export function isSymbol(node: { kind: string }): boolean {
+  return SYMBOL_KINDS.has(node.kind);
+}
+
+/** Distance between a directory and its children in the tree placement. */
+const RING = 100;
+const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
+
+/**
+ * Gives every node a position: its saved one; else, when most nodes have one,
+ * a place next to its parent (new files appear beside their directory); else
+ * a radial tree: the root in the middle, each directory's children on the
+ * next ring within the angle its share of the files gives it, symbols close
+ * around their file, packages on an outer ring. Deterministic.
+ */
+export function placeNodes(nodes: ApiNode[]): PlacedNode[] {
+  const placed = nodes.map((node): PlacedNode => ({ ...node, x: node.position?.x ?? 0, y: node.position?.y ?? 0, saved: node.position !== undefined }));
+  const byId = new Map(placed.map((node) => [node.id, node]));
+  const children = new Map<string, PlacedNode[]>();
+  const roots: PlacedNode[] = [];
+  for (const node of placed) {
+    const parent = node.parent !== undefined ? byId.get(node.parent) : undefined;
+    if (parent) {
+      let list = children.get(parent.id);
+      if (!list) children.set(parent.id, (list = []));
+      list.push(node);
+    } else roots.push(node);
+  }
+  const savedCount = placed.filter((node) => node.saved).length;
+  if (savedCount === 0) placeRadially(roots, children);
+  else placeNearParents(placed, byId, children);
+  return placed;
+}
+
+function placeRadially(roots: PlacedNode[], children: Map<string, PlacedNode[]>): void {
+  // Weight: the non-symbol nodes below a node, itself included; symbols take no angle of their own.
+  const weight = new Map<string, number>();
+  const weigh = (node: PlacedNode): number => {
+    let total = isSymbol(node) ? 0 : 1;
+    for (const child of children.get(node.id) ?? []) total += weigh(child);
+    weight.set(node.id, Math.max(total, 1));
+    return total;
+  };
+  const trees = roots.filter((node) => node.kind !== 'package');
+  const packages = roots.filter((node) => node.kind === 'package');
+  let maxDepth = 0;
+  const place = (node: PlacedNode, depth: number, from: number, to: number): void => {
+    maxDepth = Math.max(maxDepth, depth);
+    const angle = (from + to) / 2;
+    node.x = depth * RING * Math.cos(angle);
+    node.y = depth * RING * Math.sin(angle);
+    const kids = children.get(node.id) ?? [];
+    if (node.kind === 'file' || isSymbol(node)) {
+      placeAround(node, kids, children, node.kind === 'file' ? RING * 0.3 : RING * 0.12);
+      return;
+    }
+    const total = kids.reduce((sum, kid) => sum + (weight.get(kid.id) ?? 1), 0);
+    let start = from;
+    for (const kid of kids.sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'directory' ? -1 : 1))) {
+      const span = ((to - from) * (weight.get(kid.id) ?? 1)) / Math.max(total, 1);
+      place(kid, depth + 1, start, start + span);
+      start += span;
+    }
+  };
+  const treeWeight = trees.reduce((sum, tree) => sum + weigh(tree), 0);
+  let start = 0;
+  for (const tree of trees) {
+    const span = (2 * Math.PI * (weight.get(tree.id) ?? 1)) / Math.max(treeWeight, 1);
+    // A single root sits in the middle; several share the circle.
+    if (trees.length === 1) place(tree, 0, 0, 2 * Math.PI);
+    else place(tree, 1, start, start + span);
+    start += span;
+  }
+  const radius = (maxDepth + 1.5) * RING;
+  packages.forEach((pkg, i) => {
+    const angle = (2 * Math.PI * i) / Math.max(packages.length, 1);
+    pkg.x = radius * Math.cos(angle);
+    pkg.y = radius * Math.sin(angle);
+  });
+}
+
+/** Children spread on a small spiral around their parent (symbols around a file, methods around a class). */
+function placeAround(parent: PlacedNode, kids: PlacedNode[], children: Map<string, PlacedNode[]>, radius: number): void {
+  kids.forEach((kid, i) => {
+    const r = radius * Math.sqrt((i + 1) / Math.max(kids.length, 1));
+    kid.x = parent.x + r * Math.cos(i * GOLDEN_ANGLE);
+    kid.y = parent.y + r * Math.sin(i * GOLDEN_ANGLE);
+    const grandchildren = children.get(kid.id);
+    if (grandchildren) placeAround(kid, grandchildren, children, radius * 0.4);
+  });
+}
+
+function placeNearParents(placed: PlacedNode[], byId: Map<string, PlacedNode>, children: Map<string, PlacedNode[]>): void {
+  // The scale of the saved layout: new nodes sit at a small fraction of its extent from their parent.
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  for (const node of placed) {
+    if (!node.saved) continue;
+    minX = Math.min(minX, node.x);
+    maxX = Math.max(maxX, node.x);
+    minY = Math.min(minY, node.y);
+    maxY = Math.max(maxY, node.y);
+  }
+  const extent = Math.max(maxX - minX, maxY - minY, 1);
+  const done = new Set<string>();
+  let orphans = 0;
+  const settle = (node: PlacedNode): void => {
+    if (node.saved || done.has(node.id)) return;
+    done.add(node.id);
+    const parent = node.parent !== undefined ? byId.get(node.parent) : undefined;
+    if (parent) {
+      settle(parent);
+      const siblings = children.get(parent.id) ?? [];
+      const index = siblings.indexOf(node);
+      Object.assign(node, nearby(parent, index, extent * (isSymbol(node) ? 0.004 : 0.02)));
+    } else {
+      Object.assign(node, nearby({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 }, orphans++, extent * 0.55));
+    }
+  };
+  for (const node of placed) settle(node);
+}
+
+/** The `index`-th place on a spiral of the given radius around a point. */
+export function nearby(center: { x: number; y: number }, index: number, radius: number): { x: number; y: number } {
+  const r = radius * (0.6 + 0.4 * ((index % 7) / 7));
+  return { x: center.x + r * Math.cos(index * GOLDEN_ANGLE), y: center.y + r * Math.sin(index * GOLDEN_ANGLE) };
+}

@@ -1,0 +1,135 @@
+// The page's copy of the graph: every node (symbols included), every edge,
+// and the changes the server reports applied in place.
+import { isSymbol, nearby, type ApiEdge, type ApiNode, type LoadedGraph, type PlacedNode } from './graph-data.js';
+
+/** GET /api/graph/changes?since=N */
+export interface GraphChanges {
+  since: number;
+  revision: number;
+  reset: boolean;
+  nodes: ApiNode[];
+  removedNodes: string[];
+  edges: ApiEdge[];
+  removedEdges: string[];
+}
+
+/** What a change did to the model, for the map to follow. */
+export interface ModelDiff {
+  added: PlacedNode[];
+  updated: PlacedNode[];
+  removedNodes: string[];
+  addedEdges: ApiEdge[];
+  removedEdges: string[];
+}
+
+export class GraphModel {
+  revision = 0;
+  repository = '';
+  readonly nodes = new Map<string, PlacedNode>();
+  readonly edges = new Map<string, ApiEdge>();
+  private children = new Map<string, Set<string>>();
+  /** The largest side of the drawing, for placing new nodes at a fitting distance. */
+  private extent = 1;
+
+  replace(graph: LoadedGraph): void {
+    this.revision = graph.revision;
+    this.repository = graph.repository;
+    this.nodes.clear();
+    this.edges.clear();
+    this.children.clear();
+    for (const node of graph.nodes) this.putNode(node);
+    for (const edge of graph.edges) this.edges.set(edge.id, edge);
+    this.measure();
+  }
+
+  /** Applies GET /api/graph/changes: nodes already placed keep their place, new ones go next to their parent. */
+  apply(changes: GraphChanges): ModelDiff {
+    const diff: ModelDiff = { added: [], updated: [], removedNodes: [], addedEdges: [], removedEdges: [] };
+    for (const id of changes.removedEdges) if (this.edges.delete(id)) diff.removedEdges.push(id);
+    for (const id of changes.removedNodes) {
+      const node = this.nodes.get(id);
+      if (!node) continue;
+      this.nodes.delete(id);
+      if (node.parent !== undefined) this.children.get(node.parent)?.delete(id);
+      diff.removedNodes.push(id);
+    }
+    // Parents before their children, so that a new directory's files go next to it.
+    const incoming = [...changes.nodes].sort((a, b) => depth(a) - depth(b));
+    for (const record of incoming) {
+      const existing = this.nodes.get(record.id);
+      if (existing) {
+        const placed: PlacedNode = { ...record, x: record.position?.x ?? existing.x, y: record.position?.y ?? existing.y, saved: record.position !== undefined || existing.saved };
+        this.putNode(placed);
+        diff.updated.push(placed);
+      } else {
+        const parent = record.parent !== undefined ? this.nodes.get(record.parent) : undefined;
+        const siblings = record.parent !== undefined ? (this.children.get(record.parent)?.size ?? 0) : this.nodes.size;
+        const at = record.position ?? nearby(parent ?? { x: 0, y: 0 }, siblings, this.extent * (parent ? (isSymbol(record) ? 0.004 : 0.02) : 0.55));
+        const placed: PlacedNode = { ...record, x: at.x, y: at.y, saved: record.position !== undefined };
+        this.putNode(placed);
+        diff.added.push(placed);
+      }
+    }
+    for (const edge of changes.edges) {
+      this.edges.set(edge.id, edge);
+      diff.addedEdges.push(edge);
+    }
+    this.revision = changes.revision;
+    return diff;
+  }
+
+  childrenOf(id: string): PlacedNode[] {
+    return [...(this.children.get(id) ?? [])].map((child) => this.nodes.get(child)!).filter(Boolean);
+  }
+
+  /** The file a symbol belongs to (a method's class's file). */
+  fileOf(id: string): PlacedNode | undefined {
+    let node = this.nodes.get(id);
+    while (node && isSymbol(node)) node = node.parent !== undefined ? this.nodes.get(node.parent) : undefined;
+    return node?.kind === 'file' ? node : undefined;
+  }
+
+  /** The ids of a node's ancestors, nearest first. */
+  ancestorsOf(id: string): string[] {
+    const ancestors: string[] = [];
+    let parent = this.nodes.get(id)?.parent;
+    while (parent !== undefined && ancestors.length < 10_000) {
+      ancestors.push(parent);
+      parent = this.nodes.get(parent)?.parent;
+    }
+    return ancestors;
+  }
+
+  /** How many files each language has. */
+  languages(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const node of this.nodes.values()) if (node.kind === 'file' && node.language) counts.set(node.language, (counts.get(node.language) ?? 0) + 1);
+    return counts;
+  }
+
+  private putNode(node: PlacedNode): void {
+    this.nodes.set(node.id, node);
+    if (node.parent === undefined) return;
+    let set = this.children.get(node.parent);
+    if (!set) this.children.set(node.parent, (set = new Set()));
+    set.add(node.id);
+  }
+
+  private measure(): void {
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (const node of this.nodes.values()) {
+      minX = Math.min(minX, node.x);
+      maxX = Math.max(maxX, node.x);
+      minY = Math.min(minY, node.y);
+      maxY = Math.max(maxY, node.y);
+    }
+    this.extent = Number.isFinite(minX) ? Math.max(maxX - minX, maxY - minY, 1) : 1;
+  }
+}
+
+function depth(node: ApiNode): number {
+  return node.path === '.' ? 0 : node.path.split('/').length + (isSymbol(node) ? node.id.split('.').length : 0);
+}

@@ -1,0 +1,198 @@
+// The layout panel: every layout endpoint from the page. Compute (with its
+// progress, backend and a cancel), whether a GPU computes here, save the
+// positions after dragging nodes, and reset the saved layout.
+import type { ApiClient } from './api-client.js';
+import { element, replaceChildren } from './dom.js';
+
+/** GET /api/graph/layout/compute/status */
+export interface LayoutStatus {
+  state: 'idle' | 'running' | 'completed' | 'cancelled' | 'failed';
+  iteration: number;
+  iterations: number;
+  progress: number;
+  backend: string | null;
+  nodes: number;
+  error: string | null;
+}
+
+/** GET /api/graph/layout/compute/available */
+interface LayoutAvailability {
+  available: boolean;
+  backend: string | null;
+  gpu: boolean;
+  device: string;
+  error?: string;
+}
+
+export interface LayoutPanelEvents {
+  /** New positions were saved on the server (a computation completed, or a reset): fetch them. */
+  positionsChanged(): void;
+  /** Where the nodes are now, for "Save layout". */
+  positions(): Record<string, { x: number; y: number }>;
+  error(message: string): void;
+}
+
+const POLL_MS = 300;
+
+export class LayoutPanel {
+  readonly root = element('section', { class: 'panel layout', 'aria-labelledby': 'layout-title' });
+  private status: LayoutStatus | undefined;
+  private availability: LayoutAvailability | undefined;
+  private savedPositions = 0;
+  private nodeCount = 0;
+  private dirty = false;
+  private polling: ReturnType<typeof setTimeout> | undefined;
+  private iterations = 500;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly events: LayoutPanelEvents,
+  ) {}
+
+  async load(): Promise<void> {
+    const [status, availability] = await Promise.all([
+      this.api.get<{ data: LayoutStatus }>('/api/graph/layout/compute/status'),
+      this.api.get<{ data: LayoutAvailability }>('/api/graph/layout/compute/available'),
+    ]);
+    this.status = status.data;
+    this.availability = availability.data;
+    this.render();
+    if (this.status.state === 'running') this.poll();
+  }
+
+  /** The graph as loaded: how many of its nodes had a saved position. */
+  graphLoaded(savedPositions: number, nodeCount: number): void {
+    this.savedPositions = savedPositions;
+    this.nodeCount = nodeCount;
+    this.dirty = false;
+    this.render();
+  }
+
+  /** A node was dragged: the layout can be saved. */
+  moved(): void {
+    this.dirty = true;
+    this.render();
+  }
+
+  /** `layout.started` / `layout.finished` from the event stream. */
+  onEvent(type: string): void {
+    if (type === 'layout.started') this.poll();
+    else void this.refreshStatus(true);
+  }
+
+  async compute(): Promise<void> {
+    try {
+      const started = await this.api.post<{ data: LayoutStatus }>('/api/graph/layout/compute', { iterations: this.iterations });
+      this.status = started.data;
+      this.render();
+      this.poll();
+    } catch (error) {
+      this.events.error((error as Error).message);
+    }
+  }
+
+  async cancel(): Promise<void> {
+    try {
+      this.status = (await this.api.post<{ data: LayoutStatus }>('/api/graph/layout/compute/cancel')).data;
+      this.render();
+    } catch (error) {
+      this.events.error((error as Error).message);
+    }
+  }
+
+  async save(): Promise<void> {
+    try {
+      await this.api.post('/api/graph/layout', { positions: this.events.positions() });
+      this.dirty = false;
+      this.events.positionsChanged();
+    } catch (error) {
+      this.events.error((error as Error).message);
+    }
+  }
+
+  async reset(): Promise<void> {
+    try {
+      await this.api.delete('/api/graph/layout');
+      this.events.positionsChanged();
+    } catch (error) {
+      this.events.error((error as Error).message);
+    }
+  }
+
+  private poll(): void {
+    clearTimeout(this.polling);
+    this.polling = setTimeout(() => void this.refreshStatus(false), POLL_MS);
+  }
+
+  private async refreshStatus(finished: boolean): Promise<void> {
+    const before = this.status?.state;
+    try {
+      this.status = (await this.api.get<{ data: LayoutStatus }>('/api/graph/layout/compute/status')).data;
+    } catch (error) {
+      this.events.error((error as Error).message);
+      return;
+    }
+    this.render();
+    if (this.status.state === 'running') this.poll();
+    else if (this.status.state === 'completed' && (before === 'running' || finished)) this.events.positionsChanged();
+    else if (this.status.state === 'failed' && before === 'running' && this.status.error) this.events.error(`layout failed: ${this.status.error}`);
+  }
+
+  render(): void {
+    const status = this.status;
+    const running = status?.state === 'running';
+    const availability = this.availability;
+    const device = availability
+      ? `${availability.backend ?? 'no backend'} · ${availability.gpu ? `GPU: ${availability.device}` : `no GPU (${availability.device || 'CPU'})`}`
+      : '…';
+    replaceChildren(
+      this.root,
+      element('h2', { id: 'layout-title' }, 'Layout'),
+      element('p', { class: 'muted', 'data-role': 'layout-device' }, `Computes on ${device}`),
+      this.savedPositions === 0 && this.nodeCount > 0
+        ? element('p', { class: 'hint', 'data-role': 'no-layout' }, 'No saved layout: nodes are placed as a tree. Compute a layout to group files by their imports.')
+        : element('p', { class: 'muted' }, `${this.savedPositions.toLocaleString()} of ${this.nodeCount.toLocaleString()} nodes have a saved position.`),
+      element(
+        'div',
+        { class: 'row' },
+        element('label', { for: 'layout-iterations' }, 'Iterations'),
+        element('input', {
+          id: 'layout-iterations',
+          type: 'number',
+          min: 1,
+          max: 10000,
+          value: this.iterations,
+          onchange: (event) => (this.iterations = Math.max(1, Math.round(Number((event.target as HTMLInputElement).value) || 500))),
+        }),
+      ),
+      element(
+        'div',
+        { class: 'actions' },
+        running
+          ? element('button', { type: 'button', onclick: () => void this.cancel() }, 'Cancel layout')
+          : element('button', { type: 'button', class: 'primary', onclick: () => void this.compute() }, 'Compute layout'),
+        element('button', { type: 'button', disabled: !this.dirty || running, onclick: () => void this.save() }, 'Save layout'),
+        element('button', { type: 'button', disabled: running || this.savedPositions === 0, onclick: () => void this.reset() }, 'Reset layout'),
+      ),
+      status && status.state !== 'idle' && this.renderStatus(status),
+    );
+  }
+
+  private renderStatus(status: LayoutStatus): HTMLElement {
+    const percent = Math.round(status.progress * 100);
+    return element(
+      'div',
+      { class: 'layout-status', 'data-state': status.state },
+      element('progress', { max: 100, value: percent, 'aria-label': 'Layout progress' }),
+      element(
+        'span',
+        { role: 'status', 'aria-label': 'Layout status' },
+        status.state === 'running'
+          ? `Running: ${status.iteration} of ${status.iterations} iterations (${percent} %) on ${status.backend ?? '…'}`
+          : status.state === 'failed'
+            ? `Failed: ${status.error ?? 'unknown error'}`
+            : `${status.state[0]!.toUpperCase()}${status.state.slice(1)}: ${status.iteration} of ${status.iterations} iterations on ${status.backend ?? '?'}`,
+      ),
+    );
+  }
+}

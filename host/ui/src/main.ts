@@ -1,0 +1,377 @@
+// The page: puts the panels around the map and keeps them in step with the
+// server (the graph, its changes, overlays, layout) through /api alone.
+import './styles.css';
+import { ApiClient, ApiError, ServerUnreachableError, TokenStore } from './api-client.js';
+import { element, replaceChildren } from './dom.js';
+import { EventStream, type EventData, type EventType } from './event-stream.js';
+import { FilterPanel } from './filter-panel.js';
+import { isSymbol, type LoadedGraph } from './graph-data.js';
+import { GraphModel, type GraphChanges } from './graph-model.js';
+import type { GraphWorkerRequest, GraphWorkerResponse } from './graph-worker.js';
+import { LayoutPanel } from './layout-panel.js';
+import { MapView, type VisibilityFilter } from './map-view.js';
+import { NodePanel } from './node-panel.js';
+import { Notices } from './notices.js';
+import { composeStyle, styleFor } from './overlay-composition.js';
+import { OverlayPanel } from './overlay-panel.js';
+import { languageColors } from './palette.js';
+import { SearchBox } from './search-box.js';
+import { installShortcuts } from './shortcuts.js';
+import { askForToken } from './token-dialog.js';
+import { readViewState, writeViewState } from './view-state.js';
+
+/** The graph worker's URL, set by the build (the file's name holds its hash). */
+declare const STRATA_GRAPH_WORKER_URL: string;
+
+const THEME_KEY = 'strata.theme';
+
+class StrataPage {
+  private readonly api = new ApiClient(location.origin, new TokenStore());
+  private readonly model = new GraphModel();
+  private readonly worker = new Worker(STRATA_GRAPH_WORKER_URL, { type: 'module' });
+  private workerRequests = 0;
+  private readonly noticeBoard = new Notices();
+  private readonly mapElement = element('div', { class: 'map', id: 'map', 'aria-label': 'Code map', role: 'img' });
+  private readonly hoverCard = element('div', { class: 'hover-card', role: 'tooltip', hidden: true });
+  private readonly summary = element('span', { class: 'summary', 'data-role': 'summary', 'aria-live': 'polite' }, 'Loading the graph…');
+  private readonly map = new MapView(this.mapElement, this.model, {
+    select: (id) => this.select(id),
+    hover: (id, at) => this.hover(id, at),
+    cameraChanged: () => this.scheduleUrlUpdate(),
+    moved: () => this.layout.moved(),
+  });
+  private readonly overlays = new OverlayPanel(this.api, {
+    visibleChanged: (visible) => {
+      this.map.setOverlays(visible);
+      this.scheduleUrlUpdate();
+    },
+    stylesChanged: () => void this.reloadGraph(),
+    error: (message) => this.noticeBoard.error(message),
+  });
+  private readonly nodePanel = new NodePanel(this.api, this.model, {
+    select: (id) => this.select(id, true),
+    close: () => this.select(undefined),
+    expand: (id) => (this.map.isExpanded(id) ? this.map.collapseFile(id) : this.map.expand(id)),
+    toggleDirectory: (id) => this.map.toggleDirectory(id),
+    focus: (id) => this.setFilter({ focus: id }),
+    isExpanded: (id) => this.map.isExpanded(id),
+    isCollapsed: (id) => this.map.isCollapsed(id),
+    overlayName: (pluginId, overlayId) => this.overlays.overlayName({ pluginId, overlayId }),
+    error: (message) => this.noticeBoard.error(message),
+  });
+  private readonly layout = new LayoutPanel(this.api, {
+    positionsChanged: () => void this.reloadGraph(),
+    positions: () => this.map.positions(),
+    error: (message) => this.noticeBoard.error(message),
+  });
+  private readonly filters = new FilterPanel({
+    change: (filter) => this.setFilter(filter),
+    focusName: (id) => this.model.nodes.get(id)?.path ?? id,
+  });
+  private readonly search = new SearchBox(this.model, (id) => this.select(id, true));
+  private readonly events = new EventStream(this.api, {
+    event: (type, data) => void this.onEvent(type, data),
+    connected: (reconnected) => {
+      this.noticeBoard.online();
+      if (reconnected) void this.catchUp();
+    },
+    disconnected: (retryInMs, unauthorized) => {
+      if (unauthorized) return void this.authorize(true).then(() => this.events.restart());
+      this.noticeBoard.offline(`The Strata server is not answering. Reconnecting in ${Math.max(1, Math.round(retryInMs / 1000))} s…`);
+    },
+  });
+  /** One graph request at a time; a change that arrives meanwhile is fetched after it. */
+  private syncing: Promise<void> = Promise.resolve();
+  private reloadQueued = false;
+  private urlTimer: ReturnType<typeof setTimeout> | undefined;
+  private loaded = false;
+
+  async start(): Promise<void> {
+    this.applyTheme();
+    this.buildPage();
+    this.api.onReachability((reachable) => {
+      if (!reachable) this.noticeBoard.offline('The Strata server is not answering. Reconnecting…');
+    });
+    window.addEventListener('unhandledrejection', (event) => {
+      event.preventDefault();
+      this.noticeBoard.error(event.reason instanceof Error ? event.reason.message : String(event.reason));
+    });
+    const view = readViewState();
+    await this.loadWithRetry(true);
+    if (view.focus && this.model.nodes.has(view.focus)) this.setFilter({ focus: view.focus });
+    if (view.camera) this.map.setCamera(view.camera);
+    await Promise.all([this.overlays.load(view.overlays).catch((error) => this.report(error)), this.layout.load().catch((error) => this.report(error))]);
+    if (view.node && this.model.nodes.has(view.node)) this.select(view.node, !view.camera);
+    this.events.start();
+    this.loaded = true;
+    document.body.dataset.ready = 'true';
+  }
+
+  private buildPage(): void {
+    const themeButton = element('button', { type: 'button', class: 'icon', 'aria-label': 'Switch between light and dark', title: 'Theme (t)', onclick: () => this.toggleTheme() }, '◐');
+    const helpButton = element('button', { type: 'button', class: 'icon', 'aria-label': 'Keyboard shortcuts', title: 'Keyboard shortcuts (?)', onclick: () => shortcuts.openHelp() }, '?');
+    const header = element(
+      'header',
+      { class: 'top' },
+      element('h1', {}, element('img', { src: '/assets/favicon.svg', alt: '', width: 20, height: 20 }), 'Strata'),
+      this.summary,
+      this.search.root,
+      element(
+        'div',
+        { class: 'zoom' },
+        element('button', { type: 'button', class: 'icon', 'aria-label': 'Zoom in', onclick: () => this.map.zoom(1.5) }, '+'),
+        element('button', { type: 'button', class: 'icon', 'aria-label': 'Zoom out', onclick: () => this.map.zoom(1 / 1.5) }, '−'),
+        element('button', { type: 'button', class: 'icon', 'aria-label': 'Fit the whole graph', onclick: () => this.map.fit() }, '⤢'),
+      ),
+      themeButton,
+      helpButton,
+    );
+    const sidebar = element('div', { class: 'sidebar', role: 'complementary', 'aria-label': 'Overlays, filters and layout' }, this.overlays.root, this.filters.root, this.layout.root);
+    document.body.append(header, this.noticeBoard.root, element('main', { class: 'workspace' }, sidebar, this.mapElement, this.nodePanel.root), this.hoverCard);
+    const shortcuts = installShortcuts([
+      { keys: '/', description: 'Search', run: () => this.search.focus() },
+      { keys: 'Escape', description: 'Clear the selection', run: () => this.select(undefined) },
+      { keys: '+ or =', description: 'Zoom in', run: () => this.map.zoom(1.5) },
+      { keys: '-', description: 'Zoom out', run: () => this.map.zoom(1 / 1.5) },
+      { keys: '0', description: 'Fit the whole graph', run: () => this.map.fit() },
+      { keys: 'e', description: "Show or hide the selected file's symbols, collapse or expand the selected directory", run: () => this.expandSelected() },
+      { keys: 'u', description: 'Select the parent of the selected node', run: () => this.selectParent() },
+      { keys: 'f', description: 'Focus on the selected directory (again: show everything)', run: () => this.focusSelected() },
+      { keys: 't', description: 'Switch between light and dark', run: () => this.toggleTheme() },
+    ]);
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.applyTheme());
+  }
+
+  /** Loads the whole graph through the worker, asking for a token when the server wants one. */
+  private async loadWithRetry(fit: boolean): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.loadGraph(fit);
+        this.noticeBoard.online();
+        return;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          await this.authorize(this.api.tokens.get() !== undefined);
+          continue;
+        }
+        if (error instanceof ServerUnreachableError) {
+          const wait = Math.min(500 * 2 ** attempt, 10_000);
+          this.noticeBoard.offline(`The Strata server is not answering. Reconnecting in ${Math.max(1, Math.round(wait / 1000))} s…`);
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
+        this.report(error);
+        replaceChildren(this.summary, `The graph could not be loaded: ${(error as Error).message}`);
+        throw error;
+      }
+    }
+  }
+
+  private async authorize(refused: boolean): Promise<void> {
+    this.api.tokens.set(undefined);
+    this.api.tokens.set(await askForToken(refused));
+  }
+
+  private loadGraph(fit: boolean): Promise<void> {
+    const id = ++this.workerRequests;
+    return new Promise((resolve, reject) => {
+      const onMessage = (event: MessageEvent<GraphWorkerResponse>): void => {
+        if (event.data.id !== id) return;
+        this.worker.removeEventListener('message', onMessage);
+        const response = event.data;
+        if (!response.ok) {
+          reject(response.status === 0 ? new ServerUnreachableError(response.message) : new ApiError(response.status, response.code, response.message));
+          return;
+        }
+        this.showGraph(response.graph, fit);
+        resolve();
+      };
+      this.worker.addEventListener('message', onMessage);
+      const request: GraphWorkerRequest = { id, baseUrl: this.api.baseUrl, token: this.api.tokens.get() };
+      this.worker.postMessage(request);
+    });
+  }
+
+  private showGraph(graph: LoadedGraph, fit: boolean): void {
+    this.model.replace(graph);
+    this.map.render(fit);
+    this.search.invalidate();
+    this.layout.graphLoaded(graph.savedPositions, graph.nodes.length);
+    this.renderFilters();
+    this.renderSummary();
+    if (this.nodePanel.shown && !this.model.nodes.has(this.nodePanel.shown)) this.select(undefined);
+    else if (this.nodePanel.shown) {
+      this.map.select(this.nodePanel.shown);
+      void this.nodePanel.refresh();
+    }
+  }
+
+  private renderSummary(): void {
+    let files = 0;
+    let symbols = 0;
+    for (const node of this.model.nodes.values()) {
+      if (node.kind === 'file') files += 1;
+      else if (isSymbol(node)) symbols += 1;
+    }
+    const repository = this.model.repository.split(/[\\/]/).filter(Boolean).pop() ?? '';
+    this.summary.textContent = `${repository} · ${this.model.nodes.size.toLocaleString()} nodes · ${files.toLocaleString()} files · ${symbols.toLocaleString()} symbols · ${this.model.edges.size.toLocaleString()} edges`;
+    this.summary.dataset.nodes = String(this.model.nodes.size);
+    this.summary.dataset.edges = String(this.model.edges.size);
+    this.summary.dataset.revision = String(this.model.revision);
+    document.title = repository ? `${repository} · Strata` : 'Strata';
+  }
+
+  private renderFilters(): void {
+    this.filters.render(this.map.currentFilter, languageColors(this.model.languages()));
+  }
+
+  private setFilter(filter: Partial<VisibilityFilter>): void {
+    this.map.setFilter(filter);
+    this.renderFilters();
+    if ('focus' in filter) {
+      this.map.fit();
+      this.scheduleUrlUpdate();
+    }
+  }
+
+  /** Fetches the whole graph again (overlay styles or positions changed), keeping the camera. */
+  private reloadGraph(): Promise<void> {
+    if (this.reloadQueued) return this.syncing;
+    this.reloadQueued = true;
+    this.syncing = this.syncing.then(async () => {
+      this.reloadQueued = false;
+      try {
+        await this.loadGraph(false);
+      } catch (error) {
+        this.report(error);
+      }
+    });
+    return this.syncing;
+  }
+
+  /** Applies what changed since the graph the page has; the whole graph when the server cannot say. */
+  private catchUp(): Promise<void> {
+    this.syncing = this.syncing.then(async () => {
+      try {
+        const changes = (await this.api.get<{ data: GraphChanges }>(`/api/graph/changes?since=${this.model.revision}`)).data;
+        if (changes.reset) {
+          await this.loadGraph(false);
+          return;
+        }
+        if (changes.revision === this.model.revision) return;
+        const diff = this.model.apply(changes);
+        this.map.update(diff);
+        this.search.invalidate();
+        this.renderSummary();
+        if (diff.added.some((node) => node.kind === 'file')) this.renderFilters();
+        const shown = this.nodePanel.shown;
+        if (shown && (diff.updated.some((node) => node.id === shown) || changes.edges.some((edge) => edge.source === shown || edge.target === shown) || changes.removedEdges.length > 0)) void this.nodePanel.refresh();
+      } catch (error) {
+        this.report(error);
+      }
+    });
+    return this.syncing;
+  }
+
+  private async onEvent(type: EventType, data: EventData): Promise<void> {
+    if (!this.loaded) return;
+    if (type === 'graph.changed') {
+      if (typeof data.revision === 'number' && data.revision <= this.model.revision) return;
+      await this.catchUp();
+    } else if (type.startsWith('layout.')) {
+      this.layout.onEvent(type);
+    } else {
+      if (type === 'plugin.failed' || type === 'overlay.failed') {
+        const error = data.error as { message?: string } | string | undefined;
+        this.noticeBoard.error(`${data.pluginId ?? 'a plugin'}: ${typeof error === 'string' ? error : (error?.message ?? type)}`);
+      }
+      await this.overlays.onEvent(type, data);
+    }
+  }
+
+  private select(id: string | undefined, reveal = false): void {
+    if (id !== undefined && reveal) this.map.reveal(id);
+    this.map.select(id);
+    void this.nodePanel.show(id);
+    this.scheduleUrlUpdate();
+  }
+
+  private hover(id: string | undefined, at: { x: number; y: number }): void {
+    const node = id !== undefined ? this.model.nodes.get(id) : undefined;
+    if (!node) {
+      this.hoverCard.hidden = true;
+      return;
+    }
+    const visible = this.overlays.visibleOverlays;
+    const composed = composeStyle(node, visible);
+    replaceChildren(
+      this.hoverCard,
+      element('strong', {}, node.name),
+      element('div', { class: 'muted' }, `${node.kind}${node.language ? ` · ${node.language}` : ''}${node.lines !== undefined ? ` · ${node.lines} lines` : ''}`),
+      element('div', { class: 'muted path' }, node.path),
+      ...visible.map((ref) => {
+        const style = styleFor(node, ref);
+        return element('div', { class: 'hover-overlay' }, `${this.overlays.overlayName(ref)}: `, style ? (style.value ?? style.badge ?? '—') : 'no data');
+      }),
+      composed.badges.length > 0 && element('div', { class: 'badges' }, ...composed.badges.map((badge) => element('span', { class: 'badge' }, badge))),
+    );
+    const rect = this.mapElement.getBoundingClientRect();
+    this.hoverCard.style.left = `${Math.min(rect.left + at.x + 14, window.innerWidth - 280)}px`;
+    this.hoverCard.style.top = `${Math.min(rect.top + at.y + 14, window.innerHeight - 120)}px`;
+    this.hoverCard.hidden = false;
+  }
+
+  private expandSelected(): void {
+    const id = this.map.selection;
+    const node = id !== undefined ? this.model.nodes.get(id) : undefined;
+    if (!node) return;
+    if (node.kind === 'file') {
+      if (this.map.isExpanded(node.id)) this.map.collapseFile(node.id);
+      else this.map.expand(node.id);
+    } else if (node.kind === 'directory') this.map.toggleDirectory(node.id);
+    void this.nodePanel.refresh();
+  }
+
+  private selectParent(): void {
+    const parent = this.map.selection !== undefined ? this.model.nodes.get(this.map.selection)?.parent : undefined;
+    if (parent !== undefined) this.select(parent, true);
+  }
+
+  private focusSelected(): void {
+    if (this.map.currentFilter.focus !== undefined) return this.setFilter({ focus: undefined });
+    const id = this.map.selection;
+    if (id !== undefined && this.model.nodes.get(id)?.kind === 'directory') this.setFilter({ focus: id });
+  }
+
+  private applyTheme(): void {
+    const chosen = localStorage.getItem(THEME_KEY);
+    const dark = chosen ? chosen === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
+    document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+    this.map.setTheme();
+  }
+
+  private toggleTheme(): void {
+    localStorage.setItem(THEME_KEY, document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark');
+    this.applyTheme();
+  }
+
+  private scheduleUrlUpdate(): void {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => {
+      const camera = this.map.camera();
+      writeViewState({
+        node: this.map.selection,
+        overlays: this.overlays.visibleOverlays,
+        focus: this.map.currentFilter.focus,
+        camera: camera && { x: camera.x, y: camera.y, ratio: camera.ratio },
+      });
+    }, 200);
+  }
+
+  private report(error: unknown): void {
+    if (error instanceof ServerUnreachableError) return; // the banner says it, and reconnection follows
+    this.noticeBoard.error(error instanceof Error ? error.message : String(error));
+  }
+}
+
+void new StrataPage().start();

@@ -1,0 +1,474 @@
+// The map: sigma.js (WebGL) over a graphology graph of what is drawn.
+// Level of detail: directories, files and packages are drawn; a file's
+// symbols only while it is expanded (by hand, or by zooming in on it).
+// Labels are left to sigma's label grid (the largest nodes win), plus the
+// hovered and selected nodes and the selection's neighbours.
+import Graph from 'graphology';
+import Sigma from 'sigma';
+import type { CameraState } from 'sigma/types';
+import { isSymbol, type PlacedNode } from './graph-data.js';
+import type { GraphModel, ModelDiff } from './graph-model.js';
+import { composeStyle, type OverlayRef } from './overlay-composition.js';
+import { languageColors, themeColors, type ThemeColors } from './palette.js';
+
+interface NodeAttributes {
+  x: number;
+  y: number;
+  size: number;
+  color: string;
+  label: string;
+  hidden: boolean;
+  zIndex: number;
+}
+
+interface EdgeAttributes {
+  size: number;
+  color: string;
+  kind: 'contains' | 'imports';
+}
+
+export interface MapViewEvents {
+  select(id: string | undefined): void;
+  hover(id: string | undefined, at: { x: number; y: number }): void;
+  cameraChanged(): void;
+  /** A node was dragged to a new place. */
+  moved(id: string): void;
+}
+
+/** Which nodes are drawn. */
+export interface VisibilityFilter {
+  /** Node kinds not drawn. */
+  hiddenKinds: Set<string>;
+  /** File languages not drawn. */
+  hiddenLanguages: Set<string>;
+  /** Only this directory's subtree is drawn. */
+  focus: string | undefined;
+}
+
+/** Above this many edges, edges are not drawn while the camera moves. */
+const MANY_EDGES = 20_000;
+/** Zoomed in this far on at most this many files, their symbols are drawn. */
+const AUTO_EXPAND_FILES = 40;
+
+export class MapView {
+  private graph = new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: false, allowSelfLoops: true });
+  private renderer: Sigma<NodeAttributes, EdgeAttributes> | undefined;
+  private theme: ThemeColors = themeColors();
+  private languageColor = new Map<string, string>();
+  private overlays: OverlayRef[] = [];
+  private selected: string | undefined;
+  private neighbours = new Set<string>();
+  private hovered: string | undefined;
+  private readonly expanded = new Set<string>();
+  private readonly autoExpanded = new Set<string>();
+  private readonly collapsed = new Set<string>();
+  private filter: VisibilityFilter = { hiddenKinds: new Set(), hiddenLanguages: new Set(), focus: undefined };
+  private dragged: string | undefined;
+  private dragMoved = false;
+  private lodTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly model: GraphModel,
+    private readonly events: MapViewEvents,
+  ) {}
+
+  /** Draws the model from scratch (first load, or after a reset); the camera stays where it was unless `fit`. */
+  render(fit: boolean): void {
+    this.languageColor = languageColors(this.model.languages());
+    const graph = new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: false, allowSelfLoops: true });
+    for (const node of this.model.nodes.values()) if (this.isDrawn(node)) graph.addNode(node.id, this.attributesOf(node));
+    for (const edge of this.model.edges.values()) {
+      if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+    }
+    this.graph = graph;
+    if (!this.renderer) this.createRenderer();
+    else {
+      const camera = this.renderer.getCamera().getState();
+      this.renderer.setCustomBBox(null);
+      this.renderer.setGraph(graph);
+      if (!fit) this.renderer.getCamera().setState(camera);
+    }
+    this.renderer!.setSetting('hideEdgesOnMove', graph.size > MANY_EDGES);
+    this.applyVisibility();
+    this.freezeFrame();
+    if (fit) this.renderer!.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+  }
+
+  get sigma(): Sigma<NodeAttributes, EdgeAttributes> | undefined {
+    return this.renderer;
+  }
+
+  /** Nodes drawn now (visible ones), for the status line and the tests. */
+  get drawnCount(): { nodes: number; edges: number } {
+    let nodes = 0;
+    this.graph.forEachNode((_id, attributes) => {
+      if (!attributes.hidden) nodes += 1;
+    });
+    return { nodes, edges: this.graph.size };
+  }
+
+  /** Follows a change of the model in place: the camera and the nodes already drawn stay where they are. */
+  update(diff: ModelDiff): void {
+    for (const id of diff.removedEdges) if (this.graph.hasEdge(id)) this.graph.dropEdge(id);
+    for (const id of diff.removedNodes) if (this.graph.hasNode(id)) this.graph.dropNode(id);
+    for (const node of [...diff.added, ...diff.updated]) {
+      if (!this.isDrawn(node)) continue;
+      if (this.graph.hasNode(node.id)) this.graph.mergeNodeAttributes(node.id, { ...this.attributesOf(node), hidden: this.graph.getNodeAttribute(node.id, 'hidden') });
+      else this.graph.addNode(node.id, this.attributesOf(node));
+    }
+    for (const edge of diff.addedEdges) {
+      if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
+      if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
+      this.graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+    }
+    if (diff.added.length > 0) this.applyVisibility();
+    if (this.selected && !this.graph.hasNode(this.selected)) this.select(undefined);
+  }
+
+  /** Repaints with these overlays (topmost first). */
+  setOverlays(overlays: OverlayRef[]): void {
+    this.overlays = overlays;
+    this.restyle();
+  }
+
+  /** Repaints every node from the model (after overlay styles changed). */
+  restyle(): void {
+    this.graph.updateEachNodeAttributes((id, attributes) => {
+      const node = this.model.nodes.get(id);
+      return node ? { ...attributes, ...this.styleOf(node) } : attributes;
+    });
+  }
+
+  setTheme(): void {
+    this.theme = themeColors();
+    this.renderer?.setSetting('labelColor', { color: this.theme.label });
+    this.graph.updateEachEdgeAttributes((_id, attributes) => ({ ...attributes, color: attributes.kind === 'imports' ? this.theme.importEdge : this.theme.edge }));
+    this.restyle();
+  }
+
+  select(id: string | undefined): void {
+    this.selected = id !== undefined && this.graph.hasNode(id) ? id : undefined;
+    this.neighbours = new Set(this.selected ? this.graph.neighbors(this.selected) : []);
+    this.renderer?.refresh({ skipIndexation: true });
+  }
+
+  get selection(): string | undefined {
+    return this.selected;
+  }
+
+  /** Makes a node drawn (expanding its file, its collapsed directories, leaving a focus that excludes it) and centers on it. */
+  reveal(id: string): void {
+    const node = this.model.nodes.get(id);
+    if (!node) return;
+    let changed = false;
+    const file = isSymbol(node) ? this.model.fileOf(id) : undefined;
+    if (file && !this.expanded.has(file.id)) {
+      this.expand(file.id);
+      changed = true;
+    }
+    for (const ancestor of this.model.ancestorsOf(id)) if (this.collapsed.delete(ancestor)) changed = true;
+    if (this.filter.focus && !this.model.ancestorsOf(id).includes(this.filter.focus) && id !== this.filter.focus) {
+      this.filter.focus = undefined;
+      changed = true;
+    }
+    if (changed) this.applyVisibility();
+    this.center(id);
+  }
+
+  center(id: string): void {
+    if (!this.renderer || !this.graph.hasNode(id)) return;
+    const display = this.renderer.getNodeDisplayData(id);
+    if (!display) return;
+    const camera = this.renderer.getCamera();
+    void camera.animate({ x: display.x, y: display.y, ratio: Math.min(camera.ratio, 0.5) }, { duration: 300 });
+  }
+
+  /** Draws a file's symbols. */
+  expand(fileId: string): void {
+    this.expanded.add(fileId);
+    this.addSymbols(fileId);
+  }
+
+  collapseFile(fileId: string): void {
+    this.expanded.delete(fileId);
+    this.autoExpanded.delete(fileId);
+    this.removeSymbols(fileId);
+  }
+
+  isExpanded(fileId: string): boolean {
+    return this.expanded.has(fileId) || this.autoExpanded.has(fileId);
+  }
+
+  /** Collapses or expands a directory: a collapsed one hides everything below it. */
+  toggleDirectory(dirId: string): void {
+    if (!this.collapsed.delete(dirId)) this.collapsed.add(dirId);
+    this.applyVisibility();
+  }
+
+  isCollapsed(dirId: string): boolean {
+    return this.collapsed.has(dirId);
+  }
+
+  setFilter(filter: Partial<VisibilityFilter>): void {
+    this.filter = { ...this.filter, ...filter };
+    this.applyVisibility();
+  }
+
+  get currentFilter(): VisibilityFilter {
+    return this.filter;
+  }
+
+  camera(): CameraState | undefined {
+    return this.renderer?.getCamera().getState();
+  }
+
+  setCamera(state: Partial<CameraState>): void {
+    this.renderer?.getCamera().setState(state);
+  }
+
+  zoom(factor: number): void {
+    const camera = this.renderer?.getCamera();
+    if (camera) void camera.animate({ ratio: camera.ratio / factor }, { duration: 150 });
+  }
+
+  fit(): void {
+    void this.renderer?.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, { duration: 300 });
+  }
+
+  /** Where every drawn node is now (what "save layout" sends). */
+  positions(): Record<string, { x: number; y: number }> {
+    const positions: Record<string, { x: number; y: number }> = {};
+    for (const node of this.model.nodes.values()) positions[node.id] = { x: node.x, y: node.y };
+    return positions;
+  }
+
+  destroy(): void {
+    clearTimeout(this.lodTimer);
+    this.renderer?.kill();
+    this.renderer = undefined;
+  }
+
+  private createRenderer(): void {
+    const renderer = new Sigma<NodeAttributes, EdgeAttributes>(this.graph, this.container, {
+      zIndex: true,
+      labelColor: { color: this.theme.label },
+      labelFont: 'system-ui, sans-serif',
+      labelSize: 12,
+      labelWeight: '500',
+      labelDensity: 0.6,
+      labelGridCellSize: 110,
+      labelRenderedSizeThreshold: 7,
+      hideLabelsOnMove: false,
+      defaultEdgeType: 'line',
+      minCameraRatio: 0.0005,
+      maxCameraRatio: 20,
+      allowInvalidContainer: true,
+      nodeReducer: (id, attributes) => this.reduceNode(id, attributes),
+      edgeReducer: (id, attributes) => this.reduceEdge(id, attributes),
+    });
+    this.renderer = renderer;
+    renderer.on('clickNode', ({ node }) => {
+      if (this.dragMoved) return;
+      this.events.select(node);
+    });
+    renderer.on('clickStage', () => {
+      if (!this.dragMoved) this.events.select(undefined);
+    });
+    renderer.on('doubleClickNode', ({ node, preventSigmaDefault }) => {
+      preventSigmaDefault();
+      const record = this.model.nodes.get(node);
+      if (record?.kind === 'file') {
+        if (this.isExpanded(node)) this.collapseFile(node);
+        else this.expand(node);
+      } else if (record?.kind === 'directory') this.toggleDirectory(node);
+    });
+    renderer.on('enterNode', ({ node, event }) => {
+      this.hovered = node;
+      this.events.hover(node, { x: event.x, y: event.y });
+      renderer.refresh({ skipIndexation: true });
+    });
+    renderer.on('leaveNode', ({ event }) => {
+      this.hovered = undefined;
+      this.events.hover(undefined, { x: event.x, y: event.y });
+      renderer.refresh({ skipIndexation: true });
+    });
+    // Dragging a node moves it (and only it); the camera stays.
+    renderer.on('downNode', ({ node }) => {
+      this.dragged = node;
+      this.dragMoved = false;
+    });
+    const captor = renderer.getMouseCaptor();
+    captor.on('mousemovebody', (event) => {
+      if (!this.dragged) return;
+      const at = renderer.viewportToGraph(event);
+      this.graph.mergeNodeAttributes(this.dragged, { x: at.x, y: at.y });
+      const record = this.model.nodes.get(this.dragged);
+      if (record) Object.assign(record, { x: at.x, y: at.y });
+      this.dragMoved = true;
+      event.preventSigmaDefault();
+      event.original.preventDefault();
+      event.original.stopPropagation();
+    });
+    captor.on('mousedown', () => {
+      this.dragMoved = false;
+    });
+    captor.on('mouseup', () => {
+      if (this.dragged && this.dragMoved) this.events.moved(this.dragged);
+      this.dragged = undefined;
+      // A click event follows the mouseup: it must still see that this was a drag.
+      setTimeout(() => (this.dragMoved = false), 0);
+    });
+    renderer.getCamera().on('updated', () => {
+      this.events.cameraChanged();
+      clearTimeout(this.lodTimer);
+      this.lodTimer = setTimeout(() => this.levelOfDetail(), 250);
+    });
+  }
+
+  /** Keeps the coordinate frame fixed, so that nodes added or moved later never shift the others. */
+  private freezeFrame(): void {
+    if (!this.renderer) return;
+    this.renderer.setCustomBBox(null);
+    this.renderer.refresh();
+    this.renderer.setCustomBBox(this.renderer.getBBox());
+  }
+
+  /** Zoomed in on a few files: their symbols are drawn; zoomed out again, they go. */
+  private levelOfDetail(): void {
+    const renderer = this.renderer;
+    if (!renderer) return;
+    const { width, height } = renderer.getDimensions();
+    const inView: string[] = [];
+    let tooMany = false;
+    this.graph.forEachNode((id, attributes) => {
+      if (tooMany || attributes.hidden) return;
+      const record = this.model.nodes.get(id);
+      if (record?.kind !== 'file') return;
+      const at = renderer.graphToViewport(attributes);
+      if (at.x < 0 || at.y < 0 || at.x > width || at.y > height) return;
+      inView.push(id);
+      if (inView.length > AUTO_EXPAND_FILES) tooMany = true;
+    });
+    const wanted = new Set(tooMany ? [] : inView);
+    for (const id of [...this.autoExpanded]) {
+      if (wanted.has(id)) continue;
+      this.autoExpanded.delete(id);
+      if (!this.expanded.has(id)) this.removeSymbols(id);
+    }
+    for (const id of wanted) {
+      if (this.expanded.has(id) || this.autoExpanded.has(id)) continue;
+      this.autoExpanded.add(id);
+      this.addSymbols(id);
+    }
+  }
+
+  private addSymbols(fileId: string): void {
+    const stack = this.model.childrenOf(fileId);
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (!isSymbol(node)) continue;
+      if (!this.graph.hasNode(node.id)) this.graph.addNode(node.id, this.attributesOf(node));
+      if (node.parent !== undefined && this.graph.hasNode(node.parent) && !this.graph.hasEdge(node.parent, node.id)) {
+        this.graph.addEdgeWithKey(`contains:${node.parent}->${node.id}`, node.parent, node.id, this.edgeAttributes('contains'));
+      }
+      stack.push(...this.model.childrenOf(node.id));
+    }
+  }
+
+  private removeSymbols(fileId: string): void {
+    const stack = this.model.childrenOf(fileId);
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (!isSymbol(node)) continue;
+      if (this.graph.hasNode(node.id)) this.graph.dropNode(node.id);
+      stack.push(...this.model.childrenOf(node.id));
+    }
+    if (this.selected && !this.graph.hasNode(this.selected)) this.select(undefined);
+  }
+
+  private isDrawn(node: PlacedNode): boolean {
+    if (!isSymbol(node)) return true;
+    const file = this.model.fileOf(node.id);
+    return file !== undefined && this.isExpanded(file.id);
+  }
+
+  private applyVisibility(): void {
+    const hiddenBelow = new Map<string, boolean>();
+    // Whether a node's ancestors hide it (a collapsed directory, or outside the focus).
+    const hiddenByAncestors = (id: string | undefined): boolean => {
+      if (id === undefined) return false;
+      const known = hiddenBelow.get(id);
+      if (known !== undefined) return known;
+      const node = this.model.nodes.get(id);
+      const hidden = this.collapsed.has(id) || hiddenByAncestors(node?.parent);
+      hiddenBelow.set(id, hidden);
+      return hidden;
+    };
+    const focus = this.filter.focus;
+    const inFocus = (node: PlacedNode): boolean => focus === undefined || node.id === focus || this.model.ancestorsOf(node.id).includes(focus);
+    this.graph.updateEachNodeAttributes(
+      (id, attributes) => {
+        const node = this.model.nodes.get(id);
+        if (!node) return attributes;
+        const hidden =
+          this.filter.hiddenKinds.has(node.kind) ||
+          (node.kind === 'file' && node.language !== undefined && this.filter.hiddenLanguages.has(node.language)) ||
+          hiddenByAncestors(node.parent) ||
+          (node.kind === 'package' ? focus !== undefined : !inFocus(node));
+        return attributes.hidden === hidden ? attributes : { ...attributes, hidden };
+      },
+      { attributes: ['hidden'] },
+    );
+  }
+
+  private attributesOf(node: PlacedNode): NodeAttributes {
+    return { x: node.x, y: node.y, hidden: false, ...this.styleOf(node) };
+  }
+
+  private styleOf(node: PlacedNode): Pick<NodeAttributes, 'size' | 'color' | 'label' | 'zIndex'> {
+    const composed = composeStyle(node, this.overlays);
+    const badges = composed.badges.length > 0 ? ` [${composed.badges.join(' · ')}]` : '';
+    return {
+      size: baseSize(node) * (composed.size ?? 1),
+      color: composed.color ?? this.baseColor(node),
+      label: (node.kind === 'directory' && node.path !== '.' ? node.name + '/' : node.name) + badges,
+      zIndex: node.kind === 'directory' ? 2 : node.kind === 'file' ? 1 : 0,
+    };
+  }
+
+  private baseColor(node: PlacedNode): string {
+    if (node.kind === 'directory') return this.theme.directory;
+    if (node.kind === 'package') return this.theme.package;
+    if (isSymbol(node)) return this.theme.symbol;
+    return (node.language !== undefined && this.languageColor.get(node.language)) || this.theme.otherLanguage;
+  }
+
+  private edgeAttributes(kind: 'contains' | 'imports'): EdgeAttributes {
+    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? this.theme.importEdge : this.theme.edge };
+  }
+
+  private reduceNode(id: string, attributes: NodeAttributes): Partial<NodeAttributes> & { forceLabel?: boolean; highlighted?: boolean } {
+    if (this.selected === undefined && this.hovered === undefined) return attributes;
+    if (id === this.selected) return { ...attributes, forceLabel: true, highlighted: true, zIndex: 5 };
+    if (id === this.hovered) return { ...attributes, forceLabel: true, zIndex: 4 };
+    if (this.selected === undefined) return attributes;
+    if (this.neighbours.has(id)) return { ...attributes, forceLabel: true, zIndex: 3 };
+    return { ...attributes, color: this.theme.faded, label: '', zIndex: 0 };
+  }
+
+  private reduceEdge(id: string, attributes: EdgeAttributes): Partial<EdgeAttributes> & { hidden?: boolean } {
+    if (this.selected === undefined) return attributes;
+    const [source, target] = this.graph.extremities(id);
+    if (source === this.selected || target === this.selected) return { ...attributes, color: this.theme.highlight, size: 1.2 };
+    return { ...attributes, hidden: true };
+  }
+}
+
+/** Drawn size before overlays: directories by the files below them, files by their lines. */
+function baseSize(node: PlacedNode): number {
+  if (node.kind === 'directory') return 4 + Math.log2((node.files ?? 0) + 1) * 1.4;
+  if (node.kind === 'file') return 2.5 + Math.log10((node.lines ?? 0) + 1) * 1.6;
+  if (node.kind === 'package') return 3;
+  return 2;
+}
