@@ -104,6 +104,7 @@ class StrataPage {
     if (view.node && this.model.nodes.has(view.node)) this.select(view.node, !view.camera);
     this.events.start();
     this.loaded = true;
+    this.exposeForTools();
     document.body.dataset.ready = 'true';
   }
 
@@ -366,6 +367,33 @@ class StrataPage {
         camera: camera && { x: camera.x, y: camera.y, ratio: camera.ratio },
       });
     }, 200);
+  }
+
+  /**
+   * `window.strata`: read-only facts about what the map draws, for browser
+   * tests and benchmarks (a canvas has no DOM to query) and for the console.
+   */
+  private exposeForTools(): void {
+    const map = this.map;
+    const model = this.model;
+    Object.defineProperty(window, 'strata', {
+      value: Object.freeze({
+        /** Where a drawn node is, in page pixels; undefined when it is not drawn. */
+        nodeOnPage: (id: string) => {
+          const at = map.screenPosition(id);
+          const rect = this.mapElement.getBoundingClientRect();
+          return at && { x: rect.left + at.x, y: rect.top + at.y };
+        },
+        isVisible: (id: string) => map.isVisible(id),
+        camera: () => map.camera(),
+        drawn: () => map.drawnCount,
+        revision: () => model.revision,
+        position: (id: string) => {
+          const node = model.nodes.get(id);
+          return node && { x: node.x, y: node.y };
+        },
+      }),
+    });
   }
 
   private report(error: unknown): void {

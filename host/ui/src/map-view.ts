@@ -66,6 +66,8 @@ export class MapView {
   private dragged: string | undefined;
   private dragMoved = false;
   private lodTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Nodes or edges were added since sigma last indexed the graph: a highlight must index them first. */
+  private unindexed = false;
 
   constructor(
     private readonly container: HTMLElement,
@@ -82,6 +84,7 @@ export class MapView {
       if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
     }
     this.graph = graph;
+    for (const event of ['nodeAdded', 'edgeAdded'] as const) graph.on(event, () => (this.unindexed = true));
     if (!this.renderer) this.createRenderer();
     else {
       const camera = this.renderer.getCamera().getState();
@@ -140,17 +143,18 @@ export class MapView {
     });
   }
 
+  /** Draws again in the page's theme (rare: the graph is built anew, with the camera kept). */
   setTheme(): void {
     this.theme = themeColors();
-    this.renderer?.setSetting('labelColor', { color: this.theme.label });
-    this.graph.updateEachEdgeAttributes((_id, attributes) => ({ ...attributes, color: attributes.kind === 'imports' ? this.theme.importEdge : this.theme.edge }));
-    this.restyle();
+    if (!this.renderer) return;
+    this.renderer.setSetting('labelColor', { color: this.theme.label });
+    this.render(false);
   }
 
   select(id: string | undefined): void {
     this.selected = id !== undefined && this.graph.hasNode(id) ? id : undefined;
     this.neighbours = new Set(this.selected ? this.graph.neighbors(this.selected) : []);
-    this.renderer?.refresh({ skipIndexation: true });
+    this.repaint();
   }
 
   get selection(): string | undefined {
@@ -173,6 +177,7 @@ export class MapView {
       changed = true;
     }
     if (changed) this.applyVisibility();
+    this.repaint();
     this.center(id);
   }
 
@@ -243,6 +248,18 @@ export class MapView {
     return positions;
   }
 
+  /** Where a drawn node is on the map, in pixels from the map's top left corner. */
+  screenPosition(id: string): { x: number; y: number } | undefined {
+    if (!this.renderer || !this.graph.hasNode(id) || this.graph.getNodeAttribute(id, 'hidden')) return undefined;
+    const display = this.renderer.getNodeDisplayData(id);
+    return display ? this.renderer.framedGraphToViewport(display) : undefined;
+  }
+
+  /** Whether a node is in the drawn graph and not hidden. */
+  isVisible(id: string): boolean {
+    return this.graph.hasNode(id) && !this.graph.getNodeAttribute(id, 'hidden');
+  }
+
   destroy(): void {
     clearTimeout(this.lodTimer);
     this.renderer?.kill();
@@ -286,12 +303,12 @@ export class MapView {
     renderer.on('enterNode', ({ node, event }) => {
       this.hovered = node;
       this.events.hover(node, { x: event.x, y: event.y });
-      renderer.refresh({ skipIndexation: true });
+      this.repaint();
     });
     renderer.on('leaveNode', ({ event }) => {
       this.hovered = undefined;
       this.events.hover(undefined, { x: event.x, y: event.y });
-      renderer.refresh({ skipIndexation: true });
+      this.repaint();
     });
     // Dragging a node moves it (and only it); the camera stays.
     renderer.on('downNode', ({ node }) => {
@@ -324,6 +341,15 @@ export class MapView {
       clearTimeout(this.lodTimer);
       this.lodTimer = setTimeout(() => this.levelOfDetail(), 250);
     });
+  }
+
+  /** Runs the reducers again (a highlight changed); nodes added since the last indexation are indexed first. */
+  private repaint(): void {
+    if (!this.renderer) return;
+    if (this.unindexed) {
+      this.unindexed = false;
+      this.renderer.refresh();
+    } else this.renderer.refresh({ skipIndexation: true });
   }
 
   /** Keeps the coordinate frame fixed, so that nodes added or moved later never shift the others. */
@@ -418,7 +444,8 @@ export class MapView {
           (node.kind === 'package' ? focus !== undefined : !inFocus(node));
         return attributes.hidden === hidden ? attributes : { ...attributes, hidden };
       },
-      { attributes: ['hidden'] },
+      // The hint lets sigma skip indexing again, which it can only do when every node is indexed already.
+      this.unindexed ? undefined : { attributes: ['hidden'] },
     );
   }
 

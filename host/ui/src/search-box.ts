@@ -128,6 +128,8 @@ export class SearchBox {
     const id = this.results[index];
     if (id === undefined) return;
     this.close();
+    // Back to the map: the shortcuts act on what was chosen.
+    this.input.blur();
     this.choose(id);
   }
 

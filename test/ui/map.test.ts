@@ -1,0 +1,176 @@
+// The web UI in a real browser (Debian's Chromium, software WebGL): the map,
+// the node panel, search, filters and the view in the URL.
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
+import { launchBrowser, openPage, openUi } from '../helpers/browser.ts';
+
+const browser = await launchBrowser(t);
+// One server for the cases that only read: each start loads the built-in plugins' sandboxes.
+const sampleRepo = await makeRepo(t, SAMPLE_REPO);
+const sample = await startTestServer(t, sampleRepo);
+
+t.test('the page loads without a console error and shows the graph the API serves', async (t) => {
+  const server = sample;
+  const graph = await server.api('/api/graph');
+  const watched = await openPage(browser);
+  await openUi(watched, server.url);
+  const summary = watched.page.locator('[data-role="summary"]');
+  t.equal(await summary.getAttribute('data-nodes'), String(graph.body.meta.nodeCount), 'the node count is the API\'s');
+  t.equal(await summary.getAttribute('data-edges'), String(graph.body.meta.edgeCount), 'the edge count is the API\'s');
+  t.match(await summary.textContent(), /\d+ nodes · \d+ files/);
+  t.ok(await watched.page.evaluate(() => (window as any).strata.isVisible('file:src/index.ts')), 'files are drawn');
+  t.notOk(await watched.page.evaluate(() => (window as any).strata.isVisible('sym:src/util/format.ts#format')), 'symbols are not drawn until their file is expanded');
+  t.equal(await watched.page.getByText('No saved layout').count(), 1, 'without a saved layout the page offers to compute one');
+  t.same(watched.problems, [], 'no console error');
+});
+
+t.test('the page and its assets: cached by hash, compressed, served without a token', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo, { flags: { port: 0, authToken: 'a-secret-token-of-some-length' } });
+  const page = await fetch(server.url + '/', { headers: { 'accept-encoding': 'gzip, br' } });
+  t.equal(page.status, 200, 'the page needs no token (it asks for one)');
+  t.match(page.headers.get('content-encoding'), /^(br|gzip)$/, 'compressed');
+  t.equal(page.headers.get('cache-control'), 'no-cache', 'the page is revalidated, so a new build is seen');
+  t.match(page.headers.get('content-security-policy'), /default-src 'self'/);
+  const html = await page.text();
+  const script = /src="(\/assets\/strata-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
+  t.ok(script, 'the script is named by its hash');
+  const asset = await fetch(server.url + script!, { headers: { 'accept-encoding': 'gzip' } });
+  t.equal(asset.status, 200);
+  t.equal(asset.headers.get('content-encoding'), 'gzip');
+  t.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  const etag = asset.headers.get('etag')!;
+  await asset.arrayBuffer();
+  const again = await fetch(server.url + script!, { headers: { 'if-none-match': etag } });
+  t.equal(again.status, 304, 'a cached copy is confirmed by its ETag');
+  const api = await fetch(server.url + '/api/graph');
+  t.equal(api.status, 401, 'the API still needs the token');
+  const missing = await fetch(server.url + '/assets/nothing-here.js');
+  t.equal(missing.status, 404);
+  t.equal((await missing.json()).error.code, 'NOT_FOUND');
+  const sneaky = await fetch(server.url + '/assets/..%2Fapi%2Fgraph');
+  t.not(sneaky.status, 200, 'an encoded path is not an asset');
+});
+
+t.test('search finds a node by a fuzzy name, with the keyboard, and the node panel leads along its edges', async (t) => {
+  const server = sample;
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  await page.keyboard.press('/');
+  const search = page.getByRole('combobox', { name: 'Search' });
+  t.ok(await search.evaluate((input) => input === document.activeElement), '/ focuses the search box');
+  await search.fill('helpr');
+  const results = page.getByRole('listbox', { name: 'Search results' });
+  await results.getByRole('option').first().waitFor();
+  t.equal(await results.getByRole('option').first().getAttribute('data-node'), 'file:src/util/helper.ts', 'a typo still finds the file, ranked first');
+  await search.fill('util form');
+  await results.locator('[data-node="file:src/util/format.ts"]').waitFor();
+  t.pass('terms match parts of the path');
+  await search.fill('format');
+  await results.locator('[data-node="file:src/util/format.ts"]').waitFor();
+  const options = await results.getByRole('option').evaluateAll((items) => items.map((item) => item.getAttribute('data-node')));
+  const target = options.indexOf('sym:src/util/format.ts#format');
+  t.ok(target >= 0, 'symbols are found by name');
+  for (let i = 0; i < target; i++) await search.press('ArrowDown');
+  await search.press('Enter');
+  const panel = page.getByRole('complementary', { name: 'Node' });
+  await panel.getByRole('heading', { name: 'format' }).waitFor();
+  t.match(await panel.textContent(), /function/);
+  t.ok(await page.evaluate(() => (window as any).strata.isVisible('sym:src/util/format.ts#format')), 'choosing a symbol expands its file');
+  await page.waitForFunction(() => location.hash.includes('node='));
+  t.match(decodeURIComponent(await page.evaluate(() => location.hash)), /node=sym:src\/util\/format\.ts#format/, 'the URL holds the selection');
+
+  // Along the edges: the file, then the file that imports it.
+  await panel.getByRole('button', { name: 'Parent' }).click();
+  await panel.getByRole('heading', { name: 'format.ts' }).waitFor();
+  await panel.locator('button[data-node="file:src/util/helper.ts"]').click();
+  await panel.getByRole('heading', { name: 'helper.ts' }).waitFor();
+  t.match(await panel.textContent(), /Incoming \(\d+\)/);
+  t.match(await panel.getByRole('link', { name: 'Open in editor' }).getAttribute('href'), /^vscode:\/\/file\/.+\/src\/util\/helper\.ts:1$/);
+  t.same(watched.problems, [], 'no console error');
+});
+
+t.test('clicking a node on the map selects it and highlights its neighbours; a copied link shows the same view', async (t) => {
+  const server = sample;
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  const at = await page.evaluate(() => (window as any).strata.nodeOnPage('file:src/index.ts'));
+  t.ok(at, 'the file is drawn');
+  await page.mouse.click(at.x, at.y);
+  const panel = page.getByRole('complementary', { name: 'Node' });
+  await panel.getByRole('heading', { name: 'index.ts' }).waitFor();
+  await page.waitForFunction(() => location.hash.includes('camera='));
+  const link = await page.evaluate(() => location.href);
+
+  const other = await openPage(browser);
+  await openUi(other, link);
+  await other.page.getByRole('complementary', { name: 'Node' }).getByRole('heading', { name: 'index.ts' }).waitFor();
+  const [first, second] = await Promise.all([page, other.page].map((p) => p.evaluate(() => (window as any).strata.camera())));
+  t.ok(Math.abs(first.x - second.x) < 1e-3 && Math.abs(first.y - second.y) < 1e-3 && Math.abs(first.ratio - second.ratio) < 1e-3, 'same camera');
+  t.same([...watched.problems, ...other.problems], []);
+});
+
+t.test('filters, focus, collapse and keyboard shortcuts', async (t) => {
+  const server = sample;
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  const visible = (id: string) => page.evaluate((node) => (window as any).strata.isVisible(node), id);
+  const languages = page.getByRole('group', { name: 'Languages' });
+  await languages.getByLabel('javascript').uncheck();
+  t.notOk(await visible('file:src/legacy/index.js'), 'a language filtered out is not drawn');
+  t.ok(await visible('file:src/index.ts'));
+  await languages.getByLabel('javascript').check();
+  t.ok(await visible('file:src/legacy/index.js'));
+
+  // Select a directory with search, collapse it with "e", focus on it with "f".
+  await page.getByRole('combobox', { name: 'Search' }).fill('src/util');
+  await page.locator('#search-results [data-node="dir:src/util"]').waitFor();
+  await page.locator('#search-results [data-node="dir:src/util"]').click();
+  await page.getByRole('complementary', { name: 'Node' }).getByRole('heading', { name: 'util' }).waitFor();
+  await page.locator('body').press('e');
+  t.notOk(await visible('file:src/util/helper.ts'), 'a collapsed directory hides its files');
+  t.ok(await visible('dir:src/util'), 'the directory itself stays');
+  await page.locator('body').press('e');
+  t.ok(await visible('file:src/util/helper.ts'), 'and shows them again');
+  await page.locator('body').press('f');
+  t.notOk(await visible('file:src/index.ts'), 'outside the focused directory nothing is drawn');
+  t.ok(await visible('file:src/util/format.ts'));
+  t.match(await page.locator('[data-role="focus"]').textContent(), /Focused on src\/util/);
+  await page.locator('body').press('f');
+  t.ok(await visible('file:src/index.ts'), 'f again shows everything');
+
+  await page.locator('body').press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await help.waitFor();
+  t.match(await help.textContent(), /Search/);
+  await page.keyboard.press('Escape');
+  await page.locator('body').press('t');
+  t.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 't switches the theme');
+  t.same(watched.problems, []);
+});
+
+t.test('the theme follows the system', async (t) => {
+  const server = sample;
+  const watched = await openPage(browser, { colorScheme: 'dark' });
+  await openUi(watched, server.url);
+  t.equal(await watched.page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  t.equal(await watched.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(13, 17, 23)');
+  t.same(watched.problems, []);
+});
+
+t.test('an empty repository and a graph of one node render without errors', async (t) => {
+  const repositories: Array<Record<string, string>> = [{}, { 'only.ts': 'export const x = 1;\n' }];
+  for (const files of repositories) {
+    const repo = await makeRepo(t, files);
+    const server = await startTestServer(t, repo);
+    const graph = await server.api('/api/graph');
+    const watched = await openPage(browser);
+    await openUi(watched, server.url);
+    t.equal(await watched.page.locator('[data-role="summary"]').getAttribute('data-nodes'), String(graph.body.meta.nodeCount));
+    t.same(watched.problems, [], `no console error with ${graph.body.meta.nodeCount} node(s)`);
+  }
+});
