@@ -73,7 +73,8 @@ class StrataPage {
     event: (type, data) => void this.onEvent(type, data),
     connected: (reconnected) => {
       this.noticeBoard.online();
-      if (reconnected) void this.catchUp();
+      // The server may have restarted (its revisions start again): take everything anew.
+      if (reconnected) void this.resynchronize();
     },
     disconnected: (retryInMs, unauthorized) => {
       if (unauthorized) return void this.authorize(true).then(() => this.events.restart());
@@ -248,6 +249,10 @@ class StrataPage {
       }
     });
     return this.syncing;
+  }
+
+  private async resynchronize(): Promise<void> {
+    await Promise.all([this.reloadGraph(), this.overlays.load().catch((error) => this.report(error)), this.layout.load().catch((error) => this.report(error))]);
   }
 
   /** Applies what changed since the graph the page has; the whole graph when the server cannot say. */
