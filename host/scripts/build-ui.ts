@@ -17,7 +17,7 @@ const common: BuildOptions = {
   bundle: true,
   format: 'esm',
   target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
-  minify: true,
+  minify: process.env.STRATA_UI_MINIFY !== 'false',
   sourcemap: 'linked',
   legalComments: 'linked',
   outdir: assetsDir,

@@ -10,6 +10,8 @@ import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 
+// A browser and a server per case: more than tap's default two minutes when the machine is busy.
+t.setTimeout(600_000);
 const browser = await launchBrowser(t);
 
 t.test('a file added on disk appears next to its directory, without a reload, the camera and the other nodes left in place', async (t) => {

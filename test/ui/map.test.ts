@@ -5,6 +5,8 @@ import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
 import { launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 
+// A browser and a server per case: more than tap's default two minutes when the machine is busy.
+t.setTimeout(600_000);
 const browser = await launchBrowser(t);
 // One server for the cases that only read: each start loads the built-in plugins' sandboxes.
 const sampleRepo = await makeRepo(t, SAMPLE_REPO);

@@ -14,6 +14,8 @@ import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/brow
 const MAGENTA = '#ff00ff';
 const CYAN = '#00ffff';
 
+// A browser and a server per case: more than tap's default two minutes when the machine is busy.
+t.setTimeout(600_000);
 const browser = await launchBrowser(t);
 
 async function pluginDir(t: { teardown(fn: () => unknown): void }): Promise<string> {

@@ -77,7 +77,12 @@ const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
  * around their file, packages on an outer ring. Deterministic.
  */
 export function placeNodes(nodes: ApiNode[]): PlacedNode[] {
-  const placed = nodes.map((node): PlacedNode => ({ ...node, x: node.position?.x ?? 0, y: node.position?.y ?? 0, saved: node.position !== undefined }));
+  const placed = nodes as PlacedNode[];
+  for (const node of placed) {
+    node.x = node.position?.x ?? 0;
+    node.y = node.position?.y ?? 0;
+    node.saved = node.position !== undefined;
+  }
   const byId = new Map(placed.map((node) => [node.id, node]));
   const children = new Map<string, PlacedNode[]>();
   const roots: PlacedNode[] = [];

@@ -71,6 +71,8 @@ export class GraphModel {
       }
     }
     for (const edge of changes.edges) {
+      // A symbol's edge from its file is drawn from `parent`, as when the graph is loaded.
+      if (edge.kind === 'contains' && edge.target.startsWith('sym:')) continue;
       this.edges.set(edge.id, edge);
       diff.addedEdges.push(edge);
     }

@@ -6,7 +6,7 @@
 import Graph from 'graphology';
 import Sigma from 'sigma';
 import type { CameraState } from 'sigma/types';
-import { isSymbol, type PlacedNode } from './graph-data.js';
+import { isSymbol, type ApiEdge, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
 import { languageColors, themeColors, type ThemeColors } from './palette.js';
@@ -25,6 +25,7 @@ interface EdgeAttributes {
   size: number;
   color: string;
   kind: 'contains' | 'imports';
+  hidden: boolean;
 }
 
 export interface MapViewEvents {
@@ -66,6 +67,8 @@ export class MapView {
   private dragged: string | undefined;
   private dragMoved = false;
   private lodTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Many imports: they are drawn for the selected or hovered node only (at 100,000 files, 140,000 lines are a gray mat). */
+  private importsOnDemand = false;
   /** Nodes or edges were added since sigma last indexed the graph: a highlight must index them first. */
   private unindexed = false;
 
@@ -75,26 +78,49 @@ export class MapView {
     private readonly events: MapViewEvents,
   ) {}
 
-  /** Draws the model from scratch (first load, or after a reset); the camera stays where it was unless `fit`. */
+  /**
+   * Draws the model from scratch (first load, or after a reset); the camera
+   * stays where it was unless `fit`. Sigma indexes and draws once: every
+   * attribute, visibility included, is set before it sees the graph, and the
+   * coordinate frame is fixed from the start.
+   */
   render(fit: boolean): void {
     this.languageColor = languageColors(this.model.languages());
     const graph = new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: false, allowSelfLoops: true });
-    for (const node of this.model.nodes.values()) if (this.isDrawn(node)) graph.addNode(node.id, this.attributesOf(node));
+    const isHidden = this.hiddenTest();
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (const node of this.model.nodes.values()) {
+      if (!this.isDrawn(node)) continue;
+      graph.addNode(node.id, { ...this.attributesOf(node), hidden: isHidden(node) });
+      if (node.x < minX) minX = node.x;
+      if (node.x > maxX) maxX = node.x;
+      if (node.y < minY) minY = node.y;
+      if (node.y > maxY) maxY = node.y;
+    }
+    let imports = 0;
+    for (const edge of this.model.edges.values()) if (edge.kind === 'imports') imports += 1;
+    this.importsOnDemand = imports > MANY_EDGES;
     for (const edge of this.model.edges.values()) {
+      if (!this.isDrawnEdge(edge)) continue;
       if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
     }
     this.graph = graph;
     for (const event of ['nodeAdded', 'edgeAdded'] as const) graph.on(event, () => (this.unindexed = true));
-    if (!this.renderer) this.createRenderer();
-    else {
+    // A fixed frame: nodes added or moved later never shift the others.
+    const frame = Number.isFinite(minX) ? { x: [minX, maxX === minX ? minX + 1 : maxX], y: [minY, maxY === minY ? minY + 1 : maxY] } as { x: [number, number]; y: [number, number] } : null;
+    if (!this.renderer) {
+      this.createRenderer(frame);
+    } else {
       const camera = this.renderer.getCamera().getState();
-      this.renderer.setCustomBBox(null);
+      if (this.renderer.getSetting('hideEdgesOnMove') !== graph.size > MANY_EDGES) this.renderer.setSetting('hideEdgesOnMove', graph.size > MANY_EDGES);
+      this.renderer.setCustomBBox(frame);
       this.renderer.setGraph(graph);
       if (!fit) this.renderer.getCamera().setState(camera);
     }
-    this.renderer!.setSetting('hideEdgesOnMove', graph.size > MANY_EDGES);
-    this.applyVisibility();
-    this.freezeFrame();
+    this.unindexed = false;
     if (fit) this.renderer!.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
   }
 
@@ -115,17 +141,17 @@ export class MapView {
   update(diff: ModelDiff): void {
     for (const id of diff.removedEdges) if (this.graph.hasEdge(id)) this.graph.dropEdge(id);
     for (const id of diff.removedNodes) if (this.graph.hasNode(id)) this.graph.dropNode(id);
+    const isHidden = this.hiddenTest();
     for (const node of [...diff.added, ...diff.updated]) {
       if (!this.isDrawn(node)) continue;
       if (this.graph.hasNode(node.id)) this.graph.mergeNodeAttributes(node.id, { ...this.attributesOf(node), hidden: this.graph.getNodeAttribute(node.id, 'hidden') });
-      else this.graph.addNode(node.id, this.attributesOf(node));
+      else this.graph.addNode(node.id, { ...this.attributesOf(node), hidden: isHidden(node) });
     }
     for (const edge of diff.addedEdges) {
-      if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
+      if (!this.isDrawnEdge(edge) || !this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
       if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
       this.graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
     }
-    if (diff.added.length > 0) this.applyVisibility();
     if (this.selected && !this.graph.hasNode(this.selected)) this.select(undefined);
   }
 
@@ -266,8 +292,10 @@ export class MapView {
     this.renderer = undefined;
   }
 
-  private createRenderer(): void {
+  private createRenderer(frame: { x: [number, number]; y: [number, number] } | null): void {
     const renderer = new Sigma<NodeAttributes, EdgeAttributes>(this.graph, this.container, {
+      hideEdgesOnMove: this.graph.size > MANY_EDGES,
+      renderLabels: !location.search.includes('nolabels'),
       zIndex: true,
       labelColor: { color: this.theme.label },
       labelFont: 'system-ui, sans-serif',
@@ -285,6 +313,10 @@ export class MapView {
       edgeReducer: (id, attributes) => this.reduceEdge(id, attributes),
     });
     this.renderer = renderer;
+    this.pickOnlyWhenStill(renderer);
+    this.drawOnlyWhenStill(renderer);
+    // The same extent sigma found: kept from now on, set without drawing again (a frame costs a second in software).
+    (renderer as unknown as { customBBox: typeof frame }).customBBox = frame;
     renderer.on('clickNode', ({ node }) => {
       if (this.dragMoved) return;
       this.events.select(node);
@@ -352,12 +384,71 @@ export class MapView {
     } else this.renderer.refresh({ skipIndexation: true });
   }
 
-  /** Keeps the coordinate frame fixed, so that nodes added or moved later never shift the others. */
-  private freezeFrame(): void {
-    if (!this.renderer) return;
-    this.renderer.setCustomBBox(null);
-    this.renderer.refresh();
-    this.renderer.setCustomBBox(this.renderer.getBBox());
+  /**
+   * Sigma finds the node under the pointer by reading a pixel back from the
+   * GPU (WebGL picking) on every pointer move. With a software GPU that read
+   * waits for the frame being drawn, which made each step of a pan wait for a
+   * whole frame: 14 s of `readPixels` in a 20-step pan at 10,000 nodes. While
+   * the stage is being dragged, or the camera moves, nothing is picked
+   * (nothing can be hovered then anyway); a press still picks, so that nodes
+   * can be dragged.
+   */
+  private pickOnlyWhenStill(renderer: Sigma<NodeAttributes, EdgeAttributes>): void {
+    // A private method of sigma 3 (the one its pointer handlers call): wrapped, not changed.
+    const picking = renderer as unknown as { getNodeAtPosition(position: { x: number; y: number }): string | null };
+    const pick = picking.getNodeAtPosition.bind(renderer);
+    const captor = renderer.getMouseCaptor();
+    picking.getNodeAtPosition = (position) => {
+      const stageDragged = captor.isMouseDown && this.dragged === undefined && captor.draggedEvents > 0;
+      if (stageDragged || renderer.getCamera().isAnimated() || captor.currentWheelDirection !== 0) return null;
+      return pick(position);
+    };
+  }
+
+  /**
+   * Pans and zooms move the last drawn frame (a CSS transform of sigma's
+   * canvases, done by the compositor) and draw the graph again once the
+   * camera holds still for a moment, the way map viewers move tiles. With a
+   * software GPU one frame of 10,000 nodes takes about a second to draw: a
+   * pan that draws every step cannot follow the pointer. Renders that are not
+   * camera moves (a highlight, a change of the graph) draw at once.
+   */
+  private drawOnlyWhenStill(renderer: Sigma<NodeAttributes, EdgeAttributes>): void {
+    const internals = renderer as unknown as { render(): unknown };
+    const draw = internals.render.bind(renderer);
+    const captor = renderer.getMouseCaptor();
+    const camera = renderer.getCamera();
+    let drawnWith = camera.getState();
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const canvases = () => Object.entries(renderer.getCanvases()).filter(([name]) => name !== 'mouse').map(([, canvas]) => canvas);
+    const drawNow = (): unknown => {
+      clearTimeout(settle);
+      settle = undefined;
+      for (const canvas of canvases()) canvas.style.transform = '';
+      drawnWith = camera.getState();
+      return draw();
+    };
+    const moving = (): boolean => (captor.isMouseDown && this.dragged === undefined && captor.draggedEvents > 0) || captor.currentWheelDirection !== 0 || camera.isAnimated();
+    internals.render = () => {
+      const now = camera.getState();
+      const sameCamera = now.x === drawnWith.x && now.y === drawnWith.y && now.ratio === drawnWith.ratio && now.angle === drawnWith.angle;
+      if (sameCamera || now.angle !== drawnWith.angle || !moving()) return drawNow();
+      // Where the corners of the drawn frame are now: a translation and a scale.
+      const { width, height } = renderer.getDimensions();
+      const topLeft = renderer.framedGraphToViewport(renderer.viewportToFramedGraph({ x: 0, y: 0 }, { cameraState: drawnWith }));
+      const bottomRight = renderer.framedGraphToViewport(renderer.viewportToFramedGraph({ x: width, y: height }, { cameraState: drawnWith }));
+      const scale = (bottomRight.x - topLeft.x) / width;
+      for (const canvas of canvases()) {
+        canvas.style.transformOrigin = '0 0';
+        canvas.style.transform = `translate(${topLeft.x}px, ${topLeft.y}px) scale(${scale})`;
+      }
+      clearTimeout(settle);
+      const waitUntilStill = (): void => {
+        settle = setTimeout(() => (moving() ? waitUntilStill() : drawNow()), 120);
+      };
+      waitUntilStill();
+      return renderer;
+    };
   }
 
   /** Zoomed in on a few files: their symbols are drawn; zoomed out again, they go. */
@@ -419,9 +510,9 @@ export class MapView {
     return file !== undefined && this.isExpanded(file.id);
   }
 
-  private applyVisibility(): void {
+  /** Whether a node is hidden: filtered out, below a collapsed directory, or outside the focus. */
+  private hiddenTest(): (node: PlacedNode) => boolean {
     const hiddenBelow = new Map<string, boolean>();
-    // Whether a node's ancestors hide it (a collapsed directory, or outside the focus).
     const hiddenByAncestors = (id: string | undefined): boolean => {
       if (id === undefined) return false;
       const known = hiddenBelow.get(id);
@@ -431,22 +522,39 @@ export class MapView {
       hiddenBelow.set(id, hidden);
       return hidden;
     };
-    const focus = this.filter.focus;
+    const { focus, hiddenKinds, hiddenLanguages } = this.filter;
     const inFocus = (node: PlacedNode): boolean => focus === undefined || node.id === focus || this.model.ancestorsOf(node.id).includes(focus);
+    return (node) =>
+      hiddenKinds.has(node.kind) ||
+      (node.kind === 'file' && node.language !== undefined && hiddenLanguages.has(node.language)) ||
+      hiddenByAncestors(node.parent) ||
+      (node.kind === 'package' ? focus !== undefined : !inFocus(node));
+  }
+
+  private applyVisibility(): void {
+    const isHidden = this.hiddenTest();
     this.graph.updateEachNodeAttributes(
       (id, attributes) => {
         const node = this.model.nodes.get(id);
         if (!node) return attributes;
-        const hidden =
-          this.filter.hiddenKinds.has(node.kind) ||
-          (node.kind === 'file' && node.language !== undefined && this.filter.hiddenLanguages.has(node.language)) ||
-          hiddenByAncestors(node.parent) ||
-          (node.kind === 'package' ? focus !== undefined : !inFocus(node));
+        const hidden = isHidden(node);
         return attributes.hidden === hidden ? attributes : { ...attributes, hidden };
       },
       // The hint lets sigma skip indexing again, which it can only do when every node is indexed already.
       this.unindexed ? undefined : { attributes: ['hidden'] },
     );
+  }
+
+  /**
+   * Edges drawn: imports, and the tree between directories (and a file's
+   * symbols when expanded). A file's edge to its directory is left out: the
+   * file sits by its directory anyway, and at 100,000 files those edges cost
+   * as much to draw as all the rest.
+   */
+  private isDrawnEdge(edge: ApiEdge): boolean {
+    if (location.search.includes('noedges')) return false;
+    if (edge.kind === 'imports') return true;
+    return !edge.target.startsWith('file:');
   }
 
   private attributesOf(node: PlacedNode): NodeAttributes {
@@ -472,7 +580,7 @@ export class MapView {
   }
 
   private edgeAttributes(kind: 'contains' | 'imports'): EdgeAttributes {
-    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? this.theme.importEdge : this.theme.edge };
+    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? this.theme.importEdge : this.theme.edge, hidden: kind === 'imports' && this.importsOnDemand };
   }
 
   private reduceNode(id: string, attributes: NodeAttributes): Partial<NodeAttributes> & { forceLabel?: boolean; highlighted?: boolean } {
@@ -484,11 +592,12 @@ export class MapView {
     return { ...attributes, color: this.theme.faded, label: '', zIndex: 0 };
   }
 
-  private reduceEdge(id: string, attributes: EdgeAttributes): Partial<EdgeAttributes> & { hidden?: boolean } {
-    if (this.selected === undefined) return attributes;
+  private reduceEdge(id: string, attributes: EdgeAttributes): EdgeAttributes {
+    const focus = this.selected ?? this.hovered;
+    if (focus === undefined) return attributes;
     const [source, target] = this.graph.extremities(id);
-    if (source === this.selected || target === this.selected) return { ...attributes, color: this.theme.highlight, size: 1.2 };
-    return { ...attributes, hidden: true };
+    if (source === focus || target === focus) return { ...attributes, hidden: false, color: this.theme.highlight, size: 1.2 };
+    return this.selected !== undefined ? { ...attributes, hidden: true } : attributes;
   }
 }
 
