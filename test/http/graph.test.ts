@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { nodePath, startTestServer } from '../helpers/strata-server.ts';
+import { nodePath, request, startTestServer } from '../helpers/strata-server.ts';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -171,4 +171,14 @@ t.test('a missing node is 404 NOT_FOUND naming the id', async (t) => {
   const { status, body } = await server.api(nodePath('file:no/such.ts'));
   t.equal(status, 404);
   t.same(body, { error: { code: 'NOT_FOUND', message: 'node "file:no/such.ts" does not exist' } });
+});
+
+t.test("meta.repositoryPath, for editor links, only from a server on a loopback address", async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const local = await startTestServer(t, repo);
+  t.equal((await local.api('/api/graph')).body.meta.repositoryPath, repo, 'bound to 127.0.0.1: the browser is on this machine');
+  const everywhere = await startTestServer(t, repo, { flags: { port: 0, host: '0.0.0.0', dataDir: path.join(repo, '.strata-other') } });
+  const meta = (await request(everywhere.url.replace('0.0.0.0', '127.0.0.1'), '/api/graph')).body.meta;
+  t.equal(meta.repositoryPath, undefined, 'bound to every address: the server\'s paths are its own');
+  t.equal(meta.repository, path.basename(repo));
 });

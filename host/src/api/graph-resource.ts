@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { isIP } from 'node:net';
 import { inject, injectable } from 'tsyringe';
+import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { GraphJsonCache } from '../graph/graph-json.js';
 import { CHANGE_LOG_MAX_ENTRIES, CHANGE_LOG_MAX_REVISIONS, GraphStore } from '../graph/graph-store.js';
@@ -14,6 +16,7 @@ export class GraphResource implements ApiResource {
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
     @inject(GraphJsonCache) private readonly graphJson: GraphJsonCache,
+    @inject(StrataConfig) private readonly config: StrataConfig,
   ) {}
 
   routes(): ApiRoute[] {
@@ -32,6 +35,7 @@ export class GraphResource implements ApiResource {
           edgeCount: Type.Integer(),
           positionCount: Type.Integer({ description: 'Saved positions, including any for nodes not in the graph now.' }),
           repository: Type.String(),
+          repositoryPath: Type.Optional(Type.String({ description: "The repository's absolute path on the server, for links that open a file in an editor; only when the server listens on a loopback address (the browser is on the same machine)." })),
           indexedAt: Type.String({ format: 'date-time' }),
           indexDurationMs: Type.Integer(),
           skipped: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
@@ -49,6 +53,7 @@ export class GraphResource implements ApiResource {
             edgeCount: this.graph.edgeCount,
             positionCount: this.layout.size,
             repository: build?.repository ?? '',
+            ...(isLoopback(this.config.host) && { repositoryPath: this.config.repositoryRoot }),
             indexedAt: build?.indexedAt ?? '',
             indexDurationMs: build?.durationMs ?? 0,
             skipped: build?.skipped ?? [],
@@ -126,4 +131,10 @@ export class GraphResource implements ApiResource {
       }),
     ];
   }
+}
+
+/** Whether the server listens only where this machine alone can reach it. */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
 }

@@ -14,6 +14,7 @@ interface ServeOptions {
   watch?: boolean;
   dev?: boolean;
   plugins?: string[];
+  open?: boolean;
 }
 
 /** `strata serve [repo]`: index a repository and serve its graph. */
@@ -27,6 +28,7 @@ export function serveCommand(): Command {
     .option('--no-watch', 'do not follow edits to the repository')
     .option('--dev', 'plugin development: rebuild and reload plugins when their files change')
     .option('--plugins <dir...>', 'folders holding plugins (a plugin folder, or a folder of them)')
+    .option('--open', 'open the web UI in the default browser once it is served')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', `
@@ -36,6 +38,7 @@ then these flags.
 
 Examples:
   $ strata serve                 serve the current directory at http://127.0.0.1:5050
+  $ strata serve --open          ... and open the code map in the browser
   $ strata serve ../app -p 8080  serve another repository on port 8080
   $ STRATA_AUTH_TOKEN=... strata serve --host 0.0.0.0`)
     .action(async (repo: string, options: ServeOptions) => {
@@ -67,6 +70,12 @@ Examples:
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       process.stderr.write(`Indexed ${repository} in ${seconds} s\n`);
       process.stdout.write(`Strata is serving ${path.basename(repository)} at ${strata.url}  (API: ${strata.url}/api/graph)\n`);
+      const pageUrl = browserUrl(strata.url);
+      process.stdout.write(`Open ${pageUrl} in your browser to see the code map.\n`);
+      if (options.open) {
+        const { openInBrowser } = await import('./open-browser.js');
+        await openInBrowser(pageUrl).catch((error: Error) => process.stderr.write(`Could not open a browser (${error.message}); open ${pageUrl} yourself.\n`));
+      }
 
       let signals = 0;
       const shutdown = (signal: string): void => {
@@ -86,6 +95,13 @@ Examples:
       process.on('SIGINT', () => shutdown('SIGINT'));
       process.on('SIGTERM', () => shutdown('SIGTERM'));
     });
+}
+
+/** A served URL a browser can open: a server bound to every address is reached at localhost. */
+function browserUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0' || parsed.hostname === '[::]') parsed.hostname = 'localhost';
+  return parsed.origin;
 }
 
 /** Numbers pass as numbers; anything else passes as it is, for validation to name. */

@@ -52,6 +52,8 @@ export interface PlacedNode extends ApiNode {
 export interface LoadedGraph {
   revision: number;
   repository: string;
+  /** The repository's absolute path, when the server is on this machine. */
+  repositoryPath?: string;
   nodes: PlacedNode[];
   edges: ApiEdge[];
   /** Nodes that had a saved position. */

@@ -25,6 +25,7 @@ export interface ModelDiff {
 export class GraphModel {
   revision = 0;
   repository = '';
+  repositoryPath: string | undefined;
   readonly nodes = new Map<string, PlacedNode>();
   readonly edges = new Map<string, ApiEdge>();
   private children = new Map<string, Set<string>>();
@@ -34,6 +35,7 @@ export class GraphModel {
   replace(graph: LoadedGraph): void {
     this.revision = graph.revision;
     this.repository = graph.repository;
+    this.repositoryPath = graph.repositoryPath;
     this.nodes.clear();
     this.edges.clear();
     this.children.clear();

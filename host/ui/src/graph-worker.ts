@@ -56,7 +56,7 @@ async function load(request: GraphWorkerRequest): Promise<GraphWorkerResponse> {
   }
   const text = await response.text();
   const fetched = performance.now();
-  let body: { data?: { nodes: ApiNode[]; edges: ApiEdge[] }; meta?: { revision: number; repository: string }; error?: { code: string; message: string } };
+  let body: { data?: { nodes: ApiNode[]; edges: ApiEdge[] }; meta?: { revision: number; repository: string; repositoryPath?: string }; error?: { code: string; message: string } };
   try {
     body = JSON.parse(text);
   } catch {
@@ -71,6 +71,7 @@ async function load(request: GraphWorkerRequest): Promise<GraphWorkerResponse> {
   const graph: LoadedGraph = {
     revision: body.meta.revision,
     repository: body.meta.repository,
+    repositoryPath: body.meta.repositoryPath,
     nodes,
     edges: body.data.edges.filter((edge) => !isSymbolEdge(edge)),
     savedPositions: nodes.filter((node) => node.saved).length,

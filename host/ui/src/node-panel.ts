@@ -137,9 +137,10 @@ export class NodePanel {
   }
 
   private editorUrl(node: NodeDetails): string | undefined {
-    if (node.kind === 'package' || !this.model.repository) return undefined;
+    // Only a server on this machine says where the repository is; elsewhere there is no file to open.
+    if (node.kind === 'package' || !this.model.repositoryPath) return undefined;
     const template = localStorage.getItem(EDITOR_KEY) ?? DEFAULT_EDITOR_URL;
-    const repository = this.model.repository.replace(/\\/g, '/').replace(/\/$/, '');
+    const repository = this.model.repositoryPath.replace(/\\/g, '/').replace(/\/$/, '');
     return template
       .replace('{repository}', encodeURI(repository).replace(/^\//, ''))
       .replace('{path}', encodeURI(node.path === '.' ? '' : node.path))
