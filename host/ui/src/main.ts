@@ -10,7 +10,7 @@ import { GraphModel, type GraphChanges } from './graph-model.js';
 import type { GraphWorkerRequest, GraphWorkerResponse } from './graph-worker.js';
 import { LayoutPanel } from './layout-panel.js';
 import { MapView, type VisibilityFilter } from './map-view.js';
-import { NodePanel } from './node-panel.js';
+import { figure, NodePanel } from './node-panel.js';
 import { Notices } from './notices.js';
 import { composeStyle, styleFor } from './overlay-composition.js';
 import { OverlayPanel } from './overlay-panel.js';
@@ -327,7 +327,8 @@ class StrataPage {
       element('div', { class: 'muted path' }, node.path),
       ...visible.map((ref) => {
         const style = styleFor(node, ref);
-        return element('div', { class: 'hover-overlay' }, `${this.overlays.overlayName(ref)}: `, style ? (style.value ?? style.badge ?? '—') : 'no data');
+        const shown = style ? (style.value !== undefined ? figure(style.value) : (style.badge ?? '—')) : 'no data';
+        return element('div', { class: 'hover-overlay' }, `${this.overlays.overlayName(ref)}: `, String(shown));
       }),
       composed.badges.length > 0 && element('div', { class: 'badges' }, ...composed.badges.map((badge) => element('span', { class: 'badge' }, badge))),
     );

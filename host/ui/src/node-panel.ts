@@ -150,7 +150,11 @@ export class NodePanel {
   private overlayValues(node: NodeDetails): HTMLElement | false {
     const rows = Object.entries(node.overlays ?? {}).flatMap(([pluginId, overlays]) =>
       Object.entries(overlays).map(([overlayId, style]) => {
-        const parts = [style.value !== undefined ? String(style.value) : undefined, style.badge !== undefined ? `badge ${style.badge}` : undefined, style.size !== undefined ? `size ×${style.size}` : undefined].filter(Boolean);
+        const parts = [
+          style.value !== undefined ? figure(style.value) : undefined,
+          style.badge !== undefined ? `badge ${style.badge}` : undefined,
+          style.size !== undefined ? `size ×${figure(style.size)}` : undefined,
+        ].filter(Boolean);
         return element(
           'li',
           { 'data-overlay': `${pluginId}/${overlayId}` },
@@ -192,4 +196,9 @@ function labelOf(model: GraphModel, id: string): string {
   const node = model.nodes.get(id)!;
   if (isSymbol(node)) return `${node.name} (${node.kind})`;
   return node.kind === 'package' ? node.name : node.path;
+}
+
+/** A figure as people read it: at most two decimals. */
+export function figure(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
