@@ -1,44 +1,13 @@
 // The graph as the API serves it, and where nodes without a saved position go.
 // Shared by the page and the graph worker; imports nothing of the DOM.
 
-/** How an overlay paints one node (GET /api/graph, `overlays.<plugin>.<overlay>`). */
-export interface NodeStyle {
-  color?: string;
-  size?: number;
-  badge?: string | number;
-  value?: number;
-}
+import type { GraphEdge, GraphNode, NodeStyle } from '@strata/sdk';
 
-/** A node record of GET /api/graph. */
-export interface ApiNode {
-  id: string;
-  kind: string;
-  name: string;
-  path: string;
-  parent?: string;
-  language?: string;
-  bytes?: number;
-  lines?: number;
-  loc?: number;
-  files?: number;
-  startLine?: number;
-  endLine?: number;
-  exported?: boolean;
-  builtin?: boolean;
-  error?: string;
-  position?: { x: number; y: number };
-  overlays?: Record<string, Record<string, NodeStyle>>;
-}
-
+export type { NodeStyle };
+/** A node record of GET /api/graph: the SDK's type, which the API's schema is checked against. */
+export type ApiNode = GraphNode;
 /** An edge record of GET /api/graph. */
-export interface ApiEdge {
-  id: string;
-  source: string;
-  target: string;
-  kind: 'contains' | 'imports';
-  references?: string[];
-  specifiers?: string[];
-}
+export type ApiEdge = GraphEdge;
 
 /** A node as the page keeps it: the record, where it is drawn, and whether that place was saved. */
 export interface PlacedNode extends ApiNode {

@@ -124,10 +124,6 @@ export class MapView {
     if (fit) this.renderer!.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
   }
 
-  get sigma(): Sigma<NodeAttributes, EdgeAttributes> | undefined {
-    return this.renderer;
-  }
-
   /** Nodes drawn now (visible ones), for the status line and the tests. */
   get drawnCount(): { nodes: number; edges: number } {
     let nodes = 0;
@@ -161,8 +157,8 @@ export class MapView {
     this.restyle();
   }
 
-  /** Repaints every node from the model (after overlay styles changed). */
-  restyle(): void {
+  /** Repaints every node from the model's styles. */
+  private restyle(): void {
     this.graph.updateEachNodeAttributes((id, attributes) => {
       const node = this.model.nodes.get(id);
       return node ? { ...attributes, ...this.styleOf(node) } : attributes;
@@ -284,12 +280,6 @@ export class MapView {
   /** Whether a node is in the drawn graph and not hidden. */
   isVisible(id: string): boolean {
     return this.graph.hasNode(id) && !this.graph.getNodeAttribute(id, 'hidden');
-  }
-
-  destroy(): void {
-    clearTimeout(this.lodTimer);
-    this.renderer?.kill();
-    this.renderer = undefined;
   }
 
   private createRenderer(frame: { x: [number, number]; y: [number, number] } | null): void {

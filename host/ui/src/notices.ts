@@ -11,7 +11,7 @@ export class Notices {
     this.root.append(this.banner, this.errors);
   }
 
-  /** The server does not answer; the page tries again in `retryInMs`. */
+  /** The server does not answer (the message says when the page tries again). */
   offline(message: string): void {
     this.banner.hidden = false;
     this.banner.textContent = message;
@@ -20,10 +20,6 @@ export class Notices {
   online(): void {
     this.banner.hidden = true;
     this.banner.textContent = '';
-  }
-
-  get isOffline(): boolean {
-    return !this.banner.hidden;
   }
 
   /** An error to show until dismissed (the same message is shown once). */
