@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inject, injectable } from 'tsyringe';
@@ -9,6 +10,7 @@ import { EventBus } from '../events/event-bus.js';
 import { Logger } from '../logging/logger.js';
 import { PluginManifestError, isPluginFolder, readPluginPackage, type PluginPackage } from './plugin-manifest.js';
 import { RepositoryCapabilities } from './repository-capabilities.js';
+import { Semaphore } from './semaphore.js';
 
 /** `loaded`: ready to apply. The others are listed with their reason and cannot be applied. */
 export type PluginState = 'loaded' | 'invalid' | 'incompatible' | 'failed';
@@ -82,9 +84,23 @@ export class PluginRegistry {
     return found;
   }
 
-  /** Loads every plugin found; failures are recorded on their records, never thrown. */
+  /**
+   * Loads every plugin found; failures are recorded on their records, never
+   * thrown. A few sandboxes start at a time: dozens of processes starting at
+   * once on two busy cores ran past the load time limit (17 of 60 in a test
+   * from outside), each limit measured while the others took the CPU.
+   */
   loadAll(): Promise<void> {
-    this.loading = Promise.all(this.discover().map(({ folder, builtIn }) => this.reload(folder, builtIn))).then(() => undefined);
+    const slots = new Semaphore(Math.max(2, availableParallelism()));
+    const loadInTurn = async (folder: string, builtIn: boolean): Promise<void> => {
+      const release = await slots.acquire();
+      try {
+        await this.reload(folder, builtIn);
+      } finally {
+        release();
+      }
+    };
+    this.loading = Promise.all(this.discover().map(({ folder, builtIn }) => loadInTurn(folder, builtIn))).then(() => undefined);
     return this.loading;
   }
 

@@ -8,6 +8,7 @@ import { inject, injectable } from 'tsyringe';
 import type { BlameRange, Capability, GitCommit } from '@strata/sdk';
 import { StrataConfig } from '../config/strata-config.js';
 import { GraphStore } from '../graph/graph-store.js';
+import { Semaphore } from './semaphore.js';
 
 const run = promisify(execFile);
 
@@ -261,7 +262,7 @@ export class RepositoryCapabilities {
 
   private async git(args: string[], call?: GitCall): Promise<string> {
     const root = await this.root();
-    const release = call ? await call.slots.acquire(call.signal) : undefined;
+    const release = call ? await call.slots.acquire(call.signal, () => new CapabilityError('the apply has ended')) : undefined;
     try {
       if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
       const { stdout } = await run('git', ['-C', root, ...args], { maxBuffer: GIT_MAX_BUFFER, timeout: this.config.plugins.wallTimeMs, encoding: 'utf8', signal: call?.signal });
@@ -347,42 +348,4 @@ export function parseBlame(output: string): BlameRange[] {
     else if (line.startsWith('author-time ')) current.time = Number(line.slice(12));
   }
   return ranges;
-}
-
-/** At most `size` holders at once; the others wait in order (and leave the queue when their signal aborts). */
-class Semaphore {
-  private free: number;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  async acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.free > 0) this.free--;
-    else {
-      await new Promise<void>((resolve, reject) => {
-        const wake = (): void => {
-          signal?.removeEventListener('abort', leave);
-          resolve();
-        };
-        const leave = (): void => {
-          const index = this.waiting.indexOf(wake);
-          if (index >= 0) this.waiting.splice(index, 1);
-          reject(new CapabilityError('the apply has ended'));
-        };
-        if (signal?.aborted) return leave();
-        signal?.addEventListener('abort', leave, { once: true });
-        this.waiting.push(wake);
-      });
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    };
-  }
 }
