@@ -186,16 +186,19 @@ t.test('changed nodes carry the styles of the active overlays, as GET /api/graph
   t.equal((await server.api('/api/overlays/loc/apply', { method: 'POST' })).status, 200);
   const before = (await server.api('/api/graph')).body;
   await writeFiles(repo, { 'src/more.ts': 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport const d = 4;\n' });
-  const graph = await nextGraph(server, before.meta.revision, (g) => ids(g).has('file:src/more.ts'));
-  // Overlays are applied again once the graph has been quiet for a moment.
+  await nextGraph(server, before.meta.revision, (g) => ids(g).has('file:src/more.ts'));
+  // Overlays are applied again once the graph has been quiet for a moment. The write may reach the graph in
+  // more than one revision (the file seen created, then written): the last graph read is the one compared.
   const deadline = Date.now() + 10_000;
   let styled: any;
+  let graph: any;
   while (!styled?.overlays && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    styled = (await server.api('/api/graph')).body.data.nodes.find((node: Item) => node.id === 'file:src/more.ts');
+    graph = (await server.api('/api/graph')).body;
+    styled = graph.data.nodes.find((node: Item) => node.id === 'file:src/more.ts');
   }
   t.same(styled.overlays, { loc: { main: { color: '#ff0000', value: 4, badge: 'f' } } }, 'the new file is painted');
   const changes = await changesSince(server, before.meta.revision);
-  t.equal(changes.revision, graph.meta.revision);
+  t.equal(changes.revision, graph.meta.revision, 'the changes lead to the graph last read');
   t.same(changes.nodes.find((node) => node.id === 'file:src/more.ts'), styled, 'and served with its styles in the changes');
 });
