@@ -15,6 +15,8 @@ t.test('strata serve prints the URL to open, and --open opens it in the browser'
   await writeFile(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > '${opened}'\n`, { mode: 0o755 });
   const run = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn', '--open'], { env: { PATH: `${bin}:${process.env.PATH}` } });
   const url = await run.url();
+  // The line comes right after the one that gives the URL, in a write of its own.
+  for (let i = 0; i < 50 && !run.stdout().includes('Open '); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   t.match(run.stdout(), `Open ${url} in your browser`);
   const page = await fetch(url + '/');
   t.equal(page.status, 200);
