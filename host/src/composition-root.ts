@@ -11,6 +11,7 @@ import { StrataConfig } from './config/strata-config.js';
 import { EventBus } from './events/event-bus.js';
 import { GraphColumnsCache } from './graph/graph-columns.js';
 import { GraphJsonCache } from './graph/graph-json.js';
+import { GraphMapCache } from './graph/graph-map.js';
 import { GraphSource } from './graph/graph-source.js';
 import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
 import { LiveGraphUpdater } from './graph/live-graph-updater.js';
@@ -45,6 +46,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(FileFactsCache);
   container.registerSingleton(GraphSource, RepositoryIndexer);
   container.registerSingleton(GraphJsonCache);
+  container.registerSingleton(GraphMapCache);
   container.registerSingleton(RepositoryWatcher);
   container.registerSingleton(LiveGraphUpdater);
   container.registerSingleton(EventBus);

@@ -4,10 +4,26 @@ import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { GraphJsonCache } from '../graph/graph-json.js';
+import { GraphMapCache } from '../graph/graph-map.js';
 import { CHANGE_LOG_MAX_ENTRIES, CHANGE_LOG_MAX_REVISIONS, GraphStore } from '../graph/graph-store.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { SerializedJson, defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
 import { GraphEdgeSchema, GraphNodeSchema } from './graph-schemas.js';
+
+/** `meta` of GET /api/graph and GET /api/graph/map. */
+const GraphMetaSchema = Type.Object({
+  revision: Type.Integer({ description: 'Increases each time the graph changes.' }),
+  nodeCount: Type.Integer(),
+  edgeCount: Type.Integer(),
+  positionCount: Type.Integer({ description: 'Saved positions, including any for nodes not in the graph now.' }),
+  repository: Type.String(),
+  repositoryPath: Type.Optional(Type.String({ description: "The repository's absolute path on the server, for links that open a file in an editor; only when the server listens on a loopback address (the browser is on the same machine)." })),
+  indexedAt: Type.String({ format: 'date-time' }),
+  indexDurationMs: Type.Integer(),
+  skipped: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
+  unresolvedCount: Type.Integer({ description: 'Imports that led neither to a file nor to a package.' }),
+  unresolved: Type.Array(Type.Object({ file: Type.String(), specifier: Type.String(), reason: Type.String() }), { description: 'The first of them, with the reason.' }),
+});
 
 /** `GET /api/graph`, `GET /api/graph/changes` and `GET /api/graph/nodes/{id}` (spec 4.1). */
 @injectable()
@@ -16,8 +32,28 @@ export class GraphResource implements ApiResource {
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
     @inject(GraphJsonCache) private readonly graphJson: GraphJsonCache,
+    @inject(GraphMapCache) private readonly graphMap: GraphMapCache,
     @inject(StrataConfig) private readonly config: StrataConfig,
   ) {}
+
+  /** `meta` of the whole-graph routes: counts, revision, repository and what the indexer skipped. */
+  private graphMeta(): object {
+    const build = this.graph.buildInfo;
+    return {
+      timestamp: new Date().toISOString(),
+      revision: this.graph.revision,
+      nodeCount: this.graph.nodeCount,
+      edgeCount: this.graph.edgeCount,
+      positionCount: this.layout.size,
+      repository: build?.repository ?? '',
+      ...(isLoopback(this.config.host) && { repositoryPath: this.config.repositoryRoot }),
+      indexedAt: build?.indexedAt ?? '',
+      indexDurationMs: build?.durationMs ?? 0,
+      skipped: build?.skipped ?? [],
+      unresolvedCount: build?.unresolvedCount ?? 0,
+      unresolved: build?.unresolved ?? [],
+    };
+  }
 
   routes(): ApiRoute[] {
     return [
@@ -29,38 +65,47 @@ export class GraphResource implements ApiResource {
         description: 'Every node (with `position` when one is saved) and every edge. `meta` adds counts, the graph revision and what the indexer skipped.',
         tags: ['graph'],
         response: Type.Object({ nodes: Type.Array(GraphNodeSchema), edges: Type.Array(GraphEdgeSchema) }),
-        responseMeta: Type.Object({
-          revision: Type.Integer({ description: 'Increases each time the graph changes.' }),
-          nodeCount: Type.Integer(),
-          edgeCount: Type.Integer(),
-          positionCount: Type.Integer({ description: 'Saved positions, including any for nodes not in the graph now.' }),
-          repository: Type.String(),
-          repositoryPath: Type.Optional(Type.String({ description: "The repository's absolute path on the server, for links that open a file in an editor; only when the server listens on a loopback address (the browser is on the same machine)." })),
-          indexedAt: Type.String({ format: 'date-time' }),
-          indexDurationMs: Type.Integer(),
-          skipped: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
-          unresolvedCount: Type.Integer({ description: 'Imports that led neither to a file nor to a package.' }),
-          unresolved: Type.Array(Type.Object({ file: Type.String(), specifier: Type.String(), reason: Type.String() }), { description: 'The first of them, with the reason.' }),
-        }),
+        responseMeta: GraphMetaSchema,
         errors: [],
         handle: async () => {
           const { body } = this.graphJson.current();
-          const build = this.graph.buildInfo;
-          const meta = {
-            timestamp: new Date().toISOString(),
-            revision: this.graph.revision,
-            nodeCount: this.graph.nodeCount,
-            edgeCount: this.graph.edgeCount,
-            positionCount: this.layout.size,
-            repository: build?.repository ?? '',
-            ...(isLoopback(this.config.host) && { repositoryPath: this.config.repositoryRoot }),
-            indexedAt: build?.indexedAt ?? '',
-            indexDurationMs: build?.durationMs ?? 0,
-            skipped: build?.skipped ?? [],
-            unresolvedCount: build?.unresolvedCount ?? 0,
-            unresolved: build?.unresolved ?? [],
-          };
-          return new SerializedJson(['{"data":', body, `,"meta":${JSON.stringify(meta)}}`]);
+          return new SerializedJson(['{"data":', body, `,"meta":${JSON.stringify(this.graphMeta())}}`]);
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/graph/map',
+        operationId: 'getGraphMap',
+        summary: 'The graph in columns, for drawing it',
+        description:
+          'The nodes and imports of GET /api/graph in columns, for a client that draws the whole graph (the web UI): entry `i` of every `nodes` column is node `i`; ' +
+          '`kind` and `language` index `kinds` and `languages` (-1: none); `parent` is the index of the containing node (-1: none); `lines` and `files` are null where the node has none; ' +
+          '`x` and `y` are the saved position, null where none is saved. `imports` lists the import edges as pairs of node indexes (`source[j]` imports `target[j]`). ' +
+          "`contains` edges are not listed: each is a node's `parent` (edge id `contains:<parent id>-><id>`), and an import edge's id is `imports:<source id>-><target id>`. " +
+          "Overlay styles are not included: GET /api/overlays/{id}/styles serves each plugin's. " +
+          'About a seventh of GET /api/graph at 100,000 files; `meta` is the same.',
+        tags: ['graph'],
+        response: Type.Object({
+          kinds: Type.Array(Type.String(), { description: 'Node kinds, indexed by `nodes.kind`.' }),
+          languages: Type.Array(Type.String(), { description: 'Languages, indexed by `nodes.language`.' }),
+          nodes: Type.Object({
+            id: Type.Array(Type.String()),
+            name: Type.Array(Type.String()),
+            kind: Type.Array(Type.Integer({ minimum: 0 })),
+            parent: Type.Array(Type.Integer({ minimum: -1 })),
+            language: Type.Array(Type.Integer({ minimum: -1 })),
+            lines: Type.Array(Type.Union([Type.Integer(), Type.Null()])),
+            files: Type.Array(Type.Union([Type.Integer(), Type.Null()])),
+            x: Type.Array(Type.Union([Type.Number(), Type.Null()])),
+            y: Type.Array(Type.Union([Type.Number(), Type.Null()])),
+          }),
+          imports: Type.Object({ source: Type.Array(Type.Integer({ minimum: 0 })), target: Type.Array(Type.Integer({ minimum: 0 })) }),
+        }),
+        responseMeta: GraphMetaSchema,
+        errors: [],
+        handle: async () => {
+          const { body } = this.graphMap.current();
+          return new SerializedJson(['{"data":', body, `,"meta":${JSON.stringify(this.graphMeta())}}`]);
         },
       }),
       defineRoute({

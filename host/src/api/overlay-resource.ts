@@ -4,6 +4,7 @@ import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.
 import { OverlayService, type ApplyBody } from '../overlays/overlay-service.js';
 import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
 import { StringEnum } from '../validation/string-enum.js';
+import { NodeStyleSchema } from './graph-schemas.js';
 
 const PluginIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'Plugin id.' }) });
 
@@ -122,6 +123,31 @@ export class OverlayResource implements ApiResource {
         response: StatusSchema,
         errors: ['NOT_FOUND'],
         handle: async ({ params }) => ({ data: await this.overlays.status(params.id) }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/overlays/:id/styles',
+        operationId: 'getOverlayStyles',
+        summary: "The styles a plugin's overlays serve now",
+        description:
+          "Overlay by overlay, the style of every node it paints, keyed by node id: what GET /api/graph merges into each node's `overlays[pluginId]`. " +
+          'A client that follows `overlay.*` and `plugin.*` events fetches this instead of the whole graph. `serving: false`, with no overlays, when the plugin serves nothing now (inactive, or not loaded).',
+        tags: ['overlays'],
+        params: PluginIdParams,
+        response: Type.Object({
+          pluginId: Type.String(),
+          state: StringEnum(['inactive', 'applying', 'active', 'failed'] as const),
+          serving: Type.Boolean({ description: 'Whether the graph routes serve these styles now.' }),
+          overlays: Type.Array(
+            Type.Object({
+              id: Type.String(),
+              legend: Type.Record(Type.String(), Type.String()),
+              styles: Type.Record(Type.String(), NodeStyleSchema, { description: 'Node id to style.' }),
+            }),
+          ),
+        }),
+        errors: ['NOT_FOUND'],
+        handle: async ({ params }) => ({ data: await this.overlays.servedStyles(params.id) }),
       }),
     ];
   }

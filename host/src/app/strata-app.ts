@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { GraphJsonCache } from '../graph/graph-json.js';
+import { GraphMapCache } from '../graph/graph-map.js';
 import { GraphSource, type BuildProgress } from '../graph/graph-source.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { LiveGraphUpdater } from '../graph/live-graph-updater.js';
@@ -31,6 +32,7 @@ export class StrataApp {
     @inject(GraphSource) private readonly source: GraphSource,
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(GraphJsonCache) private readonly graphJson: GraphJsonCache,
+    @inject(GraphMapCache) private readonly graphMap: GraphMapCache,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
     @inject(HttpServer) private readonly http: HttpServer,
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
@@ -64,8 +66,9 @@ export class StrataApp {
       // Watching starts before the repository is listed, so that what changes while it is indexed is not lost.
       if (this.config.watch) await this.liveUpdater.start();
       this.graph.replace(await this.source.build(onProgress));
-      // Serialize the graph now, so that the first client does not wait for it.
+      // Serialize the graph now, so that the first client (the web UI asks for the map) does not wait for it.
       this.graphJson.current();
+      this.graphMap.current();
       this.liveUpdater.applyChanges();
       // The graph is served from here on; the overlay routes wait for the plugins, so a
       // plugin that is slow to load delays only them.

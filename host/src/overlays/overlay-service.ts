@@ -172,6 +172,25 @@ export class OverlayService {
     return out;
   }
 
+  /**
+   * The styles a plugin's overlays serve now, overlay by overlay (what the
+   * graph routes merge into each node's `overlays[pluginId]`), for a client
+   * that follows one plugin without loading the graph again. Empty when the
+   * plugin serves nothing (inactive, or not loaded).
+   */
+  async servedStyles(pluginId: string): Promise<{ pluginId: string; state: OverlayState; serving: boolean; overlays: Array<{ id: string; legend: Record<string, string>; styles: Record<string, NodeStyle> }> }> {
+    const record = await this.loadedOrListed(pluginId);
+    const entry = this.byPlugin.get(record.id);
+    const state = this.snapshot(record.id).state;
+    if (!entry || !this.serves(record.id, entry)) return { pluginId: record.id, state, serving: false, overlays: [] };
+    return {
+      pluginId: record.id,
+      state,
+      serving: true,
+      overlays: entry.overlays.map((overlay) => ({ id: overlay.id, legend: overlay.legend, styles: Object.fromEntries(overlay.styles) })),
+    };
+  }
+
   /** Whether any overlay is active (the graph serializer skips the lookups when none is). */
   get anyActive(): boolean {
     for (const [pluginId, entry] of this.byPlugin) if (this.serves(pluginId, entry)) return true;

@@ -17,16 +17,67 @@ export interface PlacedNode extends ApiNode {
   saved: boolean;
 }
 
-/** What `GET /api/graph` gives the page, once placed. */
+/**
+ * What the graph worker gives the page: `GET /api/graph/map`'s columns (one
+ * entry per node), placed. Typed arrays are moved to the page, not copied.
+ */
 export interface LoadedGraph {
   revision: number;
   repository: string;
   /** The repository's absolute path, when the server is on this machine. */
   repositoryPath?: string;
-  nodes: PlacedNode[];
-  edges: ApiEdge[];
+  ids: string[];
+  names: string[];
+  /** Index into `kinds`. */
+  kind: Uint8Array;
+  kinds: string[];
+  /** Index of the parent node, -1 for none. */
+  parent: Int32Array;
+  /** Index into `languages`, -1 for none. */
+  language: Int16Array;
+  languages: string[];
+  /** NaN where the node has none. */
+  lines: Float64Array;
+  /** NaN where the node has none. */
+  files: Float64Array;
+  x: Float64Array;
+  y: Float64Array;
+  /** 1 where the position came from the saved layout. */
+  saved: Uint8Array;
+  /** Import edges: node indexes. */
+  importSource: Int32Array;
+  importTarget: Int32Array;
   /** Nodes that had a saved position. */
   savedPositions: number;
+}
+
+/** `GET /api/graph/map`'s `data`. */
+export interface GraphMapData {
+  kinds: string[];
+  languages: string[];
+  nodes: {
+    id: string[];
+    name: string[];
+    kind: number[];
+    parent: number[];
+    language: number[];
+    lines: (number | null)[];
+    files: (number | null)[];
+    x: (number | null)[];
+    y: (number | null)[];
+  };
+  imports: { source: number[]; target: number[] };
+}
+
+/** A node's path from its id (`dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>`: the SDK's `GraphNode.id`). */
+export function pathOfId(id: string): string {
+  const colon = id.indexOf(':');
+  const rest = id.slice(colon + 1);
+  if (id.startsWith('sym:')) {
+    const hash = rest.indexOf('#');
+    return hash >= 0 ? rest.slice(0, hash) : rest;
+  }
+  return rest;
 }
 
 export const SYMBOL_KINDS: ReadonlySet<string> = new Set(['function', 'class', 'method', 'interface', 'type', 'variable']);
@@ -95,7 +146,7 @@ function placeRadially(roots: PlacedNode[], children: Map<string, PlacedNode[]>)
     }
     const total = kids.reduce((sum, kid) => sum + (weight.get(kid.id) ?? 1), 0);
     let start = from;
-    for (const kid of kids.sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'directory' ? -1 : 1))) {
+    for (const kid of kids.sort(byKindThenName)) {
       const span = ((to - from) * (weight.get(kid.id) ?? 1)) / Math.max(total, 1);
       place(kid, depth + 1, start, start + span);
       start += span;
@@ -116,6 +167,12 @@ function placeRadially(roots: PlacedNode[], children: Map<string, PlacedNode[]>)
     pkg.x = radius * Math.cos(angle);
     pkg.y = radius * Math.sin(angle);
   });
+}
+
+/** Directories first, then by name in code unit order (cheaper than `localeCompare` over 100,000 files). */
+function byKindThenName(a: PlacedNode, b: PlacedNode): number {
+  if (a.kind !== b.kind) return a.kind === 'directory' ? -1 : b.kind === 'directory' ? 1 : a.kind < b.kind ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** Children spread on a small spiral around their parent (symbols around a file, methods around a class). */
@@ -145,14 +202,15 @@ function placeNearParents(placed: PlacedNode[], byId: Map<string, PlacedNode>, c
   const extent = Math.max(maxX - minX, maxY - minY, 1);
   const done = new Set<string>();
   let orphans = 0;
+  const siblingIndex = new Map<PlacedNode, number>();
+  for (const siblings of children.values()) siblings.forEach((sibling, i) => siblingIndex.set(sibling, i));
   const settle = (node: PlacedNode): void => {
     if (node.saved || done.has(node.id)) return;
     done.add(node.id);
     const parent = node.parent !== undefined ? byId.get(node.parent) : undefined;
     if (parent) {
       settle(parent);
-      const siblings = children.get(parent.id) ?? [];
-      const index = siblings.indexOf(node);
+      const index = siblingIndex.get(node) ?? 0;
       Object.assign(node, nearby(parent, index, extent * (isSymbol(node) ? 0.004 : 0.02)));
     } else {
       Object.assign(node, nearby({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 }, orphans++, extent * 0.55));

@@ -1,6 +1,7 @@
-// The page's copy of the graph: every node (symbols included), every edge,
+// The page's copy of the graph: every node (symbols included), the imports
+// (a `contains` edge is a node's `parent`), overlay styles plugin by plugin,
 // and the changes the server reports applied in place.
-import { isSymbol, nearby, type ApiEdge, type ApiNode, type LoadedGraph, type PlacedNode } from './graph-data.js';
+import { isSymbol, nearby, pathOfId, type ApiEdge, type ApiNode, type LoadedGraph, type NodeStyle, type PlacedNode } from './graph-data.js';
 
 /** GET /api/graph/changes?since=N */
 export interface GraphChanges {
@@ -32,6 +33,7 @@ export class GraphModel {
   /** The largest side of the drawing, for placing new nodes at a fitting distance. */
   private extent = 1;
 
+  /** Takes a whole graph from the worker's columns. */
   replace(graph: LoadedGraph): void {
     this.revision = graph.revision;
     this.repository = graph.repository;
@@ -39,9 +41,53 @@ export class GraphModel {
     this.nodes.clear();
     this.edges.clear();
     this.children.clear();
-    for (const node of graph.nodes) this.putNode(node);
-    for (const edge of graph.edges) this.edges.set(edge.id, edge);
+    const { ids, names, kinds, languages } = graph;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const node = { id, kind: kinds[graph.kind[i]!], name: names[i]!, path: pathOfId(id), x: graph.x[i]!, y: graph.y[i]!, saved: graph.saved[i] === 1 } as PlacedNode;
+      const parent = graph.parent[i]!;
+      if (parent >= 0) node.parent = ids[parent];
+      const language = graph.language[i]!;
+      if (language >= 0) node.language = languages[language];
+      const lines = graph.lines[i]!;
+      if (!Number.isNaN(lines)) node.lines = lines;
+      const files = graph.files[i]!;
+      if (!Number.isNaN(files)) node.files = files;
+      this.putNode(node);
+    }
+    for (let j = 0; j < graph.importSource.length; j++) {
+      const source = ids[graph.importSource[j]!]!;
+      const target = ids[graph.importTarget[j]!]!;
+      const id = `imports:${source}->${target}`;
+      this.edges.set(id, { id, source, target, kind: 'imports' });
+    }
     this.measure();
+  }
+
+  /**
+   * Edges the graph has: the imports kept here, and one `contains` edge per
+   * node with a parent (the page draws those from `parent`).
+   */
+  get edgeCount(): number {
+    let contained = 0;
+    for (const node of this.nodes.values()) if (node.parent !== undefined) contained += 1;
+    return this.edges.size + contained;
+  }
+
+  /** Sets the styles one plugin serves now (none: its overlays are gone); nodes it does not paint lose its styles. */
+  setPluginStyles(pluginId: string, overlays: ReadonlyArray<{ id: string; styles: Record<string, NodeStyle> }>): void {
+    for (const node of this.nodes.values()) {
+      if (node.overlays?.[pluginId] === undefined) continue;
+      delete node.overlays[pluginId];
+      if (Object.keys(node.overlays).length === 0) delete node.overlays;
+    }
+    for (const overlay of overlays) {
+      for (const [id, style] of Object.entries(overlay.styles)) {
+        const node = this.nodes.get(id);
+        if (!node) continue;
+        ((node.overlays ??= {})[pluginId] ??= {})[overlay.id] = style;
+      }
+    }
   }
 
   /** Applies GET /api/graph/changes: nodes already placed keep their place, new ones go next to their parent. */
@@ -73,8 +119,8 @@ export class GraphModel {
       }
     }
     for (const edge of changes.edges) {
-      // A symbol's edge from its file is drawn from `parent`, as when the graph is loaded.
-      if (edge.kind === 'contains' && edge.target.startsWith('sym:')) continue;
+      // A `contains` edge is its target's `parent`, as when the graph is loaded.
+      if (edge.kind === 'contains') continue;
       this.edges.set(edge.id, edge);
       diff.addedEdges.push(edge);
     }

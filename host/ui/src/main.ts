@@ -5,7 +5,7 @@ import { ApiClient, ApiError, ServerUnreachableError, TokenStore } from './api-c
 import { element, replaceChildren } from './dom.js';
 import { EventStream, type EventData, type EventType } from './event-stream.js';
 import { FilterPanel } from './filter-panel.js';
-import { isSymbol, type LoadedGraph } from './graph-data.js';
+import { isSymbol, type NodeStyle } from './graph-data.js';
 import { GraphModel, type GraphChanges } from './graph-model.js';
 import type { GraphWorkerRequest, GraphWorkerResponse } from './graph-worker.js';
 import { LayoutPanel } from './layout-panel.js';
@@ -45,7 +45,7 @@ class StrataPage {
       this.map.setOverlays(visible);
       this.scheduleUrlUpdate();
     },
-    stylesChanged: () => void this.reloadGraph(),
+    stylesChanged: (pluginId) => void this.refreshStyles([pluginId]),
     error: (message) => this.noticeBoard.error(message),
   });
   private readonly nodePanel = new NodePanel(this.api, this.model, {
@@ -103,7 +103,13 @@ class StrataPage {
     await this.loadWithRetry(true);
     if (view.focus && this.model.nodes.has(view.focus)) this.setFilter({ focus: view.focus });
     if (view.camera) this.map.setCamera(view.camera);
-    await Promise.all([this.overlays.load(view.overlays).catch((error) => this.report(error)), this.layout.load().catch((error) => this.report(error))]);
+    await Promise.all([
+      this.overlays
+        .load(view.overlays)
+        .catch((error) => this.report(error))
+        .then(() => this.refreshStyles(this.overlays.pluginsWithStyles)),
+      this.layout.load().catch((error) => this.report(error)),
+    ]);
     if (view.node && this.model.nodes.has(view.node)) this.select(view.node, !view.camera);
     this.events.start();
     this.loaded = true;
@@ -189,12 +195,20 @@ class StrataPage {
         }
         const received = performance.now();
         this.timings = { ...response.timings, transferMs: performance.timeOrigin + received - response.sentAt };
-        this.showGraph(response.graph, fit);
-        this.timings.showMs = performance.now() - received;
-        requestAnimationFrame(() => {
-          this.timings.frameMs = performance.now() - received - this.timings.showMs!;
-          resolve();
-        });
+        this.model.replace(response.graph);
+        // Overlay styles come per plugin (GET /api/overlays/{id}/styles); none on the first load, when the plugins are not listed yet.
+        void this.fetchStyles(this.overlays.pluginsWithStyles)
+          .catch((error) => this.report(error))
+          .then(() => {
+            const styled = performance.now();
+            this.timings.stylesMs = styled - received;
+            this.showGraph(response.graph.savedPositions, fit);
+            this.timings.showMs = performance.now() - styled;
+            requestAnimationFrame(() => {
+              this.timings.frameMs = performance.now() - styled - this.timings.showMs!;
+              resolve();
+            });
+          });
       };
       this.worker.addEventListener('message', onMessage);
       const request: GraphWorkerRequest = { id, baseUrl: this.api.baseUrl, token: this.api.tokens.get() };
@@ -202,11 +216,11 @@ class StrataPage {
     });
   }
 
-  private showGraph(graph: LoadedGraph, fit: boolean): void {
-    this.model.replace(graph);
+  /** Draws the model anew (it was replaced). */
+  private showGraph(savedPositions: number, fit: boolean): void {
     this.map.render(fit);
     this.search.invalidate();
-    this.layout.graphLoaded(graph.savedPositions, graph.nodes.length);
+    this.layout.graphLoaded(savedPositions, this.model.nodes.size);
     this.renderFilters();
     this.renderSummary();
     if (this.nodePanel.shown && !this.model.nodes.has(this.nodePanel.shown)) this.select(undefined);
@@ -224,8 +238,7 @@ class StrataPage {
       else if (isSymbol(node)) symbols += 1;
     }
     const repository = this.model.repository.split(/[\\/]/).filter(Boolean).pop() ?? '';
-    // The page keeps no record of a symbol's edge from its parent (one each): counted, as the API counts them.
-    const edges = this.model.edges.size + symbols;
+    const edges = this.model.edgeCount;
     this.summary.textContent = `${repository} · ${this.model.nodes.size.toLocaleString()} nodes · ${files.toLocaleString()} files · ${symbols.toLocaleString()} symbols · ${edges.toLocaleString()} edges`;
     this.summary.dataset.nodes = String(this.model.nodes.size);
     this.summary.dataset.edges = String(edges);
@@ -246,7 +259,47 @@ class StrataPage {
     }
   }
 
-  /** Fetches the whole graph again (overlay styles or positions changed), keeping the camera. */
+  /** Fetches the styles these plugins serve now into the model. */
+  private async fetchStyles(pluginIds: readonly string[]): Promise<void> {
+    const answers = await Promise.all(
+      pluginIds.map((id) => this.api.get<{ data: { pluginId: string; overlays: Array<{ id: string; styles: Record<string, NodeStyle> }> } }>(`/api/overlays/${encodeURIComponent(id)}/styles`).then(
+        (answer) => answer.data,
+        // A plugin removed meanwhile serves nothing.
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return { pluginId: id, overlays: [] };
+          throw error;
+        },
+      )),
+    );
+    for (const answer of answers) this.model.setPluginStyles(answer.pluginId, answer.overlays);
+  }
+
+  /**
+   * A plugin's styles changed on the server (applied, removed, reloaded under
+   * `--dev`): only its styles are fetched, and the map repainted with them.
+   */
+  private refreshStyles(pluginIds: readonly string[]): Promise<void> {
+    if (pluginIds.length === 0) return this.syncing;
+    this.syncing = this.syncing.then(async () => {
+      const started = performance.now();
+      try {
+        await this.fetchStyles(pluginIds);
+      } catch (error) {
+        this.report(error);
+        return;
+      }
+      const fetched = performance.now();
+      this.map.restyle();
+      const styled = performance.now();
+      const shown = this.nodePanel.shown;
+      if (shown) void this.nodePanel.refresh();
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      this.timings = { stylesFetchMs: fetched - started, restyleMs: styled - fetched, frameMs: performance.now() - styled };
+    });
+    return this.syncing;
+  }
+
+  /** Fetches the whole graph again (positions changed, or the server restarted), keeping the camera. */
   private reloadGraph(): Promise<void> {
     if (this.reloadQueued) return this.syncing;
     this.reloadQueued = true;
@@ -262,7 +315,9 @@ class StrataPage {
   }
 
   private async resynchronize(): Promise<void> {
-    await Promise.all([this.reloadGraph(), this.overlays.load().catch((error) => this.report(error)), this.layout.load().catch((error) => this.report(error))]);
+    // The plugins first: the graph load fetches the styles of those that serve some.
+    await this.overlays.load().catch((error) => this.report(error));
+    await Promise.all([this.reloadGraph(), this.layout.load().catch((error) => this.report(error))]);
   }
 
   /** Applies what changed since the graph the page has; the whole graph when the server cannot say. */

@@ -6,7 +6,7 @@
 import Graph from 'graphology';
 import Sigma from 'sigma';
 import type { CameraState } from 'sigma/types';
-import { isSymbol, type ApiEdge, type PlacedNode } from './graph-data.js';
+import { isSymbol, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
 import { languageColors, themeColors, type ThemeColors } from './palette.js';
@@ -100,12 +100,13 @@ export class MapView {
       if (node.y < minY) minY = node.y;
       if (node.y > maxY) maxY = node.y;
     }
-    let imports = 0;
-    for (const edge of this.model.edges.values()) if (edge.kind === 'imports') imports += 1;
-    this.importsOnDemand = imports > MANY_EDGES;
-    for (const edge of this.model.edges.values()) {
-      if (!this.isDrawnEdge(edge)) continue;
-      if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+    this.importsOnDemand = this.model.edges.size > MANY_EDGES;
+    const drawEdges = !location.search.includes('noedges');
+    if (drawEdges) {
+      for (const node of this.model.nodes.values()) this.addTreeEdge(graph, node);
+      for (const edge of this.model.edges.values()) {
+        if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+      }
     }
     this.graph = graph;
     for (const event of ['nodeAdded', 'edgeAdded'] as const) graph.on(event, () => (this.unindexed = true));
@@ -143,10 +144,13 @@ export class MapView {
       if (this.graph.hasNode(node.id)) this.graph.mergeNodeAttributes(node.id, { ...this.attributesOf(node), hidden: this.graph.getNodeAttribute(node.id, 'hidden') });
       else this.graph.addNode(node.id, { ...this.attributesOf(node), hidden: isHidden(node) });
     }
-    for (const edge of diff.addedEdges) {
-      if (!this.isDrawnEdge(edge) || !this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
-      if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
-      this.graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+    if (!location.search.includes('noedges')) {
+      for (const node of diff.added) this.addTreeEdge(this.graph, node);
+      for (const edge of diff.addedEdges) {
+        if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
+        if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
+        this.graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+      }
     }
     if (this.selected && !this.graph.hasNode(this.selected)) this.select(undefined);
   }
@@ -157,8 +161,8 @@ export class MapView {
     this.restyle();
   }
 
-  /** Repaints every node from the model's styles. */
-  private restyle(): void {
+  /** Repaints every node from the model's styles (a plugin's styles changed). */
+  restyle(): void {
     this.graph.updateEachNodeAttributes((id, attributes) => {
       const node = this.model.nodes.get(id);
       return node ? { ...attributes, ...this.styleOf(node) } : attributes;
@@ -541,10 +545,10 @@ export class MapView {
    * file sits by its directory anyway, and at 100,000 files those edges cost
    * as much to draw as all the rest.
    */
-  private isDrawnEdge(edge: ApiEdge): boolean {
-    if (location.search.includes('noedges')) return false;
-    if (edge.kind === 'imports') return true;
-    return !edge.target.startsWith('file:');
+  private addTreeEdge(graph: Graph<NodeAttributes, EdgeAttributes>, node: PlacedNode): void {
+    if (node.kind !== 'directory' || node.parent === undefined || !graph.hasNode(node.id) || !graph.hasNode(node.parent)) return;
+    const id = `contains:${node.parent}->${node.id}`;
+    if (!graph.hasEdge(id)) graph.addEdgeWithKey(id, node.parent, node.id, this.edgeAttributes('contains'));
   }
 
   private attributesOf(node: PlacedNode): NodeAttributes {

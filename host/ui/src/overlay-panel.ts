@@ -53,7 +53,7 @@ export interface OverlayPanelEvents {
   /** The visible overlays changed (order included): repaint. */
   visibleChanged(visible: OverlayRef[]): void;
   /** A plugin's styles changed on the server: fetch them. */
-  stylesChanged(): void;
+  stylesChanged(pluginId: string): void;
   error(message: string): void;
 }
 
@@ -73,6 +73,11 @@ export class OverlayPanel {
 
   get visibleOverlays(): OverlayRef[] {
     return this.visible;
+  }
+
+  /** Plugins whose overlays may paint nodes now (the others serve no styles). */
+  get pluginsWithStyles(): string[] {
+    return this.plugins.filter((plugin) => plugin.loaded && plugin.overlayState !== 'inactive').map((plugin) => plugin.id);
   }
 
   overlayName(ref: OverlayRef): string {
@@ -103,7 +108,7 @@ export class OverlayPanel {
     if (type === 'plugin.failed' && id) this.errors.set(id, `reload failed: ${typeof data.error === 'string' ? data.error : JSON.stringify(data.error)}`);
     if ((type === 'overlay.applied' || type === 'plugin.ready' || type === 'plugin.loaded') && id) this.errors.delete(id);
     await this.load();
-    if (type === 'overlay.applied' || type === 'overlay.removed' || type === 'plugin.ready' || type === 'overlay.failed') this.events.stylesChanged();
+    if (id && (type === 'overlay.applied' || type === 'overlay.removed' || type === 'plugin.ready' || type === 'overlay.failed' || type === 'plugin.removed')) this.events.stylesChanged(id);
   }
 
   /** Turns an overlay on or off; on, its plugin is applied first when it is not active. */
@@ -148,7 +153,7 @@ export class OverlayPanel {
       else for (const overlay of plugin.overlays) this.wanted.delete(overlayKey({ pluginId: plugin.id, overlayId: overlay.id }));
     }
     await this.load();
-    this.events.stylesChanged();
+    this.events.stylesChanged(plugin.id);
   }
 
   async remove(plugin: PluginInfo): Promise<void> {
@@ -160,7 +165,7 @@ export class OverlayPanel {
     for (const overlay of plugin.overlays) this.wanted.delete(overlayKey({ pluginId: plugin.id, overlayId: overlay.id }));
     this.errors.delete(plugin.id);
     await this.load();
-    this.events.stylesChanged();
+    this.events.stylesChanged(plugin.id);
   }
 
   /** Visible = wanted overlays of active plugins, in the order the user gave (new ones on top). */
