@@ -39,11 +39,19 @@ const page = await build({
   define: { STRATA_GRAPH_WORKER_URL: JSON.stringify(`/assets/${workerFile}`) },
 });
 const script = outputNamed(page.metafile!, '.js');
+// The first script: starts the worker and the graph's load while the browser still parses the page's bundle.
+const boot = await build({
+  ...common,
+  entryPoints: { boot: path.join(uiDir, 'src', 'boot.ts') },
+  define: { STRATA_GRAPH_WORKER_URL: JSON.stringify(`/assets/${workerFile}`) },
+});
+const bootScript = outputNamed(boot.metafile!, '.js');
 const style = outputNamed(page.metafile!, '.css');
 
 const template = await readFile(path.join(uiDir, 'index.html'), 'utf8');
 const html = template
   .replaceAll('%STYLE%', `/assets/${style}`)
+  .replaceAll('%BOOT%', `/assets/${bootScript}`)
   .replaceAll('%SCRIPT%', `/assets/${script}`)
   .replaceAll('%WORKER%', `/assets/${workerFile}`);
 await writeFile(path.join(outDir, 'index.html'), html);
@@ -56,7 +64,7 @@ for (const file of [path.join(outDir, 'index.html'), ...(await readdir(assetsDir
   await writeFile(`${file}.gz`, gzipSync(bytes, { level: 9 }));
   await writeFile(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
 }
-process.stdout.write(`Built the web UI: ${path.relative(process.cwd(), outDir)} (${script}, ${style}, ${workerFile})\n`);
+process.stdout.write(`Built the web UI: ${path.relative(process.cwd(), outDir)} (${bootScript}, ${script}, ${style}, ${workerFile})\n`);
 
 function outputNamed(metafile: { outputs: Record<string, unknown> }, extension: string): string {
   const names = Object.keys(metafile.outputs).filter((output) => output.endsWith(extension)).map((output) => path.basename(output));

@@ -28,9 +28,10 @@
  *    request in that time).
  * 5. On the smallest size (10k files by default), under `strata serve --dev
  *    --plugins DIR`: from a plugin's save (a new color for every file) to the
- *    frame of the graph load that brought the new color (the page's timings
- *    change, watched every animation frame; the color checked on the map's
- *    pixels with `countMapPixels` after each load).
+ *    frame of the repaint that brought the new color (the page fetches that
+ *    plugin's styles, GET /api/overlays/{id}/styles, and its timings change,
+ *    watched every animation frame; the color checked on the map's pixels
+ *    with `countMapPixels` after each repaint).
  *
  * There is no peer UI to run beside it: every figure is printed against its
  * floor (figure / floor).
@@ -550,10 +551,10 @@ async function measureDev(browser: Browser, repo: string): Promise<DevResult> {
     const result: DevResult = { savesMs: [], reloads: [], phases: [], oldColorLeft: [] };
     for (let k = 1; k <= DEV_SAVES; k++) {
       const [oldColor, color] = [colors[(k - 1) % 2]!, colors[k % 2]!];
-      // The page draws an overlay's new styles by loading the graph again; its timings change once that graph's
-      // frame is drawn. Every such change is recorded in the page (checked every animation frame); after each, the
-      // map's pixels say whether it brought the new color (the manifest is written before the code: a first reload
-      // can still have the old one).
+      // The page draws an overlay's new styles by fetching them (GET /api/overlays/{id}/styles); its timings change
+      // once that repaint's frame is drawn. Every such change is recorded in the page (checked every animation frame);
+      // after each, the map's pixels say whether it brought the new color (the manifest is written before the code: a
+      // first repaint can still have the old one).
       await page.evaluate(() => {
         const bench = (window as any).__bench;
         bench.loads = [];
@@ -580,13 +581,13 @@ async function measureDev(browser: Browser, repo: string): Promise<DevResult> {
           break;
         }
         checked = loads.length;
-        if (reloads > 5) throw new Error(`${color} not on the map after ${reloads} loads of the graph`);
+        if (reloads > 5) throw new Error(`${color} not on the map after ${reloads} repaints`);
       }
       await page.evaluate(() => ((window as any).__bench.watching = false));
       result.reloads.push(reloads);
       result.phases.push((await page.evaluate(() => (window as any).strata.timings())) as Record<string, number>);
       result.oldColorLeft.push(await countMapPixels(page, oldColor));
-      process.stderr.write(`  --dev save ${k}: ${color} drawn ${fmt(result.savesMs.at(-1)!)} ms after the save (${reloads} graph load(s): ${JSON.stringify(Object.fromEntries(Object.entries(result.phases.at(-1)!).map(([key, v]) => [key, Math.round(v)])))}); ${result.oldColorLeft.at(-1)} pixels of ${oldColor} left\n`);
+      process.stderr.write(`  --dev save ${k}: ${color} drawn ${fmt(result.savesMs.at(-1)!)} ms after the save (${reloads} repaint(s): ${JSON.stringify(Object.fromEntries(Object.entries(result.phases.at(-1)!).map(([key, v]) => [key, Math.round(v)])))}); ${result.oldColorLeft.at(-1)} pixels of ${oldColor} left\n`);
       await untilQuiet(page, 500);
     }
     return result;
@@ -665,8 +666,8 @@ for (const result of results) {
   floorRow('navigation to the first complete frame ms', each((run) => run.frameMs), firstFrameFloor(result.files));
   rows.push(['of which from body[data-ready] to that frame ms', summary(each((run) => run.frameMs - run.readyMs))]);
   rows.push([
-    'load phases ms (median): fetch / parse / place (worker) / transfer / show / frame',
-    ['fetchMs', 'parseMs', 'placeMs', 'transferMs', 'showMs', 'frameMs'].map((name) => fmt(median(phase(name)))).join(' / '),
+    'load phases ms (median): asked at / fetch / parse / place (worker) / transfer / model / show / frame',
+    ['askedAt', 'fetchMs', 'parseMs', 'placeMs', 'transferMs', 'modelMs', 'showMs', 'frameMs'].map((name) => fmt(median(phase(name)))).join(' / '),
   ]);
   floorRow('pan: median frame interval ms (per run)', panMedians, FRAME_FLOOR, 1, median(panAll));
   rows.push(['pan: p90 / longest frame ms (all runs); frames; gesture s', `${fmt(quantile(panAll, 0.9), 1)} / ${fmt(Math.max(...panAll), 1)}; ${panAll.length}; ${summary(each((run) => run.pan.gestureMs / 1000), 1)}`]);
@@ -685,10 +686,10 @@ for (const result of results) {
   if (result.dev) {
     floorRow(`--dev: plugin saved to the new color on the map ms (${result.dev.savesMs.length} saves)`, result.dev.savesMs, DEV_FLOOR);
     rows.push([
-      '--dev: that graph load\'s phases ms (median): fetch / parse / place / transfer / show / frame',
-      ['fetchMs', 'parseMs', 'placeMs', 'transferMs', 'showMs', 'frameMs'].map((name) => fmt(median(result.dev!.phases.map((phases) => phases[name] ?? NaN)))).join(' / '),
+      "--dev: that repaint's phases ms (median): the plugin's styles fetched / applied to the map / frame",
+      ['stylesFetchMs', 'restyleMs', 'frameMs'].map((name) => fmt(median(result.dev!.phases.map((phases) => phases[name] ?? NaN)))).join(' / '),
     ]);
-    rows.push(['--dev: graph loads per save; pixels of the old color left', `${result.dev.reloads.join(', ')}; ${result.dev.oldColorLeft.join(', ')}`]);
+    rows.push(['--dev: repaints per save; pixels of the old color left', `${result.dev.reloads.join(', ')}; ${result.dev.oldColorLeft.join(', ')}`]);
   }
   const problems = runs.flatMap((run) => run.problems);
   console.log(`\n### ${result.files} files\n`);

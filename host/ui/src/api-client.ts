@@ -18,7 +18,8 @@ export class ServerUnreachableError extends Error {
   override readonly name = 'ServerUnreachableError';
 }
 
-const TOKEN_KEY = 'strata.token';
+/** Where the token is kept (sessionStorage). */
+export const TOKEN_KEY = 'strata.token';
 
 /** The bearer token, kept for this browser tab's session only (never in a URL, never in localStorage). */
 export class TokenStore {

@@ -91,132 +91,157 @@ export function isSymbol(node: { kind: string }): boolean {
 const RING = 100;
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
 
+/** What the placement reads and writes: the graph's columns (`LoadedGraph`'s). */
+export type PlacementColumns = Pick<LoadedGraph, 'names' | 'kind' | 'kinds' | 'parent' | 'x' | 'y' | 'saved'>;
+
 /**
- * Gives every node a position: its saved one; else, when most nodes have one,
- * a place next to its parent (new files appear beside their directory); else
- * a radial tree: the root in the middle, each directory's children on the
- * next ring within the angle its share of the files gives it, symbols close
- * around their file, packages on an outer ring. Deterministic.
+ * Gives every node a position: its saved one (`saved` set, `x` and `y`
+ * given); else, when some nodes have one, a place next to its parent (new
+ * files appear beside their directory); else a radial tree: the root in the
+ * middle, each directory's children on the next ring within the angle its
+ * share of the files gives it, symbols close around their file, packages on
+ * an outer ring. Deterministic. Works on indexes and typed arrays: at
+ * 200,000 nodes, maps keyed by id made it take over a second.
  */
-export function placeNodes(nodes: ApiNode[]): PlacedNode[] {
-  const placed = nodes as PlacedNode[];
-  for (const node of placed) {
-    node.x = node.position?.x ?? 0;
-    node.y = node.position?.y ?? 0;
-    node.saved = node.position !== undefined;
+export function placeColumns(graph: PlacementColumns): void {
+  const n = graph.parent.length;
+  const symbolKind = graph.kinds.map((kind) => SYMBOL_KINDS.has(kind));
+  const isSymbolAt = (i: number): boolean => symbolKind[graph.kind[i]!] === true;
+  // Children of each node, in node order (compressed rows: `childStart[i]` to `childStart[i + 1]` in `childList`).
+  const childStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) if (graph.parent[i]! >= 0) childStart[graph.parent[i]! + 1]! += 1;
+  for (let i = 0; i < n; i++) childStart[i + 1]! += childStart[i]!;
+  const childList = new Int32Array(childStart[n]!);
+  const filled = childStart.slice(0, n);
+  for (let i = 0; i < n; i++) {
+    const parent = graph.parent[i]!;
+    if (parent >= 0) childList[filled[parent]!++] = i;
   }
-  const byId = new Map(placed.map((node) => [node.id, node]));
-  const children = new Map<string, PlacedNode[]>();
-  const roots: PlacedNode[] = [];
-  for (const node of placed) {
-    const parent = node.parent !== undefined ? byId.get(node.parent) : undefined;
-    if (parent) {
-      let list = children.get(parent.id);
-      if (!list) children.set(parent.id, (list = []));
-      list.push(node);
-    } else roots.push(node);
-  }
-  const savedCount = placed.filter((node) => node.saved).length;
-  if (savedCount === 0) placeRadially(roots, children);
-  else placeNearParents(placed, byId, children);
-  return placed;
+  const tree = { childStart, childList, isSymbolAt };
+  let saved = 0;
+  for (let i = 0; i < n; i++) saved += graph.saved[i]!;
+  if (saved === 0) placeRadially(graph, tree);
+  else placeNearParents(graph, tree);
 }
 
-function placeRadially(roots: PlacedNode[], children: Map<string, PlacedNode[]>): void {
-  // Weight: the non-symbol nodes below a node, itself included; symbols take no angle of their own.
-  const weight = new Map<string, number>();
-  const weigh = (node: PlacedNode): number => {
-    let total = isSymbol(node) ? 0 : 1;
-    for (const child of children.get(node.id) ?? []) total += weigh(child);
-    weight.set(node.id, Math.max(total, 1));
-    return total;
+interface Tree {
+  childStart: Int32Array;
+  childList: Int32Array;
+  isSymbolAt(i: number): boolean;
+}
+
+function placeRadially(graph: PlacementColumns, { childStart, childList, isSymbolAt }: Tree): void {
+  const n = graph.parent.length;
+  const packageKind = graph.kinds.indexOf('package');
+  const directoryKind = graph.kinds.indexOf('directory');
+  const fileKind = graph.kinds.indexOf('file');
+  // Weight: the non-symbol nodes below a node, itself included (symbols take no angle of their own); at least 1.
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) if (graph.parent[i]! < 0) order.push(i);
+  for (let k = 0; k < order.length; k++) for (let c = childStart[order[k]!]!; c < childStart[order[k]! + 1]!; c++) order.push(childList[c]!);
+  const below = new Float64Array(n);
+  for (let k = order.length - 1; k >= 0; k--) {
+    const i = order[k]!;
+    below[i]! += isSymbolAt(i) ? 0 : 1;
+    if (graph.parent[i]! >= 0) below[graph.parent[i]!]! += below[i]!;
+  }
+  const weight = (i: number): number => Math.max(below[i]!, 1);
+  // Directories first, then by kind, then by name in code unit order (cheaper than `localeCompare` over 100,000 files).
+  const byKindThenName = (a: number, b: number): number => {
+    const ka = graph.kind[a]!;
+    const kb = graph.kind[b]!;
+    if (ka !== kb) return ka === directoryKind ? -1 : kb === directoryKind ? 1 : graph.kinds[ka]! < graph.kinds[kb]! ? -1 : 1;
+    const na = graph.names[a]!;
+    const nb = graph.names[b]!;
+    return na < nb ? -1 : na > nb ? 1 : 0;
   };
-  const trees = roots.filter((node) => node.kind !== 'package');
-  const packages = roots.filter((node) => node.kind === 'package');
+  const around = (parent: number, radius: number): void => {
+    const count = childStart[parent + 1]! - childStart[parent]!;
+    for (let k = 0; k < count; k++) {
+      const kid = childList[childStart[parent]! + k]!;
+      const r = radius * Math.sqrt((k + 1) / Math.max(count, 1));
+      graph.x[kid] = graph.x[parent]! + r * Math.cos(k * GOLDEN_ANGLE);
+      graph.y[kid] = graph.y[parent]! + r * Math.sin(k * GOLDEN_ANGLE);
+      if (childStart[kid + 1]! > childStart[kid]!) around(kid, radius * 0.4);
+    }
+  };
   let maxDepth = 0;
-  const place = (node: PlacedNode, depth: number, from: number, to: number): void => {
+  const place = (i: number, depth: number, from: number, to: number): void => {
     maxDepth = Math.max(maxDepth, depth);
     const angle = (from + to) / 2;
-    node.x = depth * RING * Math.cos(angle);
-    node.y = depth * RING * Math.sin(angle);
-    const kids = children.get(node.id) ?? [];
-    if (node.kind === 'file' || isSymbol(node)) {
-      placeAround(node, kids, children, node.kind === 'file' ? RING * 0.3 : RING * 0.12);
+    graph.x[i] = depth * RING * Math.cos(angle);
+    graph.y[i] = depth * RING * Math.sin(angle);
+    if (graph.kind[i] === fileKind || isSymbolAt(i)) {
+      around(i, graph.kind[i] === fileKind ? RING * 0.3 : RING * 0.12);
       return;
     }
-    const total = kids.reduce((sum, kid) => sum + (weight.get(kid.id) ?? 1), 0);
+    const kids = Array.from(childList.subarray(childStart[i]!, childStart[i + 1]!)).sort(byKindThenName);
+    let total = 0;
+    for (const kid of kids) total += weight(kid);
     let start = from;
-    for (const kid of kids.sort(byKindThenName)) {
-      const span = ((to - from) * (weight.get(kid.id) ?? 1)) / Math.max(total, 1);
+    for (const kid of kids) {
+      const span = ((to - from) * weight(kid)) / Math.max(total, 1);
       place(kid, depth + 1, start, start + span);
       start += span;
     }
   };
-  const treeWeight = trees.reduce((sum, tree) => sum + weigh(tree), 0);
+  const roots: number[] = [];
+  const packages: number[] = [];
+  for (let i = 0; i < n; i++) if (graph.parent[i]! < 0) (graph.kind[i] === packageKind ? packages : roots).push(i);
+  let treeWeight = 0;
+  for (const root of roots) treeWeight += below[root]!;
   let start = 0;
-  for (const tree of trees) {
-    const span = (2 * Math.PI * (weight.get(tree.id) ?? 1)) / Math.max(treeWeight, 1);
+  for (const root of roots) {
+    const span = (2 * Math.PI * weight(root)) / Math.max(treeWeight, 1);
     // A single root sits in the middle; several share the circle.
-    if (trees.length === 1) place(tree, 0, 0, 2 * Math.PI);
-    else place(tree, 1, start, start + span);
+    if (roots.length === 1) place(root, 0, 0, 2 * Math.PI);
+    else place(root, 1, start, start + span);
     start += span;
   }
   const radius = (maxDepth + 1.5) * RING;
-  packages.forEach((pkg, i) => {
-    const angle = (2 * Math.PI * i) / Math.max(packages.length, 1);
-    pkg.x = radius * Math.cos(angle);
-    pkg.y = radius * Math.sin(angle);
+  packages.forEach((pkg, k) => {
+    const angle = (2 * Math.PI * k) / Math.max(packages.length, 1);
+    graph.x[pkg] = radius * Math.cos(angle);
+    graph.y[pkg] = radius * Math.sin(angle);
   });
 }
 
-/** Directories first, then by name in code unit order (cheaper than `localeCompare` over 100,000 files). */
-function byKindThenName(a: PlacedNode, b: PlacedNode): number {
-  if (a.kind !== b.kind) return a.kind === 'directory' ? -1 : b.kind === 'directory' ? 1 : a.kind < b.kind ? -1 : 1;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-/** Children spread on a small spiral around their parent (symbols around a file, methods around a class). */
-function placeAround(parent: PlacedNode, kids: PlacedNode[], children: Map<string, PlacedNode[]>, radius: number): void {
-  kids.forEach((kid, i) => {
-    const r = radius * Math.sqrt((i + 1) / Math.max(kids.length, 1));
-    kid.x = parent.x + r * Math.cos(i * GOLDEN_ANGLE);
-    kid.y = parent.y + r * Math.sin(i * GOLDEN_ANGLE);
-    const grandchildren = children.get(kid.id);
-    if (grandchildren) placeAround(kid, grandchildren, children, radius * 0.4);
-  });
-}
-
-function placeNearParents(placed: PlacedNode[], byId: Map<string, PlacedNode>, children: Map<string, PlacedNode[]>): void {
+function placeNearParents(graph: PlacementColumns, { childStart, childList, isSymbolAt }: Tree): void {
+  const n = graph.parent.length;
   // The scale of the saved layout: new nodes sit at a small fraction of its extent from their parent.
   let minX = Infinity;
   let maxX = -Infinity;
   let minY = Infinity;
   let maxY = -Infinity;
-  for (const node of placed) {
-    if (!node.saved) continue;
-    minX = Math.min(minX, node.x);
-    maxX = Math.max(maxX, node.x);
-    minY = Math.min(minY, node.y);
-    maxY = Math.max(maxY, node.y);
+  for (let i = 0; i < n; i++) {
+    if (!graph.saved[i]) continue;
+    minX = Math.min(minX, graph.x[i]!);
+    maxX = Math.max(maxX, graph.x[i]!);
+    minY = Math.min(minY, graph.y[i]!);
+    maxY = Math.max(maxY, graph.y[i]!);
   }
   const extent = Math.max(maxX - minX, maxY - minY, 1);
-  const done = new Set<string>();
+  const siblingIndex = new Int32Array(n);
+  for (let p = 0; p < n; p++) for (let c = childStart[p]!; c < childStart[p + 1]!; c++) siblingIndex[childList[c]!] = c - childStart[p]!;
+  const done = new Uint8Array(n);
   let orphans = 0;
-  const siblingIndex = new Map<PlacedNode, number>();
-  for (const siblings of children.values()) siblings.forEach((sibling, i) => siblingIndex.set(sibling, i));
-  const settle = (node: PlacedNode): void => {
-    if (node.saved || done.has(node.id)) return;
-    done.add(node.id);
-    const parent = node.parent !== undefined ? byId.get(node.parent) : undefined;
-    if (parent) {
-      settle(parent);
-      const index = siblingIndex.get(node) ?? 0;
-      Object.assign(node, nearby(parent, index, extent * (isSymbol(node) ? 0.004 : 0.02)));
-    } else {
-      Object.assign(node, nearby({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 }, orphans++, extent * 0.55));
+  const settle = (i: number): void => {
+    // Ancestors first (iteratively: a deep chain of unsaved directories must not overflow the stack).
+    const chain: number[] = [];
+    for (let at = i; at >= 0 && !graph.saved[at] && !done[at]; at = graph.parent[at]!) chain.push(at);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const node = chain[k]!;
+      done[node] = 1;
+      const parent = graph.parent[node]!;
+      const at =
+        parent >= 0
+          ? nearby({ x: graph.x[parent]!, y: graph.y[parent]! }, siblingIndex[node]!, extent * (isSymbolAt(node) ? 0.004 : 0.02))
+          : nearby({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 }, orphans++, extent * 0.55);
+      graph.x[node] = at.x;
+      graph.y[node] = at.y;
     }
   };
-  for (const node of placed) settle(node);
+  for (let i = 0; i < n; i++) settle(i);
 }
 
 /** The `index`-th place on a spiral of the given radius around a point. */

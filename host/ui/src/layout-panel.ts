@@ -1,7 +1,7 @@
 // The layout panel: every layout endpoint from the page. Compute (with its
 // progress, backend and a cancel), whether a GPU computes here, save the
 // positions after dragging nodes, and reset the saved layout.
-import type { ApiClient } from './api-client.js';
+import { ServerUnreachableError, type ApiClient } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
 
 /** GET /api/graph/layout/compute/status */
@@ -49,15 +49,26 @@ export class LayoutPanel {
     private readonly events: LayoutPanelEvents,
   ) {}
 
+  /**
+   * Loads the computation's status. Whether a GPU computes layouts comes
+   * after: the server's first answer to that loads TensorFlow.js in a worker
+   * (hundreds of milliseconds), which the page does not wait for.
+   */
   async load(): Promise<void> {
-    const [status, availability] = await Promise.all([
-      this.api.get<{ data: LayoutStatus }>('/api/graph/layout/compute/status'),
-      this.api.get<{ data: LayoutAvailability }>('/api/graph/layout/compute/available'),
-    ]);
+    const status = await this.api.get<{ data: LayoutStatus }>('/api/graph/layout/compute/status');
     this.status = status.data;
-    this.availability = availability.data;
     this.render();
     if (this.status.state === 'running') this.poll();
+    void this.api
+      .get<{ data: LayoutAvailability }>('/api/graph/layout/compute/available')
+      .then((availability) => {
+        this.availability = availability.data;
+        this.render();
+      })
+      .catch((error) => {
+        // The banner says that the server is down; reconnecting loads the panel again.
+        if (!(error instanceof ServerUnreachableError)) this.events.error(error instanceof Error ? error.message : String(error));
+      });
   }
 
   /** The graph as loaded: how many of its nodes had a saved position. */

@@ -7,12 +7,13 @@ import { EventStream, type EventData, type EventType } from './event-stream.js';
 import { FilterPanel } from './filter-panel.js';
 import { isSymbol, type NodeStyle } from './graph-data.js';
 import { GraphModel, type GraphChanges } from './graph-model.js';
+import type { EarlyGraphLoad } from './boot.js';
 import type { GraphWorkerRequest, GraphWorkerResponse } from './graph-worker.js';
 import { LayoutPanel } from './layout-panel.js';
 import { MapView, type VisibilityFilter } from './map-view.js';
 import { figure, NodePanel } from './node-panel.js';
 import { Notices } from './notices.js';
-import { composeStyle, styleFor } from './overlay-composition.js';
+import { composeStyle, styleFor, type OverlayRef } from './overlay-composition.js';
 import { OverlayPanel } from './overlay-panel.js';
 import { languageColors } from './palette.js';
 import { SearchBox } from './search-box.js';
@@ -28,8 +29,10 @@ const THEME_KEY = 'strata.theme';
 class StrataPage {
   private readonly api = new ApiClient(location.origin, new TokenStore());
   private readonly model = new GraphModel();
-  private readonly worker = new Worker(STRATA_GRAPH_WORKER_URL, { type: 'module' });
-  private workerRequests = 0;
+  /** boot.ts's worker and first request, when that script ran (it does unless it failed to load). */
+  private early = (window as unknown as { strataBoot?: EarlyGraphLoad }).strataBoot;
+  private readonly worker = this.early?.worker ?? new Worker(STRATA_GRAPH_WORKER_URL, { type: 'module' });
+  private workerRequests = this.early?.requestId ?? 0;
   private readonly noticeBoard = new Notices();
   private readonly mapElement = element('div', { class: 'map', id: 'map', 'aria-label': 'Code map', role: 'img' });
   private readonly hoverCard = element('div', { class: 'hover-card', role: 'tooltip', hidden: true });
@@ -88,6 +91,8 @@ class StrataPage {
   private loaded = false;
   /** How long the last graph load took, phase by phase (read by the benchmark through window.strata). */
   private timings: Record<string, number> = {};
+  /** The plugins whose styles the last graph load fetched. */
+  private styledWithGraph = new Set<string>();
 
   async start(): Promise<void> {
     this.applyTheme();
@@ -100,21 +105,30 @@ class StrataPage {
       this.noticeBoard.error(event.reason instanceof Error ? event.reason.message : String(event.reason));
     });
     const view = readViewState();
+    // The panels load while the worker loads the graph; the styles of the plugins listed by then come with the graph.
+    const panels = this.loadPanels(view);
     await this.loadWithRetry(true);
     if (view.focus && this.model.nodes.has(view.focus)) this.setFilter({ focus: view.focus });
     if (view.camera) this.map.setCamera(view.camera);
-    await Promise.all([
-      this.overlays
-        .load(view.overlays)
-        .catch((error) => this.report(error))
-        .then(() => this.refreshStyles(this.overlays.pluginsWithStyles)),
-      this.layout.load().catch((error) => this.report(error)),
-    ]);
+    // Asked before the token was given: asked again.
+    if (!(await panels)) await this.loadPanels(view);
+    await this.refreshStyles(this.overlays.pluginsWithStyles.filter((id) => !this.styledWithGraph.has(id)));
     if (view.node && this.model.nodes.has(view.node)) this.select(view.node, !view.camera);
     this.events.start();
     this.loaded = true;
     this.exposeForTools();
     document.body.dataset.ready = 'true';
+  }
+
+  /** Loads the overlays and layout panels; false when the server wants a token first. */
+  private async loadPanels(view: { overlays: OverlayRef[] }): Promise<boolean> {
+    let unauthorized = false;
+    const settle = (error: unknown): void => {
+      if (error instanceof ApiError && error.status === 401) unauthorized = true;
+      else this.report(error);
+    };
+    await Promise.all([this.overlays.load(view.overlays).catch(settle), this.layout.load().catch(settle)]);
+    return !unauthorized;
   }
 
   private buildPage(): void {
@@ -182,38 +196,50 @@ class StrataPage {
     this.api.tokens.set(await askForToken(refused));
   }
 
-  private loadGraph(fit: boolean): Promise<void> {
+  /** Asks the worker for the graph; the first time, takes the answer to boot.ts's request instead. */
+  private askWorker(): { askedAt: number; answer: Promise<GraphWorkerResponse> } {
+    const early = this.early;
+    if (early) {
+      this.early = undefined;
+      return { askedAt: early.askedAt, answer: early.answer };
+    }
     const id = ++this.workerRequests;
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<GraphWorkerResponse>((resolve) => {
       const onMessage = (event: MessageEvent<GraphWorkerResponse>): void => {
         if (event.data.id !== id) return;
         this.worker.removeEventListener('message', onMessage);
-        const response = event.data;
-        if (!response.ok) {
-          reject(response.status === 0 ? new ServerUnreachableError(response.message) : new ApiError(response.status, response.code, response.message));
-          return;
-        }
-        const received = performance.now();
-        this.timings = { ...response.timings, transferMs: performance.timeOrigin + received - response.sentAt };
-        this.model.replace(response.graph);
-        // Overlay styles come per plugin (GET /api/overlays/{id}/styles); none on the first load, when the plugins are not listed yet.
-        void this.fetchStyles(this.overlays.pluginsWithStyles)
-          .catch((error) => this.report(error))
-          .then(() => {
-            const styled = performance.now();
-            this.timings.stylesMs = styled - received;
-            this.showGraph(response.graph.savedPositions, fit);
-            this.timings.showMs = performance.now() - styled;
-            requestAnimationFrame(() => {
-              this.timings.frameMs = performance.now() - styled - this.timings.showMs!;
-              resolve();
-            });
-          });
+        resolve(event.data);
       };
       this.worker.addEventListener('message', onMessage);
-      const request: GraphWorkerRequest = { id, baseUrl: this.api.baseUrl, token: this.api.tokens.get() };
-      this.worker.postMessage(request);
     });
+    const askedAt = performance.now();
+    const request: GraphWorkerRequest = { id, baseUrl: this.api.baseUrl, token: this.api.tokens.get() };
+    this.worker.postMessage(request);
+    return { askedAt, answer };
+  }
+
+  private async loadGraph(fit: boolean): Promise<void> {
+    const { askedAt, answer } = this.askWorker();
+    const response = await answer;
+    if (!response.ok) throw response.status === 0 ? new ServerUnreachableError(response.message) : new ApiError(response.status, response.code, response.message);
+    const received = performance.now();
+    // On the page's clock (from the navigation's start): when the worker's script started, and when it took the request.
+    const { workerStartedAt, receivedAt, ...phases } = response.timings;
+    this.timings = { askedAt, workerStartedAt: workerStartedAt! - performance.timeOrigin, receivedAt: receivedAt! - performance.timeOrigin, ...phases, transferMs: performance.timeOrigin + received - response.sentAt };
+    this.model.replace(response.graph);
+    const modelled = performance.now();
+    this.timings.modelMs = modelled - received;
+    // Overlay styles come per plugin (GET /api/overlays/{id}/styles), for the plugins listed by now.
+    const plugins = this.overlays.pluginsWithStyles;
+    this.styledWithGraph = new Set(plugins);
+    await this.fetchStyles(plugins).catch((error) => this.report(error));
+    const styled = performance.now();
+    this.timings.stylesMs = styled - modelled;
+    this.showGraph(response.graph.savedPositions, fit);
+    const shown = performance.now();
+    this.timings.showMs = shown - styled;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    this.timings.frameMs = performance.now() - shown;
   }
 
   /** Draws the model anew (it was replaced). */

@@ -5,8 +5,9 @@
 // hovered and selected nodes and the selection's neighbours.
 import Graph from 'graphology';
 import Sigma from 'sigma';
+import { NodePointProgram } from 'sigma/rendering';
 import type { CameraState } from 'sigma/types';
-import { isSymbol, type PlacedNode } from './graph-data.js';
+import { isSymbol, type ApiEdge, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
 import { languageColors, themeColors, type ThemeColors } from './palette.js';
@@ -48,6 +49,12 @@ export interface VisibilityFilter {
 
 /** Above this many edges, edges are not drawn while the camera moves. */
 const MANY_EDGES = 20_000;
+/**
+ * Above this many imports, only the selected and the hovered node's are drawn:
+ * at 10,000 files (17,000 imports) all of them are a gray mat that costs a
+ * third of the first frame.
+ */
+const MANY_IMPORTS = 5_000;
 /** Zoomed in this far on at most this many files, their symbols are drawn. */
 const AUTO_EXPAND_FILES = 40;
 
@@ -67,8 +74,13 @@ export class MapView {
   private dragged: string | undefined;
   private dragMoved = false;
   private lodTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Many imports: they are drawn for the selected or hovered node only (at 100,000 files, 140,000 lines are a gray mat). */
+  /**
+   * Many imports: they are drawn for the selected or hovered node only (at
+   * 100,000 files, 140,000 lines are a gray mat), and only those are in the
+   * drawn graph (`demandEdges`).
+   */
   private importsOnDemand = false;
+  private readonly demandEdges = new Set<string>();
   /** Nodes or edges were added since sigma last indexed the graph: a highlight must index them first. */
   private unindexed = false;
 
@@ -100,12 +112,15 @@ export class MapView {
       if (node.y < minY) minY = node.y;
       if (node.y > maxY) maxY = node.y;
     }
-    this.importsOnDemand = this.model.edges.size > MANY_EDGES;
+    this.importsOnDemand = this.model.edges.size > MANY_IMPORTS;
+    this.demandEdges.clear();
     const drawEdges = !location.search.includes('noedges');
     if (drawEdges) {
       for (const node of this.model.nodes.values()) this.addTreeEdge(graph, node);
-      for (const edge of this.model.edges.values()) {
-        if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+      if (!this.importsOnDemand) {
+        for (const edge of this.model.edges.values()) {
+          if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+        }
       }
     }
     this.graph = graph;
@@ -123,6 +138,7 @@ export class MapView {
     }
     this.unindexed = false;
     if (fit) this.renderer!.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+    if (this.syncDemandEdges()) this.repaint();
   }
 
   /** Nodes drawn now (visible ones), for the status line and the tests. */
@@ -147,12 +163,42 @@ export class MapView {
     if (!location.search.includes('noedges')) {
       for (const node of diff.added) this.addTreeEdge(this.graph, node);
       for (const edge of diff.addedEdges) {
+        if (this.importsOnDemand && edge.kind === 'imports') continue;
         if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
         if (this.graph.hasEdge(edge.id)) this.graph.dropEdge(edge.id);
         this.graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
       }
     }
     if (this.selected && !this.graph.hasNode(this.selected)) this.select(undefined);
+    else this.syncDemandEdges();
+  }
+
+  /**
+   * With many imports, only the selected and the hovered node's are in the
+   * drawn graph: added when one is chosen, dropped when it no longer is.
+   * Whether the drawn graph changed.
+   */
+  private syncDemandEdges(): boolean {
+    if (!this.importsOnDemand) return false;
+    const wanted = new Map<string, ApiEdge>();
+    for (const focus of [this.selected, this.hovered]) {
+      if (focus === undefined) continue;
+      for (const edge of this.model.importsOf(focus)) wanted.set(edge.id, edge);
+    }
+    let changed = false;
+    for (const id of this.demandEdges) {
+      if (wanted.has(id)) continue;
+      this.demandEdges.delete(id);
+      if (this.graph.hasEdge(id)) this.graph.dropEdge(id);
+      changed = true;
+    }
+    for (const [id, edge] of wanted) {
+      if (this.demandEdges.has(id) || !this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target)) continue;
+      if (!this.graph.hasEdge(id)) this.graph.addEdgeWithKey(id, edge.source, edge.target, { ...this.edgeAttributes('imports'), hidden: false });
+      this.demandEdges.add(id);
+      changed = true;
+    }
+    return changed;
   }
 
   /** Repaints with these overlays (topmost first). */
@@ -179,6 +225,7 @@ export class MapView {
 
   select(id: string | undefined): void {
     this.selected = id !== undefined && this.graph.hasNode(id) ? id : undefined;
+    this.syncDemandEdges();
     this.neighbours = new Set(this.selected ? this.graph.neighbors(this.selected) : []);
     this.repaint();
   }
@@ -303,6 +350,10 @@ export class MapView {
       minCameraRatio: 0.0005,
       maxCameraRatio: 20,
       allowInvalidContainer: true,
+      // Discs drawn as WebGL points (one vertex each) rather than sigma's default triangles (three each, instanced):
+      // a frame of 105,000 nodes took 4 to 7 s to draw in software WebGL (SwiftShader) with triangles, 1.0 to 1.7 s with points.
+      defaultNodeType: 'point',
+      nodeProgramClasses: { point: NodePointProgram },
       nodeReducer: (id, attributes) => this.reduceNode(id, attributes),
       edgeReducer: (id, attributes) => this.reduceEdge(id, attributes),
     });
@@ -328,11 +379,13 @@ export class MapView {
     });
     renderer.on('enterNode', ({ node, event }) => {
       this.hovered = node;
+      this.syncDemandEdges();
       this.events.hover(node, { x: event.x, y: event.y });
       this.repaint();
     });
     renderer.on('leaveNode', ({ event }) => {
       this.hovered = undefined;
+      this.syncDemandEdges();
       this.events.hover(undefined, { x: event.x, y: event.y });
       this.repaint();
     });
@@ -574,7 +627,7 @@ export class MapView {
   }
 
   private edgeAttributes(kind: 'contains' | 'imports'): EdgeAttributes {
-    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? this.theme.importEdge : this.theme.edge, hidden: kind === 'imports' && this.importsOnDemand };
+    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? this.theme.importEdge : this.theme.edge, hidden: false };
   }
 
   private reduceNode(id: string, attributes: NodeAttributes): Partial<NodeAttributes> & { forceLabel?: boolean; highlighted?: boolean } {

@@ -21,7 +21,8 @@ export class SearchBox {
     spellcheck: 'false',
   });
   private readonly list = element('ul', { id: 'search-results', role: 'listbox', 'aria-label': 'Search results', hidden: true });
-  private readonly fuzzy = new uFuzzy({ intraMode: 1, intraIns: 1 });
+  /** Made at the first search: its constructor costs tens of milliseconds of the page's start. */
+  private fuzzy: uFuzzy | undefined;
   private haystack: string[] = [];
   private ids: string[] = [];
   private indexedRevision = -1;
@@ -66,6 +67,7 @@ export class SearchBox {
     const needle = this.input.value.trim();
     if (needle === '') return this.close();
     this.index();
+    this.fuzzy ??= new uFuzzy({ intraMode: 1, intraIns: 1 });
     const [indexes, info, order] = this.fuzzy.search(this.haystack, needle, 1, 1e3);
     let ranked: number[] = [];
     if (indexes && info && order) ranked = order.map((position) => info.idx[position]!);
