@@ -93,6 +93,8 @@ t.test('the layout: compute with progress, cancel, drag a node, save and reset',
   const { page } = watched;
   await openUi(watched, server.url);
   const layout = page.getByRole('region', { name: 'Layout' });
+  // The page does not wait for it: the server's first answer loads TensorFlow.js in a worker.
+  await layout.locator('[data-role="layout-device"]').filter({ hasText: /Computes on (wasm|cpu|tensorflow)/ }).waitFor({ timeout: 30_000 });
   t.match(await layout.locator('[data-role="layout-device"]').textContent(), /Computes on (wasm|cpu|tensorflow)/, 'the backend, and whether a GPU computes');
   t.match(await layout.locator('[data-role="layout-device"]').textContent(), /no GPU/, 'no GPU on this machine');
 
