@@ -1,12 +1,11 @@
-// The page's first script, under a kilobyte: fetches the graph and starts
-// the graph worker before the browser has run the page's main bundle
-// (sigma, graphology, the panels), which took 250 to 500 ms at start on two
-// cores; a module worker also became ready only 300 ms after it was made.
-// The answer's bytes are moved to the worker, which parses and places them;
-// main.ts takes the worker and its answer over.
+// The page's first script, under a kilobyte: starts the graph worker and asks
+// it for the graph before the browser runs the page's main bundle (sigma,
+// graphology, the panels: 250 to 500 ms at start on two cores). main.ts takes
+// the worker and its answer over. The worker fetches: a fetch made by the page
+// reads its body on the page's thread, which is busy with that bundle (the
+// 100k-file map took 2 to 4 s to arrive that way, 1 s in the worker).
 import { TOKEN_KEY } from './api-client.js';
-import { fetchGraphMap } from './graph-fetch.js';
-import type { GraphWorkerRequest, GraphWorkerResponse } from './graph-worker.js';
+import type { GraphWorkerRequest, GraphWorkerResponse, GraphWorkerStarted } from './graph-worker.js';
 
 /** The graph worker's URL, set by the build (the file's name holds its hash). */
 declare const STRATA_GRAPH_WORKER_URL: string;
@@ -20,21 +19,24 @@ export interface EarlyGraphLoad {
   askedAt: number;
   /** The worker's answer to it. */
   answer: Promise<GraphWorkerResponse>;
+  /** Settles once the worker has taken the request (from then on the page's thread does not hold it up). */
+  taken: Promise<void>;
 }
 
 const worker = new Worker(STRATA_GRAPH_WORKER_URL, { type: 'module' });
 const askedAt = performance.now();
 const request: GraphWorkerRequest = { id: 0, baseUrl: location.origin, token: sessionStorage.getItem(TOKEN_KEY) ?? undefined };
+let markTaken!: () => void;
+const taken = new Promise<void>((resolve) => (markTaken = resolve));
 const answer = new Promise<GraphWorkerResponse>((resolve) => {
-  const onMessage = (event: MessageEvent<GraphWorkerResponse>): void => {
+  const onMessage = (event: MessageEvent<GraphWorkerResponse | GraphWorkerStarted>): void => {
     if (event.data.id !== request.id) return;
+    if ('started' in event.data) return markTaken();
     worker.removeEventListener('message', onMessage);
     resolve(event.data);
   };
   worker.addEventListener('message', onMessage);
 });
-void fetchGraphMap(request.baseUrl, request.token).then((fetched) => {
-  worker.postMessage({ ...request, fetched } satisfies GraphWorkerRequest, fetched.body ? [fetched.body] : []);
-});
-const early: EarlyGraphLoad = { worker, requestId: request.id, askedAt, answer };
+worker.postMessage(request);
+const early: EarlyGraphLoad = { worker, requestId: request.id, askedAt, answer, taken };
 Object.defineProperty(window, 'strataBoot', { value: early });

@@ -3,7 +3,6 @@
 // the page. The page gets columns: typed arrays are moved to it, not copied
 // (copying 200,000 node objects from a worker took 3.5 s).
 import { placeColumns, type GraphMapData, type LoadedGraph } from './graph-data.js';
-import { fetchGraphMap, type FetchedGraph } from './graph-fetch.js';
 
 /** What the page asks for. */
 export interface GraphWorkerRequest {
@@ -11,8 +10,6 @@ export interface GraphWorkerRequest {
   /** The API's base URL (the page's origin). */
   baseUrl: string;
   token: string | undefined;
-  /** The answer, when the page fetched it already (the first load starts before the worker runs); moved, not copied. */
-  fetched?: FetchedGraph;
 }
 
 /** What the worker answers. */
@@ -20,15 +17,22 @@ export type GraphWorkerResponse =
   | { id: number; ok: true; graph: LoadedGraph; timings: Record<string, number>; sentAt: number }
   | { id: number; ok: false; status: number; code: string; message: string };
 
+/** Sent as soon as a request is taken: the page's thread may then do work of its own without holding the worker up. */
+export interface GraphWorkerStarted {
+  id: number;
+  started: true;
+}
+
 interface WorkerScope {
   onmessage: ((event: MessageEvent<GraphWorkerRequest>) => void) | null;
-  postMessage(message: GraphWorkerResponse, transfer: Transferable[]): void;
+  postMessage(message: GraphWorkerResponse | GraphWorkerStarted, transfer?: Transferable[]): void;
 }
 const scope = self as unknown as WorkerScope;
 /** When this worker's script started, as a time since the epoch (the page puts it on its own clock). */
 const scriptStartedAt = performance.timeOrigin + performance.now();
 
 scope.onmessage = (event) => {
+  scope.postMessage({ id: event.data.id, started: true });
   void load(event.data).then((response) => {
     const transfer: Transferable[] = [];
     if (response.ok) {
@@ -39,9 +43,33 @@ scope.onmessage = (event) => {
   });
 };
 
+/** GET /api/graph/map's answer as fetched (times since the epoch). */
+interface FetchedGraph {
+  /** 0 when the server did not answer. */
+  status: number;
+  body?: ArrayBuffer;
+  /** Why it did not answer. */
+  message?: string;
+  startedAt: number;
+  fetchedAt: number;
+}
+
+/** Fetches GET /api/graph/map: its status and its body's bytes, or why the server did not answer. */
+async function fetchGraphMap(baseUrl: string, token: string | undefined): Promise<FetchedGraph> {
+  const startedAt = performance.timeOrigin + performance.now();
+  try {
+    const response = await fetch(`${baseUrl}/api/graph/map`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const body = await response.arrayBuffer();
+    return { status: response.status, body, startedAt, fetchedAt: performance.timeOrigin + performance.now() };
+  } catch (error) {
+    return { status: 0, message: (error as Error).message, startedAt, fetchedAt: performance.timeOrigin + performance.now() };
+  }
+}
+
+
 async function load(request: GraphWorkerRequest): Promise<GraphWorkerResponse> {
   const receivedAt = performance.timeOrigin + performance.now();
-  const fetched = request.fetched ?? (await fetchGraphMap(request.baseUrl, request.token));
+  const fetched = await fetchGraphMap(request.baseUrl, request.token);
   if (fetched.body === undefined) return { id: request.id, ok: false, status: 0, code: 'UNREACHABLE', message: `the server did not answer (${fetched.message})` };
   const status = fetched.status;
   const decodeStarted = performance.now();

@@ -8,7 +8,7 @@ import { FilterPanel } from './filter-panel.js';
 import { isSymbol, type NodeStyle } from './graph-data.js';
 import { GraphModel, type GraphChanges } from './graph-model.js';
 import type { EarlyGraphLoad } from './boot.js';
-import type { GraphWorkerRequest, GraphWorkerResponse } from './graph-worker.js';
+import type { GraphWorkerRequest, GraphWorkerResponse, GraphWorkerStarted } from './graph-worker.js';
 import { LayoutPanel } from './layout-panel.js';
 import { MapView, type VisibilityFilter } from './map-view.js';
 import { figure, NodePanel } from './node-panel.js';
@@ -107,6 +107,9 @@ class StrataPage {
     const view = readViewState();
     // The panels load while the worker loads the graph; the styles of the plugins listed by then come with the graph.
     const panels = this.loadPanels(view);
+    // The renderer is made while the worker loads the graph; not before it has taken the request (the worker's
+    // start needs this thread).
+    void (this.early?.taken ?? Promise.resolve()).then(() => this.map.prepare());
     await this.loadWithRetry(true);
     if (view.focus && this.model.nodes.has(view.focus)) this.setFilter({ focus: view.focus });
     if (view.camera) this.map.setCamera(view.camera);
@@ -205,8 +208,8 @@ class StrataPage {
     }
     const id = ++this.workerRequests;
     const answer = new Promise<GraphWorkerResponse>((resolve) => {
-      const onMessage = (event: MessageEvent<GraphWorkerResponse>): void => {
-        if (event.data.id !== id) return;
+      const onMessage = (event: MessageEvent<GraphWorkerResponse | GraphWorkerStarted>): void => {
+        if (event.data.id !== id || 'started' in event.data) return;
         this.worker.removeEventListener('message', onMessage);
         resolve(event.data);
       };

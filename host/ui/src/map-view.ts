@@ -91,6 +91,15 @@ export class MapView {
   ) {}
 
   /**
+   * Makes the renderer on an empty graph: its WebGL context, canvases and
+   * shaders (400 ms in software WebGL at start), while the worker loads the
+   * graph.
+   */
+  prepare(): void {
+    if (!this.renderer) this.createRenderer(null);
+  }
+
+  /**
    * Draws the model from scratch (first load, or after a reset); the camera
    * stays where it was unless `fit`. Sigma indexes and draws once: every
    * attribute, visibility included, is set before it sees the graph, and the
