@@ -18,9 +18,9 @@ export function chromiumPath(): string {
 /** Software WebGL (SwiftShader through ANGLE): the map draws without a GPU. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
-/** A headless Chromium, closed when the test ends. */
-export async function launchBrowser(t: Teardown): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+/** A headless Chromium, closed when the test ends; `extraArgs` go on its command line. */
+export async function launchBrowser(t: Teardown, extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, ...extraArgs] });
   t.teardown(() => browser.close());
   return browser;
 }

@@ -71,7 +71,7 @@ t.test('a client that disconnects in the middle of a body leaves the server serv
   for (let i = 0; i < 20; i++) {
     await new Promise<void>((resolve) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write('POST /api/graph/layout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"positions": {');
+        socket.write(`POST /api/graph/layout HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"positions": {`);
         setTimeout(() => socket.destroy(), 20);
       });
       socket.on('close', () => resolve());

@@ -54,7 +54,7 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
   const merged = [fileSettings.settings, envSettings, flagSettings].reduce<Record<string, unknown>>(
     (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
     structuredClone(DEFAULT_SETTINGS) as unknown as Record<string, unknown>,
-  ) as Required<StrataSettings> & { index: { maxFileBytes: number; cache: boolean }; plugins: (typeof DEFAULT_SETTINGS)['plugins']; layout: StrataConfig['layout'] };
+  ) as Required<StrataSettings> & { index: { maxFileBytes: number; cache: boolean }; plugins: (typeof DEFAULT_SETTINGS)['plugins']; layout: StrataConfig['layout']; allowedHosts: string[]; cors: { origins?: string[] } };
 
   return Object.freeze({
     repositoryRoot,
@@ -68,6 +68,8 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     authToken: merged.authToken,
     watch: merged.watch,
     dev: merged.dev,
+    allowedHosts: Object.freeze(merged.allowedHosts.map((name) => name.toLowerCase())),
+    cors: Object.freeze({ origins: Object.freeze((merged.cors.origins ?? []).map((origin) => origin.toLowerCase())) }),
     plugins: Object.freeze({
       ...merged.plugins,
       directories: Object.freeze(merged.plugins.directories.map((dir) => path.resolve(pluginDirsFrom, dir))),

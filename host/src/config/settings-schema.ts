@@ -21,6 +21,27 @@ export const StrataSettingsSchema = Type.Object(
     watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
     authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).' })),
     dev: Type.Optional(Type.Boolean({ description: 'Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).' })),
+    allowedHosts: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }), {
+        maxItems: 100,
+        description:
+          'Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.',
+      }),
+    ),
+    cors: Type.Optional(
+      Type.Object(
+        {
+          origins: Type.Optional(
+            Type.Array(Type.String({ pattern: '^https?://[^/?#\\s]+$' }), {
+              maxItems: 100,
+              description:
+                'Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     plugins: Type.Optional(
       Type.Object(
         {

@@ -15,6 +15,10 @@ export const DEFAULT_SETTINGS = {
   compressResponses: true,
   watch: true,
   dev: false,
+  allowedHosts: [] as string[],
+  cors: {
+    origins: [] as string[],
+  },
   plugins: {
     directories: [] as string[],
     memoryMb: 128,
@@ -49,6 +53,10 @@ export interface StrataConfig {
   readonly authToken: string | undefined;
   readonly watch: boolean;
   readonly dev: boolean;
+  /** Host names answered besides loopback names, IP addresses and `host` (a leading dot: a domain and its subdomains). */
+  readonly allowedHosts: readonly string[];
+  /** Origins of pages elsewhere that may use the API (CORS), lower-cased. */
+  readonly cors: { readonly origins: readonly string[] };
   readonly plugins: {
     /** Absolute paths of the configured plugin folders. */
     readonly directories: readonly string[];

@@ -6,12 +6,14 @@
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  HOST_NOT_ALLOWED: { status: 403, description: 'The Host header names a host this server does not answer to (a DNS rebinding guard): loopback names, IP addresses, the bound host and `allowedHosts` are answered.' },
   INTERNAL_ERROR: { status: 500, description: 'An unexpected failure; details are in the server log, never in the response.' },
   INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
   INVALID_PARAMETER: { status: 400, description: 'A path, query or body field has the wrong type or a value out of range; the message names the field.' },
   LAYOUT_RUNNING: { status: 409, description: 'A layout computation is running already; poll its status, or cancel it first.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but does not accept this method.' },
   NOT_FOUND: { status: 404, description: 'The node, resource or route named in the request does not exist; the message names it.' },
+  ORIGIN_NOT_ALLOWED: { status: 403, description: 'A web page of another origin sent a request that changes state, or asked to (CORS preflight); only the server\'s own origin and `cors.origins` may.' },
   OVERLAY_BUSY: { status: 409, description: 'The plugin is applying already; wait for it (GET /api/overlays/{id}/status or the event stream) or remove it.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body, before or after decompression, exceeds the configured limit.' },
   PLUGIN_FAILED: { status: 500, description: 'The plugin failed while applying (it threw, ran out of time or memory, or gave an invalid result); the message says how, and the overlay status keeps it.' },

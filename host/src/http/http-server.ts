@@ -18,6 +18,7 @@ import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { HOST_VERSION } from '../host-version.js';
 import { UiAssets } from './ui-assets.js';
+import { RequestOriginPolicy, type OriginVerdict } from './request-origin.js';
 
 /** The HTTP server of the API. */
 export interface HttpServer {
@@ -60,6 +61,7 @@ export class RestifyHttpServer implements HttpServer {
   /** Set by `close`: every answer from then on ends its connection. */
   private closing = false;
   private readonly compressor = new ResponseCompressor();
+  private readonly origins: RequestOriginPolicy;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -70,6 +72,7 @@ export class RestifyHttpServer implements HttpServer {
     const apiRoutes = resources.flatMap((resource) => resource.routes());
     this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION, { bearerRequired: config.authToken !== undefined }))];
     this.expectedToken = config.authToken === undefined ? undefined : digest(config.authToken);
+    this.origins = new RequestOriginPolicy({ host: config.host, allowedHosts: config.allowedHosts, corsOrigins: config.cors.origins });
     this.server = restify.createServer({
       name: 'strata',
       log: logger.child({ component: 'restify' }) as never,
@@ -85,6 +88,21 @@ export class RestifyHttpServer implements HttpServer {
 
     this.server.pre((request: restify.Request, response: restify.Response, next: restify.Next) => {
       this.begin(request, response);
+      // Before anything else, the page and its assets included: the Host (DNS rebinding), and who may change state.
+      let verdict: OriginVerdict;
+      try {
+        verdict = this.origins.check(request);
+      } catch (error) {
+        const { code, message } = error as StrataError;
+        writeError(response, code, message);
+        return next(false);
+      }
+      for (const [name, value] of Object.entries(verdict.headers)) response.setHeader(name, value);
+      if (verdict.preflight) {
+        response.writeHead(204, { 'content-length': '0' });
+        response.end();
+        return next(false);
+      }
       // The web UI's page and assets hold no data: they load without a token (the page then asks for one) and
       // while the repository is still being indexed. Only exact asset paths qualify, never one the router rewrites.
       if ((request.method === 'GET' || request.method === 'HEAD') && UiAssets.isAssetPath(pathOf(request))) return next();
