@@ -173,6 +173,11 @@ export class LayoutPanel {
           min: 1,
           max: 10000,
           value: this.iterations,
+          // Kept as it is typed: the panel is drawn again whenever the computation's status changes.
+          oninput: (event) => {
+            const typed = Math.round(Number((event.target as HTMLInputElement).value));
+            if (typed >= 1) this.iterations = typed;
+          },
           onchange: (event) => (this.iterations = Math.max(1, Math.round(Number((event.target as HTMLInputElement).value) || 500))),
         }),
       ),
