@@ -3,6 +3,7 @@
 // positions after dragging nodes, and reset the saved layout.
 import { ServerUnreachableError, type ApiClient } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
+import { count } from './numbers.js';
 
 /** GET /api/graph/layout/compute/status */
 export interface LayoutStatus {
@@ -162,7 +163,7 @@ export class LayoutPanel {
       element('p', { class: 'muted', 'data-role': 'layout-device' }, `Computes on ${device}`),
       this.savedPositions === 0 && this.nodeCount > 0
         ? element('p', { class: 'hint', 'data-role': 'no-layout' }, 'No saved layout: nodes are placed as a tree. Compute a layout to group files by their imports.')
-        : element('p', { class: 'muted' }, `${this.savedPositions.toLocaleString()} of ${this.nodeCount.toLocaleString()} nodes have a saved position.`),
+        : element('p', { class: 'muted' }, `${count(this.savedPositions)} of ${count(this.nodeCount)} nodes have a saved position.`),
       element(
         'div',
         { class: 'row' },

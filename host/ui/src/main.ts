@@ -13,6 +13,7 @@ import { LayoutPanel } from './layout-panel.js';
 import { MapView, type VisibilityFilter } from './map-view.js';
 import { figure, NodePanel } from './node-panel.js';
 import { Notices } from './notices.js';
+import { count } from './numbers.js';
 import { composeStyle, styleFor, type OverlayRef } from './overlay-composition.js';
 import { OverlayPanel } from './overlay-panel.js';
 import { languageColors } from './palette.js';
@@ -268,7 +269,7 @@ class StrataPage {
     }
     const repository = this.model.repository.split(/[\\/]/).filter(Boolean).pop() ?? '';
     const edges = this.model.edgeCount;
-    this.summary.textContent = `${repository} · ${this.model.nodes.size.toLocaleString()} nodes · ${files.toLocaleString()} files · ${symbols.toLocaleString()} symbols · ${edges.toLocaleString()} edges`;
+    this.summary.textContent = `${repository} · ${count(this.model.nodes.size)} nodes · ${count(files)} files · ${count(symbols)} symbols · ${count(edges)} edges`;
     this.summary.dataset.nodes = String(this.model.nodes.size);
     this.summary.dataset.edges = String(edges);
     this.summary.dataset.revision = String(this.model.revision);
