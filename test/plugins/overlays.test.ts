@@ -170,7 +170,8 @@ t.test('inputs reach plugins that declare inputs:read', async (t) => {
   const bad = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'bad' } }) });
   t.equal(bad.status, 400, 'an InvalidInputError is the request\'s fault');
   t.match(bad.body.error, { code: 'INVALID_PARAMETER', message: 'plugin "reader": report: line 3: not XML' });
-  t.match((await server.api('/api/overlays/reader/status')).body.data, { state: 'failed', error: { kind: 'invalid-input' } });
+  // The apply before it succeeded: its result stays, with the error (test/plugins/last-good-result.test.ts).
+  t.match((await server.api('/api/overlays/reader/status')).body.data, { state: 'active', error: { kind: 'invalid-input' } });
 });
 
 t.test('hot reload: a save is live within a second; a broken save keeps the last good version; events tell clients', async (t) => {

@@ -246,7 +246,7 @@ export class OverlayService {
     const record = this.plugins.get(pluginId);
     if (!entry || !record || record.state !== 'loaded' || (entry.status.state !== 'active' && entry.status.state !== 'failed')) return undefined;
     this.logger.debug({ pluginId }, 'applying the overlays again');
-    return this.run(record, entry.status.params ?? {}, entry.inputs, { keepOnFailure: true }).catch(() => this.snapshot(pluginId));
+    return this.run(record, entry.status.params ?? {}, entry.inputs).catch(() => this.snapshot(pluginId));
   }
 
   /**
@@ -299,11 +299,12 @@ export class OverlayService {
   }
 
   /**
-   * Runs the plugin and takes in its result. `keepOnFailure` (re-applies
-   * after a graph change or a reload): a failure keeps the last good styles
-   * serving, with the error in the status.
+   * Runs the plugin and takes in its result. A failure keeps the last good
+   * styles serving (the status keeps their parameters and says the error;
+   * the event says `serving: 'last good result'`); with none, the status is
+   * `failed` and nothing is served.
    */
-  private async run(record: PluginRecord, params: Record<string, unknown>, inputs: Record<string, string[]>, options: { keepOnFailure?: boolean } = {}): Promise<OverlayStatus> {
+  private async run(record: PluginRecord, params: Record<string, unknown>, inputs: Record<string, string[]>): Promise<OverlayStatus> {
     const previous = this.byPlugin.get(record.id);
     const previousStatus = previous?.status;
     const entry: PluginOverlays = {
@@ -339,19 +340,22 @@ export class OverlayService {
       const kind = error instanceof SandboxError ? error.kind : 'internal';
       const message = error instanceof SandboxError ? error.message : 'the host failed while applying; the server log has the details';
       if (!(error instanceof SandboxError)) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
-      // A reload replaced the sandbox under this apply: the watcher applies again on the new one.
-      const superseded = kind === 'disposed' && this.plugins.get(record.id)?.sandbox !== record.sandbox;
-      if ((options.keepOnFailure || superseded) && previousStatus?.state === 'active' && entry.overlays.length > 0) {
+      // Whatever failed (bad input, a throw, a limit, a reload under the apply), the last good result keeps
+      // serving, with the parameters and inputs it was made from (a later re-apply uses them) and the error.
+      const lastGood = previous !== undefined && previousStatus?.state === 'active' && entry.overlays.length > 0;
+      if (lastGood) {
         entry.status = { ...previousStatus, error: { kind, message } };
+        entry.inputs = previous.inputs;
       } else {
         entry.overlays = [];
         entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
         await this.store().deleteOne({ _id: record.id }, {});
       }
       this.currentRevision++;
-      this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: entry.status.state === 'active' ? 'last good result' : 'nothing' });
-      if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}`);
-      throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}`);
+      this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: lastGood ? 'last good result' : 'nothing' });
+      const kept = lastGood ? `; its last good result (${entry.status.styledNodes} nodes, applied ${entry.status.appliedAt}) stays` : '';
+      if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}${kept}`);
+      throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}${kept}`);
     }
   }
 
