@@ -9,4 +9,12 @@ if (major < 22) {
 // NODE_DISABLE_COMPILE_CACHE=1 turns this off.
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
+// Output piped into a reader that stops early (`strata overlay status x | head -1`): stop quietly, as Unix tools do,
+// instead of an unhandled EPIPE with a stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
 await import('../dist/cli/main.js');

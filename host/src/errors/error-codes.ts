@@ -6,6 +6,7 @@
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  HEADERS_TOO_LARGE: { status: 431, description: 'The request line and headers exceed what the server reads (16 KB): a URL that long is not one the API makes.' },
   HOST_NOT_ALLOWED: { status: 403, description: 'The Host header names a host this server does not answer to (a DNS rebinding guard): loopback names, IP addresses, the bound host and `allowedHosts` are answered.' },
   INTERNAL_ERROR: { status: 500, description: 'An unexpected failure; details are in the server log, never in the response.' },
   INVALID_JSON: { status: 400, description: 'The request body is not valid JSON.' },
@@ -18,6 +19,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body, before or after decompression, exceeds the configured limit.' },
   PLUGIN_FAILED: { status: 500, description: 'The plugin failed while applying (it threw, ran out of time or memory, or gave an invalid result); the message says how, and the overlay status keeps it.' },
   PLUGIN_NOT_LOADED: { status: 409, description: 'The plugin is listed but not loaded (invalid manifest, incompatible SDK range, or a load error); the message gives the reason.' },
+  REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request within `requestTimeoutMs`.' },
   UNAUTHORIZED: { status: 401, description: 'The server requires a bearer token and the request carried none or a wrong one.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request body is not `application/json` in UTF-8, or its content encoding is not gzip, deflate, br or identity.' },
 } as const satisfies Record<string, { status: number; description: string }>;

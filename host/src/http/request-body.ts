@@ -3,6 +3,9 @@ import { parse as parseContentType } from 'content-type';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 import { StrataError } from '../errors/strata-error.js';
 
+/** Refuses bytes that are not UTF-8, rather than turning them into U+FFFD (a key that was never sent). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 const DECODERS: Record<string, () => Gunzip | ReturnType<typeof createInflate> | ReturnType<typeof createBrotliDecompress>> = {
   gzip: createGunzip,
   'x-gzip': createGunzip,
@@ -29,7 +32,12 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number)
   if (raw.length === 0) return undefined;
   const decoded = encoding === 'identity' ? raw : await decompress(raw, DECODERS[encoding]!(), encoding, limitBytes);
   checkContentType(request.headers['content-type']);
-  const text = decoded.toString('utf8');
+  let text: string;
+  try {
+    text = UTF8.decode(decoded);
+  } catch {
+    throw new StrataError('UNSUPPORTED_MEDIA_TYPE', 'the request body is not valid UTF-8 (JSON bodies are UTF-8)');
+  }
   // A body of only white space says nothing, as an empty one does (JSON.parse would call it invalid JSON).
   if (text.trim() === '') return undefined;
   try {

@@ -383,7 +383,10 @@ export class OverlayService {
   private async loadedOrListed(pluginId: string): Promise<PluginRecord> {
     await this.plugins.whenLoaded();
     const record = this.plugins.get(pluginId);
-    if (!record) throw new StrataError('NOT_FOUND', `plugin "${pluginId}" does not exist`);
+    if (!record) {
+      const known = this.plugins.list().map((plugin) => plugin.id).sort();
+      throw new StrataError('NOT_FOUND', `plugin "${pluginId.slice(0, 200)}" does not exist; the plugins are: ${known.length > 0 ? known.join(', ') : 'none'}`);
+    }
     return record;
   }
 
