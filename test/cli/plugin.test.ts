@@ -98,4 +98,10 @@ t.test('`strata plugin build` names what is wrong', async (t) => {
   const badName = runStrata(t, ['plugin', 'new', 'Bad Name'], { cwd: dir });
   t.equal(await badName.exited, 2);
   t.match(badName.stderr(), /lower-case letters, digits and dashes/);
+
+  // Each option's default said once, in words.
+  const help = runStrata(t, ['plugin', 'new', '--help'], { cwd: dir });
+  t.equal(await help.exited, 0);
+  t.match(help.stdout(), /--dir <dir> +parent folder \(default: the current directory\)\n/);
+  t.notMatch(help.stdout(), /\(default: "\."\)/);
 });

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { HOST_VERSION } from '@strata/host';
@@ -132,6 +133,48 @@ t.test('one data directory, one server: a second is refused, the lock of a dead 
   afterCrash.child.kill('SIGTERM');
   t.equal(await afterCrash.exited, 0);
   t.notOk(existsSync(path.join(repo, '.strata', 'strata.lock')), 'a clean stop releases the lock');
+});
+
+t.test('the lock of a server that was killed and not yet reaped (a zombie) is taken over', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  // A child that exits at once under a parent that never reaps it (sleep, exec'd by the shell): a zombie.
+  const parent = spawn('sh', ['-c', 'sh -c "exit 0" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  t.teardown(() => parent.kill('SIGKILL'));
+  const zombie = Number((await new Promise<Buffer>((resolve) => parent.stdout.once('data', resolve))).toString().trim());
+  let state = '';
+  for (const deadline = Date.now() + 5_000; state !== 'Z' && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const stat = readFileSync(`/proc/${zombie}/stat`, 'utf8');
+    state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  }
+  t.equal(state, 'Z', `process ${zombie} is a zombie`);
+  mkdirSync(path.join(repo, '.strata'), { recursive: true });
+  writeFileSync(path.join(repo, '.strata', 'strata.lock'), `${zombie}\n`);
+  const run = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn']);
+  await run.url();
+  t.pass('started');
+  run.child.kill('SIGTERM');
+  t.equal(await run.exited, 0);
+});
+
+t.test('a server leaves no defunct child processes behind (the file watcher does not probe for watchman through a shell)', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const run = runStrata(t, ['serve', repo, '--port', '0', '--log-level', 'warn']);
+  await run.url();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const children: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(after[1]) === run.child.pid) children.push(`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))} ${after[0]}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  t.same(children.filter((child) => child.endsWith(' Z')), [], `no zombie among its children (${children.join(', ') || 'none'})`);
+  run.child.kill('SIGTERM');
+  t.equal(await run.exited, 0);
 });
 
 t.test('a data directory that cannot be made is named, with why, and no stack', async (t) => {

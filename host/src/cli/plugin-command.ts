@@ -22,10 +22,10 @@ export function pluginCommand(): Command {
     .command('new')
     .description('scaffold an overlay plugin (package.json with its strata field, source, and a test)')
     .argument('<name>', 'plugin id: lower-case letters, digits and dashes; also the folder name')
-    .option('-d, --dir <dir>', 'parent folder (default: the current directory)', '.')
-    .action(async (name: string, options: { dir: string }) => {
+    .option('-d, --dir <dir>', 'parent folder (default: the current directory)')
+    .action(async (name: string, options: { dir?: string }) => {
       if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) throw new UsageError(`plugin name "${name}": use lower-case letters, digits and dashes (at most 64)`);
-      const folder = path.resolve(options.dir, name);
+      const folder = path.resolve(options.dir ?? '.', name);
       if (existsSync(folder)) throw new UsageError(`${folder} already exists`);
       await scaffold(folder, name);
       const [{ buildPlugin }, { readPluginPackage }] = await pluginTools();

@@ -6,6 +6,13 @@ import { StrataConfig } from '../config/strata-config.js';
 import { Logger } from '../logging/logger.js';
 
 /** Paths never watched: dependencies and git's own files, at any depth. */
+/**
+ * @parcel/watcher's backend. On Linux, inotify by name: left to choose, it
+ * first asks a shell whether watchman is installed, and that shell stayed
+ * behind as a `[sh] <defunct>` child of every server.
+ */
+const WATCH_BACKEND: watcher.BackendType | undefined = process.platform === 'linux' ? 'inotify' : undefined;
+
 const NEVER_WATCHED = /(^|[\\/])(node_modules|\.git)([\\/]|$)/;
 
 /** A burst of file events ends after this long without any. */
@@ -86,7 +93,7 @@ export class RepositoryWatcher {
       if (statSync(gitInfo, { throwIfNoEntry: false })?.isDirectory()) {
         this.subscriptions.push(await watcher.subscribe(gitInfo, (error, events) => {
           if (!error && events.some((event) => path.basename(event.path) === 'exclude')) this.handlers?.changed('.git/info/exclude');
-        }));
+        }, { backend: WATCH_BACKEND }));
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'cannot watch the repository; the graph will not follow its changes');
@@ -162,7 +169,7 @@ export class RepositoryWatcher {
         }
       },
       // Ignore rules apply to paths below `directory`; the data directory may be anywhere.
-      { ignore: [NEVER_WATCHED, this.dataDir] },
+      { ignore: [NEVER_WATCHED, this.dataDir], backend: WATCH_BACKEND },
     );
   }
 

@@ -1,4 +1,5 @@
 import { copyFile, writeFile, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
@@ -119,8 +120,23 @@ export class NedbDataDirectory implements DataDirectory {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether a process has ended and waits for its parent to reap it (Linux:
+ * state Z in /proc/<pid>/stat). A server killed with kill -9 stays so until
+ * its parent (a shell, a supervisor) notices; it holds nothing.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The state follows the command name, which is in parentheses and may hold spaces or parentheses itself.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
