@@ -49,7 +49,10 @@ t.test('without a server, only an apply that can run indexes the repository', as
   t.match(await offline(['status', 'git-activity']), { code: 0, stdout: /git-activity: inactive/ });
   t.match(await offline(['remove', 'git-activity']), { code: 0 });
   t.match(await offline(['apply', 'no-such-plugin']), { code: 1, stderr: /plugin "no-such-plugin" does not exist; the plugins are: complexity, git-activity, ownership, test-coverage/ });
-  t.match(await offline(['apply', 'git-activity', '--params', '{"colour": "red"}']), { code: 1, stderr: /INVALID_PARAMETER/ });
+  t.match(await offline(['apply', 'git-activity', '--params', '{"colour": "red"}']), { code: 1, stderr: /body\.colour: is not a known field; plugin "git-activity" takes "since", "until"/ });
+  // Options a plugin does not take are refused, naming what it takes.
+  t.match(await offline(['apply', 'complexity', '--since', '2026-01-01']), { code: 1, stderr: /plugin "complexity" takes no parameters; it was sent "since" \(INVALID_PARAMETER/ });
+  t.match(await offline(['apply', 'ownership', '--report', 'package.json']), { code: 1, stderr: /plugin "ownership" reads no input named "report"; it reads "teams" \(INVALID_PARAMETER/ });
   t.notOk(existsSync(factsCache), 'nothing above indexed the repository');
   t.match(await offline(['apply', 'git-activity']), { code: 0, stdout: /Applied git-activity/ });
   t.ok(existsSync(factsCache), 'applying did');

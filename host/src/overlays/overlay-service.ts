@@ -404,6 +404,12 @@ function checkInputs(raw: unknown, record: PluginRecord): Record<string, string[
   if (raw === undefined) return {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StrataError('INVALID_PARAMETER', 'body.inputs: must be an object of name -> text (or array of texts)');
   if (!record.capabilities.includes('inputs:read')) throw new StrataError('INVALID_PARAMETER', `body.inputs: plugin "${record.id}" reads no inputs (it does not declare inputs:read)`);
+  // Inputs the manifest names are the only ones taken (a plugin that lists none reads whatever it is sent).
+  const declared = Object.keys(record.package?.manifest.inputs ?? {});
+  const undeclared = declared.length > 0 ? Object.keys(raw).filter((name) => !declared.includes(name)) : [];
+  if (undeclared.length > 0) {
+    throw new StrataError('INVALID_PARAMETER', `body.inputs: plugin "${record.id}" reads no input named ${undeclared.slice(0, 20).map((name) => JSON.stringify(name)).join(', ')}; it reads ${declared.map((name) => JSON.stringify(name)).join(', ')}`);
+  }
   const inputs: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(raw)) {
     const texts = typeof value === 'string' ? [value] : value;

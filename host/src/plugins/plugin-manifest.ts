@@ -118,7 +118,11 @@ export function readPluginPackage(folder: string): PluginPackage {
   const defaultSource = path.join(folder, 'src', 'index.ts');
   const sourcePath = manifest.source !== undefined ? inside(folder, manifest.source, 'strata.source', manifest.id) : existsSync(defaultSource) ? defaultSource : undefined;
 
-  let checkParameters: PluginPackage['checkParameters'] = () => ({ ok: true });
+  // A plugin that declares no parameters takes none: an option sent to it by mistake (`--since` to complexity) is refused, not ignored.
+  let checkParameters: PluginPackage['checkParameters'] = (value) => {
+    const sent = typeof value === 'object' && value !== null ? Object.keys(value) : [];
+    return sent.length === 0 ? { ok: true } : { ok: false, message: `body: plugin "${manifest.id}" takes no parameters; it was sent ${sent.slice(0, 20).map((key) => JSON.stringify(key)).join(', ')}` };
+  };
   if (manifest.parameters) {
     const properties = (manifest.parameters as { properties?: Record<string, unknown> }).properties ?? {};
     if ('inputs' in properties) throw new PluginManifestError('package.json: strata.parameters may not declare "inputs": that key of the apply body carries input texts', 'invalid', manifest.id);
@@ -129,9 +133,13 @@ export function readPluginPackage(folder: string): PluginPackage {
       throw new PluginManifestError(`package.json: strata.parameters is not a valid JSON schema: ${(error as Error).message}`, 'invalid', manifest.id);
     }
     const check = checkWith(validate);
+    const known = Object.keys(properties);
     checkParameters = (value) => {
       const result = check(value, 'body');
-      return result.ok ? { ok: true } : { ok: false, message: result.message };
+      if (result.ok) return { ok: true };
+      // A mistyped or misplaced option: say which ones the plugin takes.
+      const takes = / is not a known field/.test(result.message) && known.length > 0 ? `; plugin "${manifest.id}" takes ${known.map((key) => JSON.stringify(key)).join(', ')}` : '';
+      return { ok: false, message: result.message + takes };
     };
   }
   return { folder, manifest, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', entryPath, sourcePath, checkParameters };
