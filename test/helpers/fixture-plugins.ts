@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** A plugin folder written straight as its bundled entry (no build step). */
@@ -16,6 +17,14 @@ export interface FixturePlugin {
 /** The descriptor around an `apply` body, as `definePlugin` makes it. */
 export function pluginCode(apply: string, overlays = `[{ id: 'main', name: 'Main', type: 'color', legend: { low: '#00ff00', high: '#ff0000' } }]`): string {
   return `export default { strataPlugin: 1, sdkVersion: '0.1.0', overlays: ${overlays}, async apply(ctx) {\n${apply}\n} };\n`;
+}
+
+/** A temporary folder holding these plugins (removed when the test ends): what `plugins.directories` takes. */
+export async function pluginsFolder(t: { teardown(fn: () => unknown): void }, plugins: FixturePlugin[]): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writePlugins(dir, plugins);
+  return dir;
 }
 
 /** Writes plugin folders under `dir` (one per plugin, named by id). */

@@ -1,9 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { LOC_PLUGIN, writePlugins } from '../helpers/fixture-plugins.ts';
+import { LOC_PLUGIN, pluginsFolder } from '../helpers/fixture-plugins.ts';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
 import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
@@ -38,9 +35,7 @@ function raw(server: TestServer, method: string, urlPath: string, headers: Recor
 
 async function withPlugin(t: { teardown(fn: () => unknown): void }, settings: Record<string, unknown> = {}): Promise<TestServer> {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
-  t.teardown(() => rm(plugins, { recursive: true, force: true }));
-  await writePlugins(plugins, [LOC_PLUGIN]);
+  const plugins = await pluginsFolder(t, [LOC_PLUGIN]);
   return startTestServer(t, repo, { flags: { plugins: { directories: [plugins] }, ...settings } });
 }
 

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { LOC_PLUGIN, writePlugins } from '../helpers/fixture-plugins.ts';
+import { LOC_PLUGIN, pluginsFolder } from '../helpers/fixture-plugins.ts';
 import { SAMPLE_REPO, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
@@ -97,9 +94,7 @@ t.test('saved positions are in the map; nodes without one have null; a new file 
 
 t.test("GET /api/overlays/{id}/styles serves what GET /api/graph merges into each node's overlays, and nothing once removed", async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
-  t.teardown(() => rm(plugins, { recursive: true, force: true }));
-  await writePlugins(plugins, [LOC_PLUGIN]);
+  const plugins = await pluginsFolder(t, [LOC_PLUGIN]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
 
   const before = await server.api('/api/overlays/loc/styles');

@@ -1,11 +1,8 @@
 // A failed apply never takes away the overlay a team was looking at: whatever fails (the plugin's own
 // check of its input, a throw, a limit), the last good result keeps serving, and the status, the event
 // and the answer say so.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { pluginCode, writePlugins, type FixturePlugin } from '../helpers/fixture-plugins.ts';
+import { pluginCode, pluginsFolder, type FixturePlugin } from '../helpers/fixture-plugins.ts';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
@@ -75,9 +72,7 @@ async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
 
 t.test('every failure of an apply keeps the last good result serving, and says so', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
-  t.teardown(() => rm(plugins, { recursive: true, force: true }));
-  await writePlugins(plugins, [FLAKY]);
+  const plugins = await pluginsFolder(t, [FLAKY]);
   const server = await start(t, repo, plugins);
   const events = follow(t, server);
 
@@ -122,9 +117,7 @@ t.test('every failure of an apply keeps the last good result serving, and says s
 
 t.test('the last good result outlives a failed apply across a restart; with none, a failure serves nothing', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
-  t.teardown(() => rm(plugins, { recursive: true, force: true }));
-  await writePlugins(plugins, [FLAKY]);
+  const plugins = await pluginsFolder(t, [FLAKY]);
   const first = await start(t, repo, plugins);
   const events = follow(t, first);
   // Nothing good yet: the failure leaves nothing.

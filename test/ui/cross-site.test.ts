@@ -2,11 +2,8 @@
 // a page of another origin sending every kind of request a page can send without the server's consent, and a
 // name rebound to 127.0.0.1 (DNS rebinding: Chromium's --host-resolver-rules stands in for the attacker's DNS).
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { LOC_PLUGIN, writePlugins } from '../helpers/fixture-plugins.ts';
+import { LOC_PLUGIN, pluginsFolder } from '../helpers/fixture-plugins.ts';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
 import { launchBrowser } from '../helpers/browser.ts';
@@ -25,9 +22,7 @@ async function attackerSite(t: { teardown(fn: () => unknown): void }): Promise<s
 
 t.test('a page of another origin cannot apply, remove, save, compute or cancel, and cannot read the graph', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
-  t.teardown(() => rm(plugins, { recursive: true, force: true }));
-  await writePlugins(plugins, [LOC_PLUGIN]);
+  const plugins = await pluginsFolder(t, [LOC_PLUGIN]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const site = await attackerSite(t);
   const browser = await launchBrowser(t, ['--host-resolver-rules=MAP evil.test 127.0.0.1']);
