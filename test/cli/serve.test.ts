@@ -116,6 +116,15 @@ t.test('strata serve fails clearly for a missing path, a file, a port in use and
   const missingConfig = runStrata(t, ['serve', repo, '--config', path.join(repo, 'absent.json')]);
   t.equal(await missingConfig.exited, 2);
   t.match(missingConfig.stderr(), /config file .*absent\.json does not exist/);
+
+  // A mistyped plugin folder is said plainly, before anything starts.
+  const typo = runStrata(t, ['serve', repo, '--plugins', path.join(repo, 'exmaples')]);
+  t.equal(await typo.exited, 2);
+  t.match(typo.stderr(), /--plugins: .*exmaples does not exist/);
+  t.notMatch(typo.stderr(), /"level"/, 'not a JSON log line');
+  const notFolder = runStrata(t, ['serve', repo, '--plugins', path.join(repo, 'config.cjs')]);
+  t.equal(await notFolder.exited, 2);
+  t.match(notFolder.stderr(), /--plugins: .*config\.cjs is not a folder/);
 });
 
 t.test('one data directory, one server: a second is refused, the lock of a dead one is taken over', async (t) => {

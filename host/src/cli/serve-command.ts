@@ -53,7 +53,15 @@ Examples:
       if (options.dataDir !== undefined) flags.dataDir = options.dataDir;
       if (options.watch === false) flags.watch = false;
       if (options.dev) flags.dev = true;
-      if (options.plugins) flags.plugins = { directories: options.plugins };
+      if (options.plugins) {
+        // A folder named on the command line that is not there is a typo: said plainly, not as a log line.
+        for (const dir of options.plugins) {
+          const found = statSync(dir, { throwIfNoEntry: false });
+          if (!found) throw new UsageError(`--plugins: ${dir} does not exist`);
+          if (!found.isDirectory()) throw new UsageError(`--plugins: ${dir} is not a folder`);
+        }
+        flags.plugins = { directories: options.plugins };
+      }
       if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
 
       const progress = new ProgressLine();
