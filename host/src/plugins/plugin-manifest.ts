@@ -2,6 +2,8 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
+import { RE2JS } from 're2js';
 import semver from 'semver';
 import { CAPABILITIES, SDK_VERSION, type Capability, type PluginInput } from '@strata/sdk';
 import { checkWith, fieldName } from '../validation/schema-check.js';
@@ -77,8 +79,24 @@ export interface PluginPackage {
 }
 
 const checkManifest = compileSchema(PluginManifestSchema);
+/**
+ * `pattern` and `patternProperties` of a plugin's schema run on RE2 (RE2JS),
+ * which matches in linear time: a schema is plugin code, and a pattern such
+ * as `^(a|a)*$` on JavaScript's backtracking engine held the host's event
+ * loop for minutes on a 35-character parameter. RE2 has no lookaround or
+ * backreferences; a schema that uses them does not load.
+ */
+const re2: RegExpEngine = Object.assign(
+  (pattern: string): { test(text: string): boolean; toString(): string } => {
+    const compiled = RE2JS.compile(pattern);
+    // Ajv keys its compiled patterns by toString(): each must be told apart.
+    return { test: (text: string) => compiled.matcher(text).find(), toString: () => `RE2JS(${JSON.stringify(pattern)})` };
+  },
+  { code: 'RE2JS' },
+);
+
 /** Parameter schemas are the plugin's own: compiled by their own Ajv so a bad one cannot disturb the host's. */
-const parameterAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true });
+const parameterAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true, code: { regExp: re2 } });
 
 /** Whether `folder` looks like a plugin: a package.json with a `strata` field. */
 export function isPluginFolder(folder: string): boolean {
