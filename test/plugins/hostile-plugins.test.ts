@@ -38,6 +38,8 @@ const cases: Record<string, HostileCase> = {
   'reaching for require': { plugin: { id: 'wants-require', code: pluginCode("require('fs');") }, error: /require is not defined/ },
   'reaching for process': { plugin: { id: 'wants-process', code: pluginCode('process.exit(1);') }, error: /process is not defined/ },
   'reaching for fetch': { plugin: { id: 'wants-fetch', code: pluginCode("await fetch('http://example.com');") }, error: /fetch is not defined/ },
+  // WebAssembly memory lives outside the isolate's heap limit: three memories of 1 GiB passed a limit of 128 MiB.
+  'WebAssembly memory': { plugin: { id: 'wasm-memory', code: pluginCode('globalThis.kept = [1, 2, 3].map(() => new WebAssembly.Memory({ initial: 16384 }));') }, error: /WebAssembly is not defined/ },
   'reaching for timers': { plugin: { id: 'wants-timers', code: pluginCode('setTimeout(() => {}, 1);') }, error: /setTimeout is not defined/ },
   'path traversal through a capability': { plugin: { id: 'traversal', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('../../../etc/passwd');") }, error: /leaves the repository/ },
   'an absolute path through a capability': { plugin: { id: 'absolute-path', capabilities: ['files:read'], code: pluginCode("await ctx.files.read('/etc/passwd');") }, error: /is absolute/ },

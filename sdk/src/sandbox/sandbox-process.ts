@@ -121,6 +121,9 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
   loaded = undefined;
   const attempt = async (): Promise<FromSandbox & { type: 'loaded' }> => {
     const context = await isolate.createContext();
+    // WebAssembly memory is allocated outside the isolate's heap, where its memory limit does not count it:
+    // three WebAssembly.Memory of 1 GiB each passed a limit of 128 MiB. Plugins get no WebAssembly.
+    await context.eval('delete globalThis.WebAssembly;', { timeout: limits.loadTimeMs });
     const factory = await context.eval(`(function (send, log) { return (${createIsolateRuntime.toString()})({ send, log }); })`, { reference: true, timeout: limits.loadTimeMs });
     const sendCallback = new ivm.Callback((runtimeCallId: number, name: string, args: unknown[]) => requestCapability(runtimeCallId, name, args), { ignored: true });
     const logCallback = new ivm.Callback((message: string) => send({ type: 'log', message: String(message).slice(0, 1000) }), { ignored: true });
