@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
+import { GraphColumnsCache } from './graph-columns.js';
 import { GraphStore } from './graph-store.js';
 
 /** The graph as `GET /api/graph/map` serves it, serialized once per change of the graph or of the layout. */
@@ -23,6 +24,7 @@ export class GraphMapCache {
   constructor(
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
+    @inject(GraphColumnsCache) private readonly graphColumns: GraphColumnsCache,
   ) {}
 
   current(): GraphMapJson {
@@ -34,51 +36,39 @@ export class GraphMapCache {
     return this.cached;
   }
 
+  /** The columns the sandboxes and the layout already use (one pass over the graph per revision), as JSON. */
   private columns(): object {
-    const nodes = [...this.graph.nodes()];
-    const n = nodes.length;
-    const indexOf = new Map<string, number>();
-    for (let i = 0; i < n; i++) indexOf.set(nodes[i]!.id, i);
-    const kinds: string[] = [];
-    const languages: string[] = [];
-    const code = (names: string[], value: string): number => {
-      const found = names.indexOf(value);
-      return found >= 0 ? found : names.push(value) - 1;
-    };
+    const { nodes, edges } = this.graphColumns.current();
+    const n = nodes.id.length;
+    const directory = nodes.kindNames.indexOf('directory');
     const column = {
-      id: new Array<string>(n),
-      name: new Array<string>(n),
-      kind: new Array<number>(n),
-      parent: new Array<number>(n),
-      language: new Array<number>(n),
-      lines: new Array<number | null>(n),
-      files: new Array<number | null>(n),
-      x: new Array<number | null>(n),
-      y: new Array<number | null>(n),
+      id: nodes.id,
+      name: nodes.name,
+      kind: Array.from(nodes.kind),
+      parent: Array.from(nodes.parent),
+      // The columns' language 0 is "none": here -1, and the names without it.
+      language: Array.from(nodes.language, (code) => code - 1),
+      lines: Array.from(nodes.lines, (lines) => (Number.isNaN(lines) ? null : lines)),
+      files: new Array<number | null>(n).fill(null),
+      x: new Array<number | null>(n).fill(null),
+      y: new Array<number | null>(n).fill(null),
     };
     for (let i = 0; i < n; i++) {
-      const node = nodes[i]!;
-      column.id[i] = node.id;
-      column.name[i] = node.name;
-      column.kind[i] = code(kinds, node.kind);
-      column.parent[i] = node.parent === undefined ? -1 : (indexOf.get(node.parent) ?? -1);
-      column.language[i] = node.language === undefined ? -1 : code(languages, node.language);
-      column.lines[i] = node.lines ?? null;
-      column.files[i] = node.files ?? null;
-      const position = this.layout.position(node.id);
-      column.x[i] = position?.x ?? null;
-      column.y[i] = position?.y ?? null;
+      if (nodes.kind[i] === directory) column.files[i] = this.graph.node(nodes.id[i]!)?.files ?? null;
+      const position = this.layout.position(nodes.id[i]!);
+      if (position) {
+        column.x[i] = position.x;
+        column.y[i] = position.y;
+      }
     }
+    const imports = edges.kindNames.indexOf('imports');
     const source: number[] = [];
     const target: number[] = [];
-    for (const edge of this.graph.edges()) {
-      if (edge.kind !== 'imports') continue;
-      const from = indexOf.get(edge.source);
-      const to = indexOf.get(edge.target);
-      if (from === undefined || to === undefined) continue;
-      source.push(from);
-      target.push(to);
+    for (let j = 0; j < edges.kind.length; j++) {
+      if (edges.kind[j] !== imports || edges.source[j]! < 0 || edges.target[j]! < 0) continue;
+      source.push(edges.source[j]!);
+      target.push(edges.target[j]!);
     }
-    return { kinds, languages, nodes: column, imports: { source, target } };
+    return { kinds: nodes.kindNames, languages: nodes.languageNames.slice(1), nodes: column, imports: { source, target } };
   }
 }
