@@ -227,9 +227,17 @@ class StrataPage {
     const response = await answer;
     if (!response.ok) throw response.status === 0 ? new ServerUnreachableError(response.message) : new ApiError(response.status, response.code, response.message);
     const received = performance.now();
-    // On the page's clock (from the navigation's start): when the worker's script started, and when it took the request.
-    const { workerStartedAt, receivedAt, ...phases } = response.timings;
-    this.timings = { askedAt, workerStartedAt: workerStartedAt! - performance.timeOrigin, receivedAt: receivedAt! - performance.timeOrigin, ...phases, transferMs: performance.timeOrigin + received - response.sentAt };
+    // On the page's clock (from the navigation's start): when the worker's script started, took the request and fetched.
+    const { workerStartedAt, receivedAt, fetchStartedAt, ...phases } = response.timings;
+    const onPageClock = (epochMs: number | undefined): number => (epochMs ?? NaN) - performance.timeOrigin;
+    this.timings = {
+      askedAt,
+      workerStartedAt: onPageClock(workerStartedAt),
+      receivedAt: onPageClock(receivedAt),
+      fetchStartedAt: onPageClock(fetchStartedAt),
+      ...phases,
+      transferMs: performance.timeOrigin + received - response.sentAt,
+    };
     this.model.replace(response.graph);
     const modelled = performance.now();
     this.timings.modelMs = modelled - received;
