@@ -1,5 +1,6 @@
 // Every call the page makes to /api goes through here: the token, the error
 // shape, and telling a refused token from a server that does not answer.
+import type { EarlyGraphLoad } from './boot.js';
 
 /** An answer of the API in its error shape (`{error: {code, message}}`). */
 export class ApiError extends Error {
@@ -73,9 +74,10 @@ export class ApiClient {
     // Every call that acts carries a JSON content type, an empty body too: it is never a "simple" cross-site request.
     const headers: Record<string, string> = { ...this.authHeaders(), accept: 'application/json' };
     if (method !== 'GET') headers['content-type'] = 'application/json';
-    let response: Response;
+    const early = method === 'GET' ? this.takeEarly(path) : undefined;
+    let response: { ok: boolean; status: number; text(): Promise<string> };
     try {
-      response = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = early ? await early : await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (error) {
       this.tell(false);
       throw new ServerUnreachableError(`the Strata server at ${this.baseUrl} does not answer (${(error as Error).message})`);
@@ -93,6 +95,19 @@ export class ApiClient {
       throw new ApiError(response.status, error?.code ?? 'HTTP_' + response.status, error?.message ?? `${method} ${path} answered ${response.status}`);
     }
     return parsed as T;
+  }
+
+  /** The answer boot.ts fetched for this GET before the page's bundle ran, once, when it was asked with the token in use now. */
+  private takeEarly(path: string): Promise<{ ok: boolean; status: number; text(): Promise<string> }> | undefined {
+    const boot = (window as { strataBoot?: EarlyGraphLoad }).strataBoot;
+    const answer = boot?.gets.get(path);
+    if (!boot || !answer) return undefined;
+    boot.gets.delete(path);
+    if (boot.token !== this.tokens.get()) return undefined;
+    return answer.then((early) => {
+      if (!early.ok) throw early.error;
+      return { ok: early.status >= 200 && early.status <= 299, status: early.status, text: async () => early.text };
+    });
   }
 
   private tell(reachable: boolean): void {

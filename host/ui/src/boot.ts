@@ -17,11 +17,21 @@ export interface EarlyGraphLoad {
   requestId: number;
   /** When it was asked, on the page's clock. */
   askedAt: number;
+  /** The token it was asked with. */
+  token: string | undefined;
   /** The worker's answer to it. */
   answer: Promise<GraphWorkerResponse>;
   /** Settles once the worker has taken the request (from then on the page's thread does not hold it up). */
   taken: Promise<void>;
+  /** The panels' first GETs, asked here too, by path; taken once by the API client. */
+  gets: Map<string, Promise<EarlyAnswer>>;
 }
+
+/** An early GET's answer: its status and body, or the error of a fetch that failed. */
+export type EarlyAnswer = { ok: true; status: number; text: string } | { ok: false; error: Error };
+
+/** The GETs the page makes first (the overlays and layout panels): asked before the page's main bundle runs. */
+export const EARLY_GETS = ['/api/overlays', '/api/graph/layout/compute/status'];
 
 const worker = new Worker(STRATA_GRAPH_WORKER_URL, { type: 'module' });
 const askedAt = performance.now();
@@ -38,5 +48,16 @@ const answer = new Promise<GraphWorkerResponse>((resolve) => {
   worker.addEventListener('message', onMessage);
 });
 worker.postMessage(request);
-const early: EarlyGraphLoad = { worker, requestId: request.id, askedAt, answer, taken };
+// Asked now, their answers are read while the page's thread is free: asked by the panels later, they waited up to
+// half a second behind the renderer's start and the graph's arrival, which hold that thread.
+const gets = new Map<string, Promise<EarlyAnswer>>();
+for (const path of EARLY_GETS) {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (request.token) headers.authorization = `Bearer ${request.token}`;
+  gets.set(path, fetch(location.origin + path, { headers }).then(
+    async (response): Promise<EarlyAnswer> => ({ ok: true, status: response.status, text: await response.text() }),
+    (error: unknown): EarlyAnswer => ({ ok: false, error: error as Error }),
+  ));
+}
+const early: EarlyGraphLoad = { worker, requestId: request.id, askedAt, token: request.token, answer, taken, gets };
 Object.defineProperty(window, 'strataBoot', { value: early });

@@ -5,7 +5,7 @@
 // hovered and selected nodes and the selection's neighbours.
 import Graph from 'graphology';
 import Sigma from 'sigma';
-import { NodePointProgram } from 'sigma/rendering';
+import { EdgeLineProgram, NodePointProgram } from 'sigma/rendering';
 import type { CameraState } from 'sigma/types';
 import { isSymbol, type ApiEdge, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
@@ -361,8 +361,10 @@ export class MapView {
       allowInvalidContainer: true,
       // Discs drawn as WebGL points (one vertex each) rather than sigma's default triangles (three each, instanced):
       // a frame of 105,000 nodes took 4 to 7 s to draw in software WebGL (SwiftShader) with triangles, 1.0 to 1.7 s with points.
-      defaultNodeType: 'point',
-      nodeProgramClasses: { point: NodePointProgram },
+      // They take the names of sigma's default programs so that sigma compiles no program the map does not use.
+      defaultNodeType: 'circle',
+      nodeProgramClasses: { circle: NodePointProgram },
+      edgeProgramClasses: { arrow: EdgeLineProgram },
       nodeReducer: (id, attributes) => this.reduceNode(id, attributes),
       edgeReducer: (id, attributes) => this.reduceEdge(id, attributes),
     });
