@@ -3,7 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import ajvRuntime0 from 'ajv/dist/runtime/ucs2length.js';
 const settings = validate10;
-const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"allowedHosts":{"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}},"cors":{"additionalProperties":false,"type":"object","properties":{"origins":{"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}}}},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"}}}}};
+const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"headersTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"},"maxConnections":{"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"},"maxConnectionsPerAddress":{"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"allowedHosts":{"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}},"cors":{"additionalProperties":false,"type":"object","properties":{"origins":{"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}}}},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = ajvRuntime0.default;
 const pattern0 = new RegExp("^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", "u");
@@ -175,11 +175,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.watch !== undefined){
+if(data.headersTimeoutMs !== undefined){
+let data7 = data.headersTimeoutMs;
 const _errs16 = errors;
-if(typeof data.watch !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/watch",schemaPath:"#/properties/watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 > 3600000 || isNaN(data7)){
+validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data7 < 1000 || isNaN(data7)){
+validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs16 === errors;
 }
@@ -187,12 +202,78 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authToken !== undefined){
-let data8 = data.authToken;
+if(data.maxConnections !== undefined){
+let data8 = data.maxConnections;
 const _errs18 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func3(data8) < 16){
+if(typeof data8 == "number"){
+if(data8 > 1000000 || isNaN(data8)){
+validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxConnectionsPerAddress !== undefined){
+let data9 = data.maxConnectionsPerAddress;
+const _errs20 = errors;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs20){
+if(typeof data9 == "number"){
+if(data9 > 1000000 || isNaN(data9)){
+validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data9 < 1 || isNaN(data9)){
+validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.watch !== undefined){
+const _errs22 = errors;
+if(typeof data.watch !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/watch",schemaPath:"#/properties/watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authToken !== undefined){
+let data11 = data.authToken;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func3(data11) < 16){
 validate10.errors = [{instancePath:instancePath+"/authToken",schemaPath:"#/properties/authToken/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
 return false;
 }
@@ -202,52 +283,52 @@ validate10.errors = [{instancePath:instancePath+"/authToken",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.dev !== undefined){
-const _errs20 = errors;
+const _errs26 = errors;
 if(typeof data.dev !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.allowedHosts !== undefined){
-let data10 = data.allowedHosts;
-const _errs22 = errors;
-if(errors === _errs22){
-if(Array.isArray(data10)){
-if(data10.length > 100){
+let data13 = data.allowedHosts;
+const _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data13)){
+if(data13.length > 100){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts",schemaPath:"#/properties/allowedHosts/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid1 = true;
-const len0 = data10.length;
+const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func3(data11) > 253){
+let data14 = data13[i0];
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data14 === "string"){
+if(func3(data14) > 253){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
-if(func3(data11) < 1){
+if(func3(data14) < 1){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data11)){
+if(!pattern0.test(data14)){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/pattern",keyword:"pattern",params:{pattern: "^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"+"\""}];
 return false;
 }
@@ -259,7 +340,7 @@ validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath
 return false;
 }
 }
-var valid1 = _errs24 === errors;
+var valid1 = _errs30 === errors;
 if(!valid1){
 break;
 }
@@ -271,44 +352,44 @@ validate10.errors = [{instancePath:instancePath+"/allowedHosts",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.cors !== undefined){
-let data12 = data.cors;
-const _errs26 = errors;
-if(errors === _errs26){
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-const _errs28 = errors;
-for(const key1 in data12){
+let data15 = data.cors;
+const _errs32 = errors;
+if(errors === _errs32){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const _errs34 = errors;
+for(const key1 in data15){
 if(!(key1 === "origins")){
 validate10.errors = [{instancePath:instancePath+"/cors",schemaPath:"#/properties/cors/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs28 === errors){
-if(data12.origins !== undefined){
-let data13 = data12.origins;
-const _errs29 = errors;
-if(errors === _errs29){
-if(Array.isArray(data13)){
-if(data13.length > 100){
+if(_errs34 === errors){
+if(data15.origins !== undefined){
+let data16 = data15.origins;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data16)){
+if(data16.length > 100){
 validate10.errors = [{instancePath:instancePath+"/cors/origins",schemaPath:"#/properties/cors/properties/origins/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid3 = true;
-const len1 = data13.length;
+const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
-let data14 = data13[i1];
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data14 === "string"){
-if(!pattern1.test(data14)){
+let data17 = data16[i1];
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data17 === "string"){
+if(!pattern1.test(data17)){
 validate10.errors = [{instancePath:instancePath+"/cors/origins/" + i1,schemaPath:"#/properties/cors/properties/origins/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""}];
 return false;
 }
@@ -318,7 +399,7 @@ validate10.errors = [{instancePath:instancePath+"/cors/origins/" + i1,schemaPath
 return false;
 }
 }
-var valid3 = _errs31 === errors;
+var valid3 = _errs37 === errors;
 if(!valid3){
 break;
 }
@@ -338,44 +419,44 @@ validate10.errors = [{instancePath:instancePath+"/cors",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.plugins !== undefined){
-let data15 = data.plugins;
-const _errs33 = errors;
-if(errors === _errs33){
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-const _errs35 = errors;
-for(const key2 in data15){
+let data18 = data.plugins;
+const _errs39 = errors;
+if(errors === _errs39){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+const _errs41 = errors;
+for(const key2 in data18){
 if(!(((((((key2 === "directories") || (key2 === "memoryMb")) || (key2 === "cpuTimeMs")) || (key2 === "wallTimeMs")) || (key2 === "loadTimeMs")) || (key2 === "maxCapabilityCalls")) || (key2 === "gitCommitGraph"))){
 validate10.errors = [{instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs35 === errors){
-if(data15.directories !== undefined){
-let data16 = data15.directories;
-const _errs36 = errors;
-if(errors === _errs36){
-if(Array.isArray(data16)){
-if(data16.length > 100){
+if(_errs41 === errors){
+if(data18.directories !== undefined){
+let data19 = data18.directories;
+const _errs42 = errors;
+if(errors === _errs42){
+if(Array.isArray(data19)){
+if(data19.length > 100){
 validate10.errors = [{instancePath:instancePath+"/plugins/directories",schemaPath:"#/properties/plugins/properties/directories/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid5 = true;
-const len2 = data16.length;
+const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
-let data17 = data16[i2];
-const _errs38 = errors;
-if(errors === _errs38){
-if(typeof data17 === "string"){
-if(func3(data17) < 1){
+let data20 = data19[i2];
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data20 === "string"){
+if(func3(data20) < 1){
 validate10.errors = [{instancePath:instancePath+"/plugins/directories/" + i2,schemaPath:"#/properties/plugins/properties/directories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -385,7 +466,7 @@ validate10.errors = [{instancePath:instancePath+"/plugins/directories/" + i2,sch
 return false;
 }
 }
-var valid5 = _errs38 === errors;
+var valid5 = _errs44 === errors;
 if(!valid5){
 break;
 }
@@ -397,109 +478,28 @@ validate10.errors = [{instancePath:instancePath+"/plugins/directories",schemaPat
 return false;
 }
 }
-var valid4 = _errs36 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data15.memoryMb !== undefined){
-let data18 = data15.memoryMb;
-const _errs40 = errors;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs40){
-if(typeof data18 == "number"){
-if(data18 > 4096 || isNaN(data18)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data18 < 8 || isNaN(data18)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs40 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data15.cpuTimeMs !== undefined){
-let data19 = data15.cpuTimeMs;
-const _errs42 = errors;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs42){
-if(typeof data19 == "number"){
-if(data19 > 600000 || isNaN(data19)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
-return false;
-}
-else {
-if(data19 < 10 || isNaN(data19)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
 var valid4 = _errs42 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data15.wallTimeMs !== undefined){
-let data20 = data15.wallTimeMs;
-const _errs44 = errors;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs44){
-if(typeof data20 == "number"){
-if(data20 > 3600000 || isNaN(data20)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data20 < 10 || isNaN(data20)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs44 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data15.loadTimeMs !== undefined){
-let data21 = data15.loadTimeMs;
+if(data18.memoryMb !== undefined){
+let data21 = data18.memoryMb;
 const _errs46 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs46){
 if(typeof data21 == "number"){
-if(data21 > 600000 || isNaN(data21)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data21 > 4096 || isNaN(data21)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data21 < 10 || isNaN(data21)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data21 < 8 || isNaN(data21)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -511,22 +511,22 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data15.maxCapabilityCalls !== undefined){
-let data22 = data15.maxCapabilityCalls;
+if(data18.cpuTimeMs !== undefined){
+let data22 = data18.cpuTimeMs;
 const _errs48 = errors;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs48){
 if(typeof data22 == "number"){
-if(data22 > 10000000 || isNaN(data22)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data22 > 600000 || isNaN(data22)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data22 < 1 || isNaN(data22)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data22 < 10 || isNaN(data22)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -538,13 +538,94 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data15.gitCommitGraph !== undefined){
+if(data18.wallTimeMs !== undefined){
+let data23 = data18.wallTimeMs;
 const _errs50 = errors;
-if(typeof data15.gitCommitGraph !== "boolean"){
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs50){
+if(typeof data23 == "number"){
+if(data23 > 3600000 || isNaN(data23)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data23 < 10 || isNaN(data23)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs50 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data18.loadTimeMs !== undefined){
+let data24 = data18.loadTimeMs;
+const _errs52 = errors;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs52){
+if(typeof data24 == "number"){
+if(data24 > 600000 || isNaN(data24)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+return false;
+}
+else {
+if(data24 < 10 || isNaN(data24)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs52 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data18.maxCapabilityCalls !== undefined){
+let data25 = data18.maxCapabilityCalls;
+const _errs54 = errors;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs54){
+if(typeof data25 == "number"){
+if(data25 > 10000000 || isNaN(data25)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data25 < 1 || isNaN(data25)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs54 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data18.gitCommitGraph !== undefined){
+const _errs56 = errors;
+if(typeof data18.gitCommitGraph !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/plugins/gitCommitGraph",schemaPath:"#/properties/plugins/properties/gitCommitGraph/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid4 = _errs50 === errors;
+var valid4 = _errs56 === errors;
 }
 else {
 var valid4 = true;
@@ -562,65 +643,65 @@ validate10.errors = [{instancePath:instancePath+"/plugins",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs33 === errors;
+var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.layout !== undefined){
-let data24 = data.layout;
-const _errs52 = errors;
-if(errors === _errs52){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-const _errs54 = errors;
-for(const key3 in data24){
+let data27 = data.layout;
+const _errs58 = errors;
+if(errors === _errs58){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+const _errs60 = errors;
+for(const key3 in data27){
 if(!((key3 === "backend") || (key3 === "maxIterations"))){
 validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs54 === errors){
-if(data24.backend !== undefined){
-let data25 = data24.backend;
-const _errs55 = errors;
-if(typeof data25 !== "string"){
+if(_errs60 === errors){
+if(data27.backend !== undefined){
+let data28 = data27.backend;
+const _errs61 = errors;
+if(typeof data28 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((data25 === "auto") || (data25 === "tensorflow-gpu")) || (data25 === "tensorflow")) || (data25 === "wasm")) || (data25 === "cpu"))){
+if(!(((((data28 === "auto") || (data28 === "tensorflow-gpu")) || (data28 === "tensorflow")) || (data28 === "wasm")) || (data28 === "cpu"))){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/enum",keyword:"enum",params:{allowedValues: schema11.properties.layout.properties.backend.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid6 = _errs55 === errors;
+var valid6 = _errs61 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data24.maxIterations !== undefined){
-let data26 = data24.maxIterations;
-const _errs57 = errors;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+if(data27.maxIterations !== undefined){
+let data29 = data27.maxIterations;
+const _errs63 = errors;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs57){
-if(typeof data26 == "number"){
-if(data26 > 1000000 || isNaN(data26)){
+if(errors === _errs63){
+if(typeof data29 == "number"){
+if(data29 > 1000000 || isNaN(data29)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data26 < 1 || isNaN(data26)){
+if(data29 < 1 || isNaN(data29)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid6 = _errs57 === errors;
+var valid6 = _errs63 === errors;
 }
 else {
 var valid6 = true;
@@ -633,54 +714,54 @@ validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs52 === errors;
+var valid0 = _errs58 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.index !== undefined){
-let data27 = data.index;
-const _errs59 = errors;
-if(errors === _errs59){
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-const _errs61 = errors;
-for(const key4 in data27){
+let data30 = data.index;
+const _errs65 = errors;
+if(errors === _errs65){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+const _errs67 = errors;
+for(const key4 in data30){
 if(!((key4 === "maxFileBytes") || (key4 === "cache"))){
 validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs61 === errors){
-if(data27.maxFileBytes !== undefined){
-let data28 = data27.maxFileBytes;
-const _errs62 = errors;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+if(_errs67 === errors){
+if(data30.maxFileBytes !== undefined){
+let data31 = data30.maxFileBytes;
+const _errs68 = errors;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs62){
-if(typeof data28 == "number"){
-if(data28 < 1024 || isNaN(data28)){
+if(errors === _errs68){
+if(typeof data31 == "number"){
+if(data31 < 1024 || isNaN(data31)){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
 return false;
 }
 }
 }
-var valid7 = _errs62 === errors;
+var valid7 = _errs68 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
-if(data27.cache !== undefined){
-const _errs64 = errors;
-if(typeof data27.cache !== "boolean"){
+if(data30.cache !== undefined){
+const _errs70 = errors;
+if(typeof data30.cache !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/index/cache",schemaPath:"#/properties/index/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs64 === errors;
+var valid7 = _errs70 === errors;
 }
 else {
 var valid7 = true;
@@ -693,10 +774,13 @@ validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs59 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -884,35 +968,55 @@ return errors === 0;
 }
 
 const leaf7 = validate18;
-const schema19 = {"description":"Follow edits to the repository while serving.","type":"boolean"};
+const schema19 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 3600000 || isNaN(data)){
+validate18.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data < 1000 || isNaN(data)){
+validate18.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
+return false;
+}
+}
+}
 }
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 const leaf8 = validate19;
-const schema20 = {"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"};
+const schema20 = {"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(func3(data) < 16){
-validate19.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000000 || isNaN(data)){
+validate19.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
 }
 else {
-validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data < 1 || isNaN(data)){
+validate19.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 validate19.errors = vErrors;
@@ -920,29 +1024,93 @@ return errors === 0;
 }
 
 const leaf9 = validate20;
-const schema21 = {"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"};
+const schema21 = {"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000000 || isNaN(data)){
+validate20.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate20.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 validate20.errors = vErrors;
 return errors === 0;
 }
 
 const leaf10 = validate21;
-const schema22 = {"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}};
+const schema22 = {"description":"Follow edits to the repository while serving.","type":"boolean"};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+
+const leaf11 = validate22;
+const schema23 = {"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(func3(data) < 16){
+validate22.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const leaf12 = validate23;
+const schema24 = {"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"};
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+
+const leaf13 = validate24;
+const schema25 = {"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 100){
-validate21.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate24.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -954,24 +1122,24 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func3(data0) > 253){
-validate21.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
 if(func3(data0) < 1){
-validate21.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern0.test(data0)){
-validate21.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"+"\""}];
+validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -983,24 +1151,24 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate21.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-const leaf11 = validate22;
-const schema23 = {"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}};
+const leaf14 = validate25;
+const schema26 = {"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 100){
-validate22.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate25.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -1012,12 +1180,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-validate22.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1029,24 +1197,24 @@ break;
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate22.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-const leaf12 = validate23;
-const schema24 = {"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}};
+const leaf15 = validate26;
+const schema27 = {"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 100){
-validate23.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate26.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -1058,12 +1226,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func3(data0) < 1){
-validate23.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate26.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1075,92 +1243,8 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
-}
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-
-const leaf13 = validate24;
-const schema25 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 4096 || isNaN(data)){
-validate24.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data < 8 || isNaN(data)){
-validate24.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-
-const leaf14 = validate25;
-const schema26 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"};
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate25.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
-return false;
-}
-else {
-if(data < 10 || isNaN(data)){
-validate25.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-
-const leaf15 = validate26;
-const schema27 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 3600000 || isNaN(data)){
-validate26.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data < 10 || isNaN(data)){
-validate26.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
 }
 }
 validate26.errors = vErrors;
@@ -1168,7 +1252,7 @@ return errors === 0;
 }
 
 const leaf16 = validate27;
-const schema28 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
+const schema28 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1179,13 +1263,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate27.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 4096 || isNaN(data)){
+validate27.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate27.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 8 || isNaN(data)){
+validate27.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -1196,7 +1280,7 @@ return errors === 0;
 }
 
 const leaf17 = validate28;
-const schema29 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
+const schema29 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use.","type":"integer"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1207,13 +1291,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 10000000 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data > 600000 || isNaN(data)){
+validate28.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data < 1 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data < 10 || isNaN(data)){
+validate28.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -1224,39 +1308,63 @@ return errors === 0;
 }
 
 const leaf18 = validate29;
-const schema30 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
+const schema30 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, capability calls included.","type":"integer"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 3600000 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data < 10 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
 }
 validate29.errors = vErrors;
 return errors === 0;
 }
 
 const leaf19 = validate30;
-const schema31 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."};
+const schema31 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(!(((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "wasm")) || (data === "cpu"))){
-validate30.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema31.enum},message:"must be equal to one of the allowed values"}];
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 600000 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
+}
+else {
+if(data < 10 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
 }
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 const leaf20 = validate31;
-const schema32 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
+const schema32 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1267,8 +1375,8 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 1000000 || isNaN(data)){
-validate31.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+if(data > 10000000 || isNaN(data)){
+validate31.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
 return false;
 }
 else {
@@ -1284,38 +1392,98 @@ return errors === 0;
 }
 
 const leaf21 = validate32;
-const schema33 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
+const schema33 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "boolean"){
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data < 1024 || isNaN(data)){
-validate32.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
-return false;
-}
-}
 }
 validate32.errors = vErrors;
 return errors === 0;
 }
 
 const leaf22 = validate33;
-const schema34 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"};
+const schema34 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data !== "string"){
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "wasm")) || (data === "cpu"))){
+validate33.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 validate33.errors = vErrors;
+return errors === 0;
+}
+
+const leaf23 = validate34;
+const schema35 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000000 || isNaN(data)){
+validate34.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate34.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+
+const leaf24 = validate35;
+const schema36 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data < 1024 || isNaN(data)){
+validate35.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+
+const leaf25 = validate36;
+const schema37 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate36.errors = vErrors;
 return errors === 0;
 }
 
@@ -1331,20 +1499,23 @@ export const SETTING_LEAVES: ReadonlyArray<{ path: readonly string[]; type: stri
   { path: ["maxBodyBytes"], type: "integer", validate: leaf4 as unknown as ValidateFunction },
   { path: ["compressResponses"], type: "boolean", validate: leaf5 as unknown as ValidateFunction },
   { path: ["requestTimeoutMs"], type: "integer", validate: leaf6 as unknown as ValidateFunction },
-  { path: ["watch"], type: "boolean", validate: leaf7 as unknown as ValidateFunction },
-  { path: ["authToken"], type: "string", validate: leaf8 as unknown as ValidateFunction },
-  { path: ["dev"], type: "boolean", validate: leaf9 as unknown as ValidateFunction },
-  { path: ["allowedHosts"], type: "array", validate: leaf10 as unknown as ValidateFunction },
-  { path: ["cors","origins"], type: "array", validate: leaf11 as unknown as ValidateFunction },
-  { path: ["plugins","directories"], type: "array", validate: leaf12 as unknown as ValidateFunction },
-  { path: ["plugins","memoryMb"], type: "integer", validate: leaf13 as unknown as ValidateFunction },
-  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf14 as unknown as ValidateFunction },
-  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf15 as unknown as ValidateFunction },
-  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf16 as unknown as ValidateFunction },
-  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf17 as unknown as ValidateFunction },
-  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf18 as unknown as ValidateFunction },
-  { path: ["layout","backend"], type: "string", validate: leaf19 as unknown as ValidateFunction },
-  { path: ["layout","maxIterations"], type: "integer", validate: leaf20 as unknown as ValidateFunction },
-  { path: ["index","maxFileBytes"], type: "integer", validate: leaf21 as unknown as ValidateFunction },
-  { path: ["index","cache"], type: "boolean", validate: leaf22 as unknown as ValidateFunction },
+  { path: ["headersTimeoutMs"], type: "integer", validate: leaf7 as unknown as ValidateFunction },
+  { path: ["maxConnections"], type: "integer", validate: leaf8 as unknown as ValidateFunction },
+  { path: ["maxConnectionsPerAddress"], type: "integer", validate: leaf9 as unknown as ValidateFunction },
+  { path: ["watch"], type: "boolean", validate: leaf10 as unknown as ValidateFunction },
+  { path: ["authToken"], type: "string", validate: leaf11 as unknown as ValidateFunction },
+  { path: ["dev"], type: "boolean", validate: leaf12 as unknown as ValidateFunction },
+  { path: ["allowedHosts"], type: "array", validate: leaf13 as unknown as ValidateFunction },
+  { path: ["cors","origins"], type: "array", validate: leaf14 as unknown as ValidateFunction },
+  { path: ["plugins","directories"], type: "array", validate: leaf15 as unknown as ValidateFunction },
+  { path: ["plugins","memoryMb"], type: "integer", validate: leaf16 as unknown as ValidateFunction },
+  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf17 as unknown as ValidateFunction },
+  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf18 as unknown as ValidateFunction },
+  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf19 as unknown as ValidateFunction },
+  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf20 as unknown as ValidateFunction },
+  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf21 as unknown as ValidateFunction },
+  { path: ["layout","backend"], type: "string", validate: leaf22 as unknown as ValidateFunction },
+  { path: ["layout","maxIterations"], type: "integer", validate: leaf23 as unknown as ValidateFunction },
+  { path: ["index","maxFileBytes"], type: "integer", validate: leaf24 as unknown as ValidateFunction },
+  { path: ["index","cache"], type: "boolean", validate: leaf25 as unknown as ValidateFunction },
 ];

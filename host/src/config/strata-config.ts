@@ -12,6 +12,9 @@ export const DEFAULT_SETTINGS = {
   logLevel: 'info',
   maxBodyBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 60_000,
+  headersTimeoutMs: 10_000,
+  maxConnections: 2_000,
+  maxConnectionsPerAddress: 1_000,
   compressResponses: true,
   watch: true,
   dev: false,
@@ -49,6 +52,9 @@ export interface StrataConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
   readonly compressResponses: boolean;
   readonly authToken: string | undefined;
   readonly watch: boolean;

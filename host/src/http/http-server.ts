@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import restify from 'restify';
 import { injectAll, inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
@@ -12,6 +12,7 @@ import type { SchemaCheck } from '../validation/schema-check.js';
 import { compileSchema } from '../validation/schema-validator.js';
 import { ApiResource, SerializedJson, StreamedResponse, defineRoute, type ApiRoute } from './api-route.js';
 import { Type } from '@sinclair/typebox';
+import { ConnectionGate } from './connection-gate.js';
 import { byteLengthOf, envelope, errorBody, writeError, writeJson } from './json-responses.js';
 import { ResponseCompressor } from './response-compression.js';
 import { readJsonBody } from './request-body.js';
@@ -63,6 +64,7 @@ export class RestifyHttpServer implements HttpServer {
   private closing = false;
   private readonly compressor = new ResponseCompressor();
   private readonly origins: RequestOriginPolicy;
+  private readonly connections: ConnectionGate;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -85,7 +87,12 @@ export class RestifyHttpServer implements HttpServer {
     } as restify.ServerOptions);
     const nodeServer = this.server.server;
     nodeServer.requestTimeout = config.requestTimeoutMs;
-    nodeServer.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+    nodeServer.headersTimeout = config.headersTimeoutMs;
+    // Node looks for connections past those times every 30 s by default: a half-sent request would hold its
+    // connection up to 30 s longer than headersTimeoutMs. Read when the server starts listening.
+    (nodeServer as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, config.headersTimeoutMs);
+    this.connections = new ConnectionGate({ maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
+    this.connections.install(nodeServer);
     // What Node's HTTP parser refuses before any handler runs answers in the API's error shape too.
     nodeServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
 
@@ -319,10 +326,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
         : ['BAD_REQUEST', `the request is not valid HTTP: ${PARSER_ERRORS[error.code ?? ''] ?? (error.message || 'it could not be parsed').slice(0, 200)}`];
   const body = errorBody(code, message);
   const status = statusOf(code);
+  // A client that never closes its end would otherwise hold the connection (and a file descriptor) on.
+  (socket as Socket).setTimeout?.(CLOSED_CONNECTION_LINGER_MS, () => socket.destroy());
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
   );
 }
+
+/** How long a connection answered with an error may stay open for its client to read the answer. */
+const CLOSED_CONNECTION_LINGER_MS = 2_000;
 
 /** What Node's parser errors mean, in the words of the API's messages. */
 const PARSER_ERRORS: Record<string, string> = {
