@@ -6,6 +6,7 @@
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  DISK_FULL: { status: 507, description: 'The disk that holds the data directory is full: the save, clear or apply changed nothing (on disk or in what the server serves). Free some space and retry.' },
   HEADERS_TOO_LARGE: { status: 431, description: 'The request line and headers exceed what the server reads (16 KB): a URL that long is not one the API makes.' },
   HOST_NOT_ALLOWED: { status: 403, description: 'The Host header names a host this server does not answer to (a DNS rebinding guard): loopback names, IP addresses, the bound host and `allowedHosts` are answered.' },
   INTERNAL_ERROR: { status: 500, description: 'An unexpected failure; details are in the server log, never in the response.' },

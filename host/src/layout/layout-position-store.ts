@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Position } from '@strata/sdk';
-import { DataDirectory, type Collection } from '../storage/data-directory.js';
+import { DataDirectory } from '../storage/data-directory.js';
 
 /**
  * The saved layout positions of the graph, saved and cleared as a whole
@@ -37,7 +37,6 @@ interface PositionsDocument {
 export class NedbLayoutPositionStore implements LayoutPositionStore {
   private positions = new Map<string, Position>();
   private currentRevision = 0;
-  private collection: Collection | undefined;
   /** Writes run one after the other so that memory and disk agree on the last one. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -52,8 +51,8 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
   }
 
   async load(): Promise<void> {
-    this.collection = await this.dataDirectory.collection('layout');
-    const document = (await this.collection.findOne({ _id: DOCUMENT_ID })) as PositionsDocument | null;
+    const collection = await this.dataDirectory.collection('layout');
+    const document = (await collection.findOne({ _id: DOCUMENT_ID })) as PositionsDocument | null;
     const positions = new Map<string, Position>();
     if (document) {
       for (let i = 0; i < document.ids.length; i++) positions.set(document.ids[i]!, { x: document.xs[i]!, y: document.ys[i]! });
@@ -75,7 +74,7 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
       document.ys.push(y);
     }
     return this.serialize(async () => {
-      await this.store().updateOne({ _id: DOCUMENT_ID }, document as unknown as Record<string, unknown>, { upsert: true });
+      await this.dataDirectory.write('layout', 'the layout', (collection) => collection.updateOne({ _id: DOCUMENT_ID }, document as unknown as Record<string, unknown>, { upsert: true }));
       this.positions = copy;
       this.currentRevision += 1;
     });
@@ -84,7 +83,7 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
   clear(): Promise<number> {
     return this.serialize(async () => {
       const count = this.positions.size;
-      await this.store().deleteOne({ _id: DOCUMENT_ID }, {});
+      await this.dataDirectory.write('layout', 'clearing the layout', (collection) => collection.deleteOne({ _id: DOCUMENT_ID }, {}));
       this.positions = new Map();
       this.currentRevision += 1;
       return count;
@@ -95,10 +94,5 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
     const next = this.writes.then(write, write);
     this.writes = next.catch(() => undefined);
     return next;
-  }
-
-  private store(): Collection {
-    if (!this.collection) throw new Error('LayoutPositionStore used before load()');
-    return this.collection;
   }
 }

@@ -6,7 +6,7 @@ import { EventBus } from '../events/event-bus.js';
 import { GraphColumnsCache } from '../graph/graph-columns.js';
 import { Logger } from '../logging/logger.js';
 import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
-import { DataDirectory, type Collection } from '../storage/data-directory.js';
+import { DataDirectory } from '../storage/data-directory.js';
 
 /** Where an overlay plugin stands. */
 export type OverlayState = 'inactive' | 'applying' | 'active' | 'failed';
@@ -71,7 +71,6 @@ export type ApplyBody = Record<string, unknown> & { inputs?: Record<string, stri
 @injectable()
 export class OverlayService {
   private readonly byPlugin = new Map<string, PluginOverlays>();
-  private collection: Collection | undefined;
   private currentRevision = 0;
   private refreshTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
@@ -98,8 +97,8 @@ export class OverlayService {
 
   /** Restores the overlays that were active when the host last stopped. */
   async load(): Promise<void> {
-    this.collection = await this.dataDirectory.collection('overlays');
-    const documents = (await this.collection.find({})) as unknown as StoredOverlays[];
+    const collection = await this.dataDirectory.collection('overlays');
+    const documents = (await collection.find({})) as unknown as StoredOverlays[];
     for (const document of documents) {
       try {
         const status = JSON.parse(document.status) as OverlayStatus;
@@ -200,7 +199,10 @@ export class OverlayService {
   /** Drops a plugin's overlays for good (its folder is gone). */
   async forget(pluginId: string): Promise<void> {
     if (!this.byPlugin.delete(pluginId)) return;
-    await this.store().deleteOne({ _id: pluginId }, {});
+    // The plugin is gone either way: a record left on a full disk is never served (only loaded plugins' are).
+    await this.dataDirectory
+      .write('overlays', `removing the overlays of plugin "${pluginId}"`, (collection) => collection.deleteOne({ _id: pluginId }, {}))
+      .catch((error: unknown) => this.logger.warn({ err: error, pluginId }, 'the overlays of a removed plugin stay in the store'));
     this.currentRevision++;
     this.events.publish('overlay.removed', { pluginId });
   }
@@ -288,10 +290,12 @@ export class OverlayService {
     const record = await this.loadedOrListed(pluginId);
     const entry = this.byPlugin.get(record.id);
     if (entry) {
+      // The store first: on a full disk nothing changes, and the overlays keep serving as the store keeps them.
+      await this.dataDirectory.write('overlays', `removing the overlays of plugin "${record.id}"`, (collection) => collection.deleteOne({ _id: record.id }, {}));
+      if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
       const wasApplying = entry.status.state === 'applying';
       this.byPlugin.delete(record.id);
       if (wasApplying) await record.sandbox?.cancel();
-      await this.store().deleteOne({ _id: record.id }, {});
       this.currentRevision++;
       this.events.publish('overlay.removed', { pluginId: record.id });
     }
@@ -321,25 +325,31 @@ export class OverlayService {
     try {
       const result = await record.sandbox!.apply({ params, inputs }, graph);
       if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
-      entry.overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
-      entry.status = {
+      const overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
+      const status: OverlayStatus = {
         ...entry.status,
         state: 'active',
         appliedAt: new Date().toISOString(),
         durationMs: Math.round(performance.now() - started),
-        styledNodes: countStyled(entry.overlays),
+        styledNodes: countStyled(overlays),
         graphRevision: graph.revision,
         summary: result.summary,
       };
+      // Stored before it is served: a result the store refused (a full disk) is never served, so that what is
+      // served and what a restart finds agree.
+      await this.persist(record.id, { ...entry, overlays, status });
+      if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
+      entry.overlays = overlays;
+      entry.status = status;
       this.currentRevision++;
-      await this.persist(record.id, entry);
       this.events.publish('overlay.applied', { pluginId: record.id, styledNodes: entry.status.styledNodes, durationMs: entry.status.durationMs });
       return structuredClone(entry.status);
     } catch (error) {
       if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
-      const kind = error instanceof SandboxError ? error.kind : 'internal';
-      const message = error instanceof SandboxError ? error.message : 'the host failed while applying; the server log has the details';
-      if (!(error instanceof SandboxError)) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
+      const diskFull = error instanceof StrataError && error.code === 'DISK_FULL';
+      const kind = error instanceof SandboxError ? error.kind : diskFull ? 'disk-full' : 'internal';
+      const message = error instanceof SandboxError || diskFull ? error.message : 'the host failed while applying; the server log has the details';
+      if (!(error instanceof SandboxError) && !diskFull) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
       // Whatever failed (bad input, a throw, a limit, a reload under the apply), the last good result keeps
       // serving, with the parameters and inputs it was made from (a later re-apply uses them) and the error.
       const lastGood = previous !== undefined && previousStatus?.state === 'active' && entry.overlays.length > 0;
@@ -349,11 +359,14 @@ export class OverlayService {
       } else {
         entry.overlays = [];
         entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
-        await this.store().deleteOne({ _id: record.id }, {});
+        await this.dataDirectory
+          .write('overlays', `the failure of plugin "${record.id}"`, (collection) => collection.deleteOne({ _id: record.id }, {}))
+          .catch((failure: unknown) => this.logger.warn({ err: failure, pluginId: record.id }, 'a stored result of a failed plugin could not be removed'));
       }
       this.currentRevision++;
       this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: lastGood ? 'last good result' : 'nothing' });
       const kept = lastGood ? `; its last good result (${entry.status.styledNodes} nodes, applied ${entry.status.appliedAt}) stays` : '';
+      if (diskFull) throw new StrataError('DISK_FULL', `plugin "${record.id}": ${message}${kept}`);
       if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}${kept}`);
       throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}${kept}`);
     }
@@ -376,7 +389,7 @@ export class OverlayService {
         return stored;
       }),
     };
-    await this.store().updateOne({ _id: pluginId }, document as unknown as Record<string, unknown>, { upsert: true });
+    await this.dataDirectory.write('overlays', `the result of plugin "${pluginId}"`, (collection) => collection.updateOne({ _id: pluginId }, document as unknown as Record<string, unknown>, { upsert: true }));
   }
 
   /** The plugin's record, once the plugins found at start are loaded (a request must not see them half loaded). */
@@ -388,11 +401,6 @@ export class OverlayService {
       throw new StrataError('NOT_FOUND', `plugin "${pluginId.slice(0, 200)}" does not exist; the plugins are: ${known.length > 0 ? known.join(', ') : 'none'}`);
     }
     return record;
-  }
-
-  private store(): Collection {
-    if (!this.collection) throw new Error('OverlayService used before load()');
-    return this.collection;
   }
 }
 

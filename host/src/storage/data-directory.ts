@@ -1,9 +1,10 @@
-import { copyFile, writeFile, readFile, rm } from 'node:fs/promises';
+import { copyFile, writeFile, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
+import { StrataError } from '../errors/strata-error.js';
 import { Logger } from '../logging/logger.js';
 import { createDataDirectory } from './create-data-directory.js';
 import { DataDirectoryLockedError } from './data-directory-locked-error.js';
@@ -20,6 +21,12 @@ export interface DataDirectory {
   readonly path: string;
   /** Opens (once) and loads the collection `name`. */
   collection(name: string): Promise<Collection>;
+  /**
+   * Runs a write on the collection `name`, one at a time per collection. On
+   * a full disk nothing of it stays, in the file or in the collection's
+   * memory, and it fails with `DISK_FULL` saying that `what` was not saved.
+   */
+  write<T>(name: string, what: string, write: (collection: Collection) => Promise<T>): Promise<T>;
   /** Compacts every open collection so that the files on disk are complete and minimal. */
   close(): Promise<void>;
 }
@@ -32,6 +39,8 @@ export const DataDirectory = Symbol('DataDirectory');
 @injectable()
 export class NedbDataDirectory implements DataDirectory {
   private readonly open = new Map<string, Promise<Collection>>();
+  /** The last write queued on each collection. */
+  private readonly writes = new Map<string, Promise<unknown>>();
   private prepared: Promise<void> | undefined;
 
   constructor(
@@ -60,7 +69,7 @@ export class NedbDataDirectory implements DataDirectory {
    * that parse are loaded.
    */
   private async load(name: string): Promise<Collection> {
-    const filename = path.join(this.config.dataDir, `${name}.db`);
+    const filename = this.filenameOf(name);
     const store = Datastore.create({ filename, autoload: false }) as Collection;
     try {
       await store.load();
@@ -80,10 +89,62 @@ export class NedbDataDirectory implements DataDirectory {
     }
   }
 
+  write<T>(name: string, what: string, write: (collection: Collection) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      const collection = await this.collection(name);
+      const filename = this.filenameOf(name);
+      const sizeBefore = await stat(filename).then((file) => file.size, () => 0);
+      try {
+        return await write(collection);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        await this.undo(name, collection, sizeBefore);
+        throw new StrataError('DISK_FULL', `${what} was not saved: the disk that holds the data directory is full (${(error as NodeJS.ErrnoException).code}); nothing changed. Free some space and try again`, { cause: error });
+      }
+    };
+    const next = (this.writes.get(name) ?? Promise.resolve()).then(run, run);
+    this.writes.set(name, next.catch(() => undefined));
+    return next;
+  }
+
+  /**
+   * A write that failed on a full disk: nedb changed its memory before it
+   * appended, and the append may have left part of a line. The file is cut
+   * back to its size before the write, and the memory read again from it (the
+   * compaction nedb does after reading cannot run on a full disk: its
+   * half-written temporary file is removed).
+   */
+  private async undo(name: string, collection: Collection, sizeBefore: number): Promise<void> {
+    const filename = this.filenameOf(name);
+    await truncate(filename, sizeBefore).catch((error: unknown) => this.logger.warn({ err: error, file: filename }, 'could not cut a write short on a full disk back'));
+    // nedb-promises keeps its first load's promise: nedb's own datastore reads the file again.
+    const datastore = (collection as unknown as { __original: { loadDatabaseAsync(): Promise<void> } }).__original;
+    await datastore.loadDatabaseAsync().catch((error: unknown) => {
+      if (!isDiskFull(error)) this.logger.warn({ err: error, file: filename }, 'could not read a collection again after a write failed on a full disk');
+    });
+    await rm(`${filename}~`, { force: true });
+  }
+
   async close(): Promise<void> {
-    const collections = await Promise.all(this.open.values());
-    await Promise.all(collections.map((store) => (store as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync()));
+    const collections = await Promise.all([...this.open].map(async ([name, collection]) => [name, await collection] as const));
+    await Promise.all([...this.writes.values()]);
+    await Promise.all(
+      collections.map(async ([name, store]) => {
+        try {
+          await (store as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync();
+        } catch (error) {
+          if (!isDiskFull(error)) throw error;
+          // The file as appended holds every write (a compaction only makes it shorter): nothing is lost.
+          await rm(`${this.filenameOf(name)}~`, { force: true });
+          this.logger.warn({ file: this.filenameOf(name), code: (error as NodeJS.ErrnoException).code }, `${name}.db was not compacted: the disk that holds the data directory is full; it is complete as it is`);
+        }
+      }),
+    );
     if (this.prepared) await rm(path.join(this.config.dataDir, LOCK_FILE), { force: true });
+  }
+
+  private filenameOf(name: string): string {
+    return path.join(this.config.dataDir, `${name}.db`);
   }
 
   private prepare(): Promise<void> {
@@ -115,6 +176,12 @@ export class NedbDataDirectory implements DataDirectory {
     }
     throw new DataDirectoryLockedError(`could not lock the data directory ${this.config.dataDir}`);
   }
+}
+
+/** Whether an error is the disk (or the user's quota on it) being full. */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 function isAlive(pid: number): boolean {
