@@ -200,9 +200,7 @@ export class OverlayService {
   async forget(pluginId: string): Promise<void> {
     if (!this.byPlugin.delete(pluginId)) return;
     // The plugin is gone either way: a record left on a full disk is never served (only loaded plugins' are).
-    await this.dataDirectory
-      .write('overlays', `removing the overlays of plugin "${pluginId}"`, (collection) => collection.deleteOne({ _id: pluginId }, {}))
-      .catch((error: unknown) => this.logger.warn({ err: error, pluginId }, 'the overlays of a removed plugin stay in the store'));
+    await this.unstore(pluginId).catch((error: unknown) => this.logger.warn({ err: error, pluginId }, 'the overlays of a removed plugin stay in the store'));
     this.currentRevision++;
     this.events.publish('overlay.removed', { pluginId });
   }
@@ -291,7 +289,7 @@ export class OverlayService {
     const entry = this.byPlugin.get(record.id);
     if (entry) {
       // The store first: on a full disk nothing changes, and the overlays keep serving as the store keeps them.
-      await this.dataDirectory.write('overlays', `removing the overlays of plugin "${record.id}"`, (collection) => collection.deleteOne({ _id: record.id }, {}));
+      await this.unstore(record.id);
       if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
       const wasApplying = entry.status.state === 'applying';
       this.byPlugin.delete(record.id);
@@ -338,7 +336,13 @@ export class OverlayService {
       // Stored before it is served: a result the store refused (a full disk) is never served, so that what is
       // served and what a restart finds agree.
       await this.persist(record.id, { ...entry, overlays, status });
-      if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
+      if (this.byPlugin.get(record.id) !== entry) {
+        // Removed while the result was being stored (the removal's write may have gone first): not kept either.
+        if (!this.byPlugin.has(record.id)) {
+          await this.unstore(record.id).catch((failure: unknown) => this.logger.warn({ err: failure, pluginId: record.id }, 'the result of a removed overlay stays in the store'));
+        }
+        return this.snapshot(record.id);
+      }
       entry.overlays = overlays;
       entry.status = status;
       this.currentRevision++;
@@ -359,9 +363,7 @@ export class OverlayService {
       } else {
         entry.overlays = [];
         entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
-        await this.dataDirectory
-          .write('overlays', `the failure of plugin "${record.id}"`, (collection) => collection.deleteOne({ _id: record.id }, {}))
-          .catch((failure: unknown) => this.logger.warn({ err: failure, pluginId: record.id }, 'a stored result of a failed plugin could not be removed'));
+        await this.unstore(record.id).catch((failure: unknown) => this.logger.warn({ err: failure, pluginId: record.id }, 'a stored result of a failed plugin could not be removed'));
       }
       this.currentRevision++;
       this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: lastGood ? 'last good result' : 'nothing' });
@@ -390,6 +392,11 @@ export class OverlayService {
       }),
     };
     await this.dataDirectory.write('overlays', `the result of plugin "${pluginId}"`, (collection) => collection.updateOne({ _id: pluginId }, document as unknown as Record<string, unknown>, { upsert: true }));
+  }
+
+  /** Removes the plugin's stored result (`DISK_FULL` when the disk is full: then nothing changed). */
+  private unstore(pluginId: string): Promise<unknown> {
+    return this.dataDirectory.write('overlays', `removing the overlays of plugin "${pluginId}"`, (collection) => collection.deleteOne({ _id: pluginId }, {}));
   }
 
   /** The plugin's record, once the plugins found at start are loaded (a request must not see them half loaded). */
