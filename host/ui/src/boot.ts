@@ -31,7 +31,7 @@ export interface EarlyGraphLoad {
 export type EarlyAnswer = { ok: true; status: number; text: string } | { ok: false; error: Error };
 
 /** The GETs the page makes first (the overlays and layout panels): asked before the page's main bundle runs. */
-export const EARLY_GETS = ['/api/overlays', '/api/graph/layout/compute/status'];
+const EARLY_GETS = ['/api/overlays', '/api/graph/layout/compute/status'];
 
 const worker = new Worker(STRATA_GRAPH_WORKER_URL, { type: 'module' });
 const askedAt = performance.now();
