@@ -2,22 +2,14 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { readRawAnswer, type RawAnswer } from '../helpers/raw-http.ts';
 import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 /** Sends raw bytes and reads the whole answer until the server closes the connection. */
-function rawExchange(server: TestServer, bytes: Buffer | string): Promise<{ status: number; headers: string; body: string }> {
+function rawExchange(server: TestServer, bytes: Buffer | string): Promise<RawAnswer> {
   const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('latin1');
-      const split = text.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, split), body: text.slice(split + 4) });
-    });
-  });
+  const socket = connect(Number(port), hostname, () => socket.end(bytes));
+  return readRawAnswer(socket);
 }
 
 t.test('bad Content-Length, a raw non-ASCII byte in the path, an unknown method, a URL over 16 KB: JSON errors, and the server serves on', async (t) => {

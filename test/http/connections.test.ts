@@ -4,13 +4,8 @@
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { readRawAnswer, type RawAnswer } from '../helpers/raw-http.ts';
 import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
-
-interface RawAnswer {
-  status: number;
-  headers: string;
-  body: string;
-}
 
 /** Opens a connection (from `localAddress` when given) and sends the start of a request that it never finishes. */
 function halfSentRequest(server: TestServer, localAddress?: string): Promise<{ socket: Socket; answer: Promise<RawAnswer> }> {
@@ -18,7 +13,7 @@ function halfSentRequest(server: TestServer, localAddress?: string): Promise<{ s
   return new Promise((resolve, reject) => {
     const socket = connect({ port: Number(port), host: hostname, localAddress }, () => {
       socket.write(`GET /api/graph HTTP/1.1\r\nHost: ${hostname}\r\nX-Slow: `);
-      resolve({ socket, answer: answerOf(socket) });
+      resolve({ socket, answer: readRawAnswer(socket) });
     });
     socket.once('error', reject);
   });
@@ -28,20 +23,7 @@ function halfSentRequest(server: TestServer, localAddress?: string): Promise<{ s
 async function exchange(server: TestServer, path: string, localAddress?: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(server.url);
   const socket = connect({ port: Number(port), host: hostname, localAddress }, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
-  return answerOf(socket);
-}
-
-function answerOf(socket: Socket): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, split), body: text.slice(split + 4) });
-    });
-  });
+  return readRawAnswer(socket);
 }
 
 t.test('one connection over maxConnections is answered 503 TOO_MANY_CONNECTIONS; half-sent requests are closed after headersTimeoutMs and the server serves again', async (t) => {
