@@ -1,5 +1,6 @@
 // The web UI in a real browser (Debian's Chromium, software WebGL): the map,
 // the node panel, search, filters and the view in the URL.
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
@@ -34,8 +35,13 @@ t.test('the page and its assets: cached by hash, compressed, served without a to
   t.equal(page.status, 200, 'the page needs no token (it asks for one)');
   t.match(page.headers.get('content-encoding'), /^(br|gzip)$/, 'compressed');
   t.equal(page.headers.get('cache-control'), 'no-cache', 'the page is revalidated, so a new build is seen');
-  t.match(page.headers.get('content-security-policy'), /default-src 'self'/);
+  const policy = page.headers.get('content-security-policy') ?? '';
+  t.match(policy, /default-src 'self'/);
   const html = await page.text();
+  const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+  t.equal(inline.length, 1, 'one inline script: the boot script, which starts the graph worker while the page loads');
+  const scriptSources = /script-src ([^;]*)/.exec(policy)?.[1]?.split(' ') ?? [];
+  t.same(scriptSources, ["'self'", `'sha256-${createHash('sha256').update(inline[0]!, 'utf8').digest('base64')}'`], 'scripts: this server\'s, and that inline script by its hash only');
   const script = /src="(\/assets\/strata-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
   t.ok(script, 'the script is named by its hash');
   const asset = await fetch(server.url + script!, { headers: { 'accept-encoding': 'gzip' } });

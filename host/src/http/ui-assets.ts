@@ -18,13 +18,23 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The page may load only what this server serves, and talk only to it. */
-const PAGE_SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
+/**
+ * The page may load only what this server serves, and talk only to it. Its
+ * one inline script (the boot script, written into the page by the build) is
+ * allowed by its hash, computed here from the page as served.
+ */
+function pageSecurityHeaders(page: Buffer): Record<string, string> {
+  const inlineScripts = [...page.toString('utf8').matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`,
+  );
+  return {
+    'content-security-policy':
+      `default-src 'self'; script-src 'self'${inlineScripts.map((hash) => ` ${hash}`).join('')}; worker-src 'self'; connect-src 'self'; ` +
+      "img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+  };
+}
 
 /** One file of the UI, with its precompressed forms. */
 interface Asset {
@@ -49,12 +59,14 @@ const ASSET_PATH = /^\/(?:assets\/[A-Za-z0-9_-][A-Za-z0-9._-]*)?$/;
 @injectable()
 export class UiAssets {
   private readonly assets = new Map<string, Asset>();
+  private pageHeaders: Record<string, string> = {};
 
   constructor() {
     const directory = UI_BUILD_DIR;
     const page = path.join(directory, 'index.html');
     if (!existsSync(page)) return;
     this.add('/', page, false);
+    this.pageHeaders = pageSecurityHeaders(this.assets.get('/')!.identity);
     const assetsDir = path.join(directory, 'assets');
     if (!existsSync(assetsDir)) return;
     for (const name of readdirSync(assetsDir)) {
@@ -83,7 +95,7 @@ export class UiAssets {
       vary: 'Accept-Encoding',
       'x-content-type-options': 'nosniff',
       'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...(urlPath === '/' && PAGE_SECURITY_HEADERS),
+      ...(urlPath === '/' && this.pageHeaders),
     };
     if (request.headers['if-none-match'] === asset.etag) {
       response.writeHead(304, headers);
