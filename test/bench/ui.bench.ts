@@ -194,6 +194,30 @@ async function untilServerIdle(pid: number): Promise<number> {
   }
 }
 
+/** What the page logs at its first complete frame (recordReady). */
+const FIRST_FRAME_SIGNAL = 'strata-bench: first frame';
+
+/**
+ * Waits until the machine is quiet: under 15 % of its cores busy over half a second, for at most 20 s. A run that
+ * starts while the last one's tab is still torn down (its renderer process exits a second or more after its context
+ * is closed) shares the two cores with that: the first frame at 10k came 200 ms later in such runs.
+ */
+async function untilMachineQuiet(): Promise<void> {
+  const busyAndTotal = (): [number, number] => {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3]! + fields[4]!;
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    return [total - idle, total];
+  };
+  const started = performance.now();
+  for (;;) {
+    const [busy0, total0] = busyAndTotal();
+    await sleep(500);
+    const [busy1, total1] = busyAndTotal();
+    if ((busy1 - busy0) / Math.max(1, total1 - total0) < 0.15 || performance.now() - started > 20_000) return;
+  }
+}
+
 /**
  * The largest VmRSS of each renderer process started after it was created, sampled every 100 ms (the list of
  * renderers read again every second). Chromium resets a process's VmHWM (an earlier VmRSS was seen above a later
@@ -253,7 +277,12 @@ function recordReady(): void {
   new MutationObserver(() => {
     if (bench.readyAt !== undefined || document.body?.dataset.ready !== 'true') return;
     bench.readyAt = performance.now();
-    requestAnimationFrame(() => requestAnimationFrame(() => (bench.frameAt = performance.now())));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        bench.frameAt = performance.now();
+        console.debug('strata-bench: first frame'); // FIRST_FRAME_SIGNAL (this function runs in the page: no outer names)
+      }),
+    );
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
 }
 
@@ -412,6 +441,7 @@ async function warmUpBrowser(browser: Browser): Promise<void> {
 }
 
 async function measureRun(browser: Browser, url: string, repo: string, run: number): Promise<Run> {
+  await untilMachineQuiet();
   const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'light' });
   let rss: ReturnType<typeof sampleRendererRss> | undefined;
   try {
@@ -424,9 +454,12 @@ async function measureRun(browser: Browser, url: string, repo: string, run: numb
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-    // 1. Navigation to the first complete frame (the page's clock starts with the navigation).
+    // 1. Navigation to the first complete frame (the page's clock starts with the navigation). The page says when by a
+    // console message: polling it with page.waitForFunction put Playwright's own script (50 to 100 ms of the page's
+    // thread) into the load being timed.
+    const firstFrame = page.waitForEvent('console', { predicate: (message) => message.text() === FIRST_FRAME_SIGNAL, timeout: 300_000 });
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
-    await page.waitForFunction(() => (window as any).__bench?.frameAt !== undefined, undefined, { timeout: 300_000, polling: 100 });
+    await firstFrame;
     const { readyAt, frameAt, domAt } = await page.evaluate(() => (window as any).__bench as { readyAt: number; frameAt: number; domAt: number });
     const timings = (await page.evaluate(() => (window as any).strata.timings())) as Record<string, number>;
     const resources = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${new URL(entry.name).pathname} ${Math.round(entry.startTime)}-${Math.round((entry as PerformanceResourceTiming).responseEnd)}`));
