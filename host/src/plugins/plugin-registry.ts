@@ -40,6 +40,14 @@ export interface PluginRecord {
 /** Where the built-in plugins live: `extensions/` next to the host package. */
 export const BUILT_IN_PLUGINS_DIR = fileURLToPath(new URL('../../../extensions/', import.meta.url));
 
+/** How long the loads that ran out of time at start wait, once the others are done, before they are tried again. */
+const LOAD_RETRY_PAUSE_MS = 1000;
+
+interface LoadOptions {
+  /** A load among many at start: if it runs out of time, loadAll tries it again alone (its reason says so). */
+  retriedAlone?: boolean;
+}
+
 /**
  * Finds plugin folders (built-in ones in `extensions/`, and those in the
  * configured directories), checks their manifests, and keeps one sandbox per
@@ -51,6 +59,9 @@ export class PluginRegistry {
   private loading: Promise<void> = Promise.resolve();
   /** Reloads of one folder run one after the other. */
   private readonly reloads = new Map<string, Promise<PluginRecord | undefined>>();
+  /** Folders whose last load ran out of time. */
+  private readonly outOfTime = new Set<string>();
+  private closing = false;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -88,19 +99,32 @@ export class PluginRegistry {
    * Loads every plugin found; failures are recorded on their records, never
    * thrown. A few sandboxes start at a time: dozens of processes starting at
    * once on two busy cores ran past the load time limit (17 of 60 in a test
-   * from outside), each limit measured while the others took the CPU.
+   * from outside), each limit measured while the others took the CPU. A load
+   * that still runs out of time (the machine was busy, or the plugin hangs)
+   * is tried once more, alone, once the others are done and after a pause.
    */
   loadAll(): Promise<void> {
     const slots = new Semaphore(Math.max(2, availableParallelism()));
+    const outOfTime: Array<{ folder: string; builtIn: boolean }> = [];
     const loadInTurn = async (folder: string, builtIn: boolean): Promise<void> => {
       const release = await slots.acquire();
       try {
-        await this.reload(folder, builtIn);
+        await this.reload(folder, builtIn, { retriedAlone: true });
+        if (this.outOfTime.has(folder)) outOfTime.push({ folder, builtIn });
       } finally {
         release();
       }
     };
-    this.loading = Promise.all(this.discover().map(({ folder, builtIn }) => loadInTurn(folder, builtIn))).then(() => undefined);
+    const loadAgainAlone = async (): Promise<void> => {
+      if (outOfTime.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, LOAD_RETRY_PAUSE_MS));
+      for (const { folder, builtIn } of outOfTime) {
+        if (this.closing || this.byFolder(folder)?.state !== 'failed') continue;
+        this.logger.info({ folder }, 'loading a plugin again, alone: its load ran out of time while the others loaded');
+        await this.reload(folder, builtIn);
+      }
+    };
+    this.loading = Promise.all(this.discover().map(({ folder, builtIn }) => loadInTurn(folder, builtIn))).then(loadAgainAlone);
     return this.loading;
   }
 
@@ -127,9 +151,9 @@ export class PluginRegistry {
    * version exists and the new one fails, the old one keeps serving and the
    * error goes to `reloadError`. Resolves with the record.
    */
-  reload(folder: string, builtIn = this.byFolder(folder)?.builtIn ?? false): Promise<PluginRecord | undefined> {
+  reload(folder: string, builtIn = this.byFolder(folder)?.builtIn ?? false, options: LoadOptions = {}): Promise<PluginRecord | undefined> {
     const previous = this.reloads.get(folder) ?? Promise.resolve(undefined);
-    const next = previous.then(() => this.load(folder, builtIn), () => this.load(folder, builtIn));
+    const next = previous.then(() => this.load(folder, builtIn, options), () => this.load(folder, builtIn, options));
     this.reloads.set(folder, next);
     return next;
   }
@@ -161,11 +185,13 @@ export class PluginRegistry {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all([...this.reloads.values()].map((reload) => reload.catch(() => undefined)));
     await Promise.all([...this.records.values()].map((record) => record.sandbox?.dispose()));
   }
 
-  private async load(folder: string, builtIn: boolean): Promise<PluginRecord | undefined> {
+  private async load(folder: string, builtIn: boolean, options: LoadOptions): Promise<PluginRecord | undefined> {
+    this.outOfTime.delete(folder);
     const existing = this.byFolder(folder);
     const base = { folder, builtIn, capabilities: [] as string[], overlays: [] as DeclaredOverlay[] };
     let pkg: PluginPackage;
@@ -210,7 +236,11 @@ export class PluginRegistry {
       this.events.publish(existing ? 'plugin.reloaded' : 'plugin.loaded', { pluginId: record.id, version: record.version });
       return record;
     } catch (error) {
-      const reason = error instanceof SandboxError ? error.message : `could not start its sandbox: ${(error as Error).message}`;
+      let reason = error instanceof SandboxError ? error.message : `could not start its sandbox: ${(error as Error).message}`;
+      if (error instanceof SandboxError && error.kind === 'wall-time') {
+        this.outOfTime.add(folder);
+        if (options.retriedAlone) reason += '; it is loaded again, alone, once the other plugins have loaded';
+      }
       return this.settleFailure(existing, { ...described, state: 'failed', reason });
     }
   }
