@@ -121,6 +121,8 @@ export default definePlugin<Params>({
     // Which files count as "without data" when no report names them.
     const languages = new Set(ctx.params.languages ?? DEFAULT_LANGUAGES);
     if (!ctx.params.languages) for (const node of states.keys()) if (nodes.language[node]) languages.add(nodes.languageNames[nodes.language[node]!]!);
+    /** The languages of the source files that no report covers. */
+    const languagesWithoutData = new Set<string>();
     const isSource = (node: number): boolean => {
       const path = nodes.path[node]!;
       return languages.has(nodes.languageNames[nodes.language[node]!]!) && !path.endsWith('.d.ts') && nodes.loc[node] !== 0;
@@ -161,6 +163,7 @@ export default definePlugin<Params>({
         }
       } else if (isSource(file)) {
         filesWithoutData++;
+        languagesWithoutData.add(nodes.languageNames[nodes.language[file]!]!);
         overlay.set(file, { color: NO_DATA_COLOR });
         for (let dir = nodes.parent[file]!; dir >= 0 && isDirectory(dir); dir = nodes.parent[dir]!) noDataBelow[dir] = 1;
       }
@@ -212,8 +215,9 @@ export default definePlugin<Params>({
       symbolsWithData,
       linesValid,
       linesCovered,
-      languagesWithoutData: [...languages].sort().join(', ').slice(0, 500),
+      languagesCounted: [...languages].sort().join(', ').slice(0, 500),
     };
+    if (languagesWithoutData.size > 0) summary.languagesWithoutData = [...languagesWithoutData].sort().join(', ').slice(0, 500);
     if (linesValid > 0) summary.lineCoverage = displayValue(linesCovered, linesValid);
     if (unmatched.length > 0) summary.reportFilesNotInGraphSample = truncate(unmatched.slice(0, 20).join(', '), 500);
     ctx.log(`coverage: ${texts.length} report(s), ${filesWithData} files with data, ${filesWithoutData} without, ${unmatched.length} report files not in the graph`);

@@ -150,17 +150,26 @@ t.test('source files without data are gray, without value, and counted', async (
   t.equal(result.style('coverage', 'file:scripts/run.py'), undefined);
   t.same(result.style('coverage', 'dir:other'), { color: GRAY }, 'a directory with no data below it, but source files');
   t.equal(result.style('coverage', 'dir:docs'), undefined, 'a directory without source files');
-  t.match(result.summary, { filesWithData: 1, filesWithoutData: 3, languagesWithoutData: 'javascript, tsx, typescript' });
+  t.match(result.summary, { filesWithData: 1, filesWithoutData: 3, languagesCounted: 'javascript, tsx, typescript', languagesWithoutData: 'javascript, typescript' });
 
   const python = await tester.run({ graph, params: { languages: ['python'] }, inputs: { report } });
   t.same(python.style('coverage', 'file:scripts/run.py'), { color: GRAY }, 'the languages are a parameter');
   t.equal(python.style('coverage', 'file:src/b.ts'), undefined);
-  t.match(python.summary, { filesWithData: 1, filesWithoutData: 1, languagesWithoutData: 'python' });
+  t.match(python.summary, { filesWithData: 1, filesWithoutData: 1, languagesCounted: 'python', languagesWithoutData: 'python' });
 
   const pyReport = cobertura([{ filename: 'run.py', lines: [[1, 0]] }], ['/ci/app/scripts']);
   const both = await tester.run({ graph, inputs: { report: [report, pyReport] } });
   t.same(both.style('coverage', 'file:scripts/run.py'), { color: RED, value: 0 });
-  t.match(both.summary, { filesWithData: 2, filesWithoutData: 3, languagesWithoutData: 'javascript, python, tsx, typescript' }, 'the languages the reports cover count too');
+  t.match(both.summary, { filesWithData: 2, filesWithoutData: 3, languagesCounted: 'javascript, python, tsx, typescript', languagesWithoutData: 'javascript, typescript' }, 'the languages the reports cover count too');
+
+  const covered = graphOf([
+    ['src/a.ts', 'typescript'],
+    ['src/b.tsx', 'tsx'],
+    ['docs/README.md', 'markdown'],
+  ]);
+  const all = await tester.run({ graph: covered, inputs: { report: cobertura([{ filename: 'src/a.ts', lines: [[1, 1]] }, { filename: 'src/b.tsx', lines: [[1, 0]] }]) } });
+  t.match(all.summary, { filesWithData: 2, filesWithoutData: 0 });
+  t.notOk('languagesWithoutData' in all.summary, 'every source file has data: no language is listed as without it');
 });
 
 t.test('directories aggregate covered over valid lines of the files below them', async (t) => {
