@@ -7,11 +7,15 @@ import type { ErrorCode } from './error-codes.js';
 export class StrataError extends Error {
   override readonly name = 'StrataError';
 
+  /** For a 503: when to retry, in seconds (sent as `Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }

@@ -56,6 +56,12 @@ export interface ApiRoute<P extends TObject = TObject, Q extends TObject = TObje
   body?: B;
   /** Whether a body must be sent (default: false; an empty body then reaches the handler as `undefined`). */
   bodyRequired?: boolean;
+  /**
+   * A tighter limit on the body than the server's `maxBodyBytes`, from what
+   * the route can use (a layout, from the graph's size): a larger body is
+   * answered 413 before it is read. Asked at each request.
+   */
+  bodyLimit?: () => { bytes: number; setBy: string };
   /** Schema of `data` in the envelope, or of the whole body when `envelope` is false. */
   response: TSchema;
   /** Schema of the extra `meta` fields. */

@@ -13,9 +13,11 @@ import { compileSchema } from '../validation/schema-validator.js';
 import { ApiResource, SerializedJson, StreamedResponse, defineRoute, type ApiRoute } from './api-route.js';
 import { Type } from '@sinclair/typebox';
 import { ConnectionGate } from './connection-gate.js';
+import { LargeRequestGate } from './large-request-gate.js';
 import { byteLengthOf, envelope, errorBody, writeError, writeJson } from './json-responses.js';
 import { ResponseCompressor } from './response-compression.js';
-import { readJsonBody } from './request-body.js';
+import { LARGE_BODY_BYTES, readJsonBody, refuseDeclaredTooLarge, type BodyLimit } from './request-body.js';
+import { checkInBatches } from '../validation/batched-check.js';
 import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { HOST_VERSION } from '../host-version.js';
@@ -65,6 +67,7 @@ export class RestifyHttpServer implements HttpServer {
   private readonly compressor = new ResponseCompressor();
   private readonly origins: RequestOriginPolicy;
   private readonly connections: ConnectionGate;
+  private readonly largeRequests: LargeRequestGate;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -92,6 +95,7 @@ export class RestifyHttpServer implements HttpServer {
     // connection up to 30 s longer than headersTimeoutMs. Read when the server starts listening.
     (nodeServer as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, config.headersTimeoutMs);
     this.connections = new ConnectionGate({ maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
+    this.largeRequests = new LargeRequestGate(config.requestTimeoutMs);
     this.connections.install(nodeServer);
     // What Node's HTTP parser refuses before any handler runs answers in the API's error shape too.
     nodeServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
@@ -241,16 +245,25 @@ export class RestifyHttpServer implements HttpServer {
   private async handle({ route, params, query, body }: CompiledRoute, request: restify.Request, response: restify.Response): Promise<void> {
     const id = requestId(request);
     const log = this.logger.child({ reqId: id });
+    let endTurn: (() => void) | undefined;
     try {
       const validParams = (params ? validate(params, request.params ?? {}, "path") : {}) as Record<string, unknown>;
       const validQuery = (query ? validate(query, Object.fromEntries(new URL(request.url ?? "/", "http://host").searchParams), "query") : {}) as Record<string, unknown>;
       let validBody: unknown;
       if (body) {
-        const parsed = await readJsonBody(request, this.config.maxBodyBytes);
+        const limit = this.bodyLimitOf(route);
+        // A body declared too large is refused before it waits for a turn.
+        refuseDeclaredTooLarge(request, limit);
+        if (LargeRequestGate.isLarge(request)) endTurn = await this.largeRequests.enter(response, declaredLength(request) ?? limit.bytes);
+        const parsed = await readJsonBody(request, limit);
         if (parsed === undefined) {
           if (route.bodyRequired) throw new StrataError('INVALID_PARAMETER', 'body: is required (a JSON object)');
+        } else if (parsed.bytes > LARGE_BODY_BYTES) {
+          const checked = await checkInBatches(route.body!, parsed.value, 'body');
+          if (!checked.ok) throw new StrataError('INVALID_PARAMETER', checked.message);
+          validBody = checked.value;
         } else {
-          validBody = validate(body, parsed, 'body');
+          validBody = validate(body, parsed.value, 'body');
         }
       }
       const result = await route.handle({ params: validParams, query: validQuery, body: validBody, id, log });
@@ -268,12 +281,24 @@ export class RestifyHttpServer implements HttpServer {
         response.destroy();
       } else if (error instanceof StrataError) {
         if (error.code === 'PAYLOAD_TOO_LARGE') response.setHeader('connection', 'close');
+        if (error.retryAfterSeconds !== undefined) response.setHeader('retry-after', String(error.retryAfterSeconds));
+        // Its body is read and dropped, so that the client, still sending it, reads the answer (closed, it saw EPIPE).
+        if (error.code === 'TOO_MANY_LARGE_REQUESTS') request.resume();
         writeError(response, error.code, error.message);
       } else {
         log.error({ err: error, route: route.operationId }, 'request failed unexpectedly');
         writeError(response, 'INTERNAL_ERROR', `unexpected server error; the server log has the details under request id ${id}`);
       }
+    } finally {
+      endTurn?.();
     }
+  }
+
+  /** The limit on a route's body: the server's `maxBodyBytes`, or the route's own when tighter. */
+  private bodyLimitOf(route: ApiRoute): BodyLimit {
+    const server = { bytes: this.config.maxBodyBytes, setBy: 'setting maxBodyBytes' };
+    const own = route.bodyLimit?.();
+    return own && own.bytes < server.bytes ? own : server;
   }
 
   /** A 200 JSON answer, gzipped when the client takes it. */
@@ -352,6 +377,12 @@ function validate(check: SchemaCheck<unknown>, value: unknown, rootName: string)
   const result = check(value, rootName);
   if (!result.ok) throw new StrataError('INVALID_PARAMETER', result.message);
   return result.value;
+}
+
+/** The body's length as its Content-Length header declares it, if it does. */
+function declaredLength(request: IncomingMessage): number | undefined {
+  const declared = request.headers['content-length'];
+  return declared === undefined ? undefined : Number(declared);
 }
 
 function requestId(request: IncomingMessage): string {

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { JSONParser } from '@streamparser/json';
 import { parse as parseContentType } from 'content-type';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 import { StrataError } from '../errors/strata-error.js';
@@ -14,23 +16,43 @@ const DECODERS: Record<string, () => Gunzip | ReturnType<typeof createInflate> |
 };
 
 /**
+ * Bodies larger than this (after decompression) are parsed a slice at a
+ * time, with the event loop free between slices: JSON.parse holds it for the
+ * whole body (120 ms for a layout of 100,000 nodes, 8.5 MB, on these cores),
+ * and 32 such saves at once held a cheap GET for 10 s.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+/** One slice of a large body: 64 KiB, parsed in a few milliseconds. */
+const SLICE_BYTES = 64 * 1024;
+
+/** The most a body may hold, and what sets that limit (said when a body is larger). */
+export interface BodyLimit {
+  bytes: number;
+  /** For example "setting maxBodyBytes". */
+  setBy: string;
+}
+
+/** A request's parsed JSON body, and its size once decompressed. */
+export interface JsonBody {
+  value: unknown;
+  bytes: number;
+}
+
+/**
  * Reads a JSON request body. The limit holds both for the bytes sent and for
  * the bytes after decompression, and reading stops as soon as either passes
  * it, so no body, compressed or not, can exhaust memory. Resolves with
  * `undefined` for an empty body.
  */
-export async function readJsonBody(request: IncomingMessage, limitBytes: number): Promise<unknown> {
-  const declared = request.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limitBytes) {
-    throw tooLarge(limitBytes);
-  }
+export async function readJsonBody(request: IncomingMessage, limit: BodyLimit): Promise<JsonBody | undefined> {
+  refuseDeclaredTooLarge(request, limit);
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && !(encoding in DECODERS)) {
     throw new StrataError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding "${encoding}" is not supported; send gzip, deflate, br or identity`);
   }
-  const raw = await collect(request, limitBytes);
+  const raw = await collect(request, limit);
   if (raw.length === 0) return undefined;
-  const decoded = encoding === 'identity' ? raw : await decompress(raw, DECODERS[encoding]!(), encoding, limitBytes);
+  const decoded = encoding === 'identity' ? raw : await decompress(raw, DECODERS[encoding]!(), encoding, limit);
   checkContentType(request.headers['content-type']);
   let text: string;
   try {
@@ -40,11 +62,52 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number)
   }
   // A body of only white space says nothing, as an empty one does (JSON.parse would call it invalid JSON).
   if (text.trim() === '') return undefined;
+  if (decoded.length > LARGE_BODY_BYTES) return { value: await parseInSlices(decoded), bytes: decoded.length };
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), bytes: decoded.length };
   } catch (error) {
     throw new StrataError('INVALID_JSON', `request body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Parses JSON a slice at a time, letting other work run between slices; the
+ * same values as JSON.parse (a `__proto__` key is an own property, numbers
+ * beyond a double are Infinity), about twice its CPU.
+ */
+async function parseInSlices(bytes: Uint8Array): Promise<unknown> {
+  const parser = new JSONParser({ paths: ['$'], keepStack: false });
+  let root: unknown;
+  let failure: Error | undefined;
+  parser.onValue = ({ value }) => {
+    root = value;
+  };
+  parser.onError = (error) => {
+    failure ??= error;
+  };
+  for (let offset = 0; offset < bytes.length && failure === undefined; offset += SLICE_BYTES) {
+    try {
+      parser.write(bytes.subarray(offset, offset + SLICE_BYTES));
+    } catch (error) {
+      failure ??= error as Error;
+    }
+    await nextTurn();
+  }
+  if (failure === undefined && !parser.isEnded) {
+    try {
+      parser.end();
+    } catch (error) {
+      failure ??= error as Error;
+    }
+  }
+  if (failure !== undefined) throw new StrataError('INVALID_JSON', `request body is not valid JSON: ${failure.message}`);
+  return root;
+}
+
+/** Throws PAYLOAD_TOO_LARGE when the request's Content-Length is over the limit (nothing of it is read). */
+export function refuseDeclaredTooLarge(request: IncomingMessage, limit: BodyLimit): void {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit.bytes) throw tooLarge(limit);
 }
 
 /**
@@ -67,7 +130,8 @@ function checkContentType(header: string | undefined): void {
   }
 }
 
-function collect(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+function collect(request: IncomingMessage, limit: BodyLimit): Promise<Buffer> {
+  const limitBytes = limit.bytes;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -77,7 +141,7 @@ function collect(request: IncomingMessage, limitBytes: number): Promise<Buffer> 
         cleanup();
         // Keep draining without storing, so the client can read the answer.
         request.resume();
-        reject(tooLarge(limitBytes));
+        reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
@@ -107,7 +171,8 @@ function collect(request: IncomingMessage, limitBytes: number): Promise<Buffer> 
   });
 }
 
-function decompress(raw: Buffer, decoder: ReturnType<(typeof DECODERS)[string]>, encoding: string, limitBytes: number): Promise<Buffer> {
+function decompress(raw: Buffer, decoder: ReturnType<(typeof DECODERS)[string]>, encoding: string, limit: BodyLimit): Promise<Buffer> {
+  const limitBytes = limit.bytes;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -118,7 +183,7 @@ function decompress(raw: Buffer, decoder: ReturnType<(typeof DECODERS)[string]>,
       if (size > limitBytes) {
         settled = true;
         decoder.destroy();
-        reject(tooLarge(limitBytes, true));
+        reject(tooLarge(limit, true));
         return;
       }
       chunks.push(chunk);
@@ -137,9 +202,6 @@ function decompress(raw: Buffer, decoder: ReturnType<(typeof DECODERS)[string]>,
   });
 }
 
-function tooLarge(limitBytes: number, decompressed = false): StrataError {
-  return new StrataError(
-    'PAYLOAD_TOO_LARGE',
-    `request body is larger than the limit of ${limitBytes} bytes${decompressed ? ' once decompressed' : ''} (setting maxBodyBytes)`,
-  );
+function tooLarge(limit: BodyLimit, decompressed = false): StrataError {
+  return new StrataError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${limit.bytes} bytes${decompressed ? ' once decompressed' : ''} (${limit.setBy})`);
 }

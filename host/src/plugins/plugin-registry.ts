@@ -10,7 +10,7 @@ import { EventBus } from '../events/event-bus.js';
 import { Logger } from '../logging/logger.js';
 import { PluginManifestError, isPluginFolder, readPluginPackage, type PluginPackage } from './plugin-manifest.js';
 import { RepositoryCapabilities } from './repository-capabilities.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore } from '../concurrency/semaphore.js';
 
 /** `loaded`: ready to apply. The others are listed with their reason and cannot be applied. */
 export type PluginState = 'loaded' | 'invalid' | 'incompatible' | 'failed';

@@ -8,7 +8,7 @@ import { inject, injectable } from 'tsyringe';
 import type { BlameRange, Capability, GitCommit } from '@strata/sdk';
 import { StrataConfig } from '../config/strata-config.js';
 import { GraphStore } from '../graph/graph-store.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore } from '../concurrency/semaphore.js';
 
 const run = promisify(execFile);
 
