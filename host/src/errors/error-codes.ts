@@ -21,8 +21,8 @@ export const ERROR_CODES = {
   PLUGIN_FAILED: { status: 500, description: 'The plugin failed while applying (it threw, ran out of time or memory, or gave an invalid result); the message says how, and the overlay status keeps it.' },
   PLUGIN_NOT_LOADED: { status: 409, description: 'The plugin is listed but not loaded (invalid manifest, incompatible SDK range, or a load error); the message gives the reason.' },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request within `requestTimeoutMs`.' },
-  TOO_MANY_LARGE_REQUESTS: { status: 503, description: 'Requests with a large body (over 1 MiB, compressed, or of undeclared length) are handled one at a time, and as many as the server queues are waiting already; nothing was read or changed. Retry after the `Retry-After` seconds.' },
   TOO_MANY_CONNECTIONS: { status: 503, description: 'The server holds as many connections as it accepts in all (`maxConnections`) or from the client\'s address (`maxConnectionsPerAddress`); the connection is closed. Retry after the `Retry-After` seconds.' },
+  TOO_MANY_LARGE_REQUESTS: { status: 503, description: 'Requests with a large body (over 1 MiB, compressed, or of undeclared length) are handled one at a time, and as many as the server queues are waiting already; nothing was read or changed. Retry after the `Retry-After` seconds.' },
   UNAUTHORIZED: { status: 401, description: 'The server requires a bearer token and the request carried none or a wrong one.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The request body is not `application/json` in UTF-8, or its content encoding is not gzip, deflate, br or identity.' },
 } as const satisfies Record<string, { status: number; description: string }>;
