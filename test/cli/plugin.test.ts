@@ -70,6 +70,14 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   }
   t.match(listed?.reloadError, /build failed: .*src\/index\.ts:1/);
   t.equal(await sizeOfIndex(), 7);
+
+  // A save that builds but throws as it loads: told once, though the build's own write of the entry is a change too.
+  const failedReloads = () => server.logs.filter((record) => record.msg === 'plugin reload failed; the previous version keeps serving' && /load broke/.test(String(record.reason))).length;
+  await writeFile(source, `throw new Error('load broke');\n${good}`);
+  for (let i = 0; i < 120 && failedReloads() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.equal(failedReloads(), 1, 'one failed reload for one save');
+  t.equal(await sizeOfIndex(), 7, 'the last good version still serves');
 });
 
 t.test('`strata plugin build` names what is wrong', async (t) => {

@@ -120,15 +120,18 @@ export class PluginWatcher {
       } catch (error) {
         if (!(error instanceof PluginBuildError)) throw error;
         this.plugins.recordFailure(folder, pkg.manifest.id, error.message);
+        // The next good build loads even if it writes the entry last loaded (a change undone).
+        this.reloadedFrom.delete(folder);
         return;
       }
     }
-    // A change that leaves the entry as it was loaded changes nothing: the build's own write, a file the build
-    // does not use, or one save seen twice (an editor's temporary file, then the rename over the source).
+    // A change that leaves the entry as it was last loaded, or failed to load, changes nothing: the build's own
+    // write, a file the build does not use, or one save seen twice (an editor's temporary file then the rename over
+    // the source; a write seen as a truncation and then the bytes). The same bytes fail the same way: loaded again,
+    // a broken save was told twice (two plugin.failed).
     const hash = await entryHash(pkg.entryPath);
-    const current = this.plugins.byFolder(folder);
     const manifestTouched = [...touched].some((file) => path.basename(file) === 'package.json');
-    if (!manifestTouched && hash === this.reloadedFrom.get(folder) && current?.state === 'loaded' && current.reloadError === undefined) return;
+    if (!manifestTouched && hash === this.reloadedFrom.get(folder)) return;
     this.reloadedFrom.set(folder, hash);
     const record = await this.plugins.reload(folder);
     if (record?.state === 'loaded' && record.reloadError === undefined) {
@@ -139,7 +142,9 @@ export class PluginWatcher {
         if (!status) this.logger.info({ pluginId, ms }, 'plugin reloaded');
         else if (status.error) this.logger.warn({ pluginId, ms, error: status.error }, `plugin reloaded; applying its overlays again failed (${status.state === 'active' ? 'its last good result stays' : 'none are served'})`);
         else this.logger.info({ pluginId, ms }, 'plugin reloaded and its overlays re-applied');
-        this.events.publish('plugin.ready', { pluginId, ms });
+        // Ready means reloaded and re-applied: after a failed apply the last event stays overlay.failed (sent
+        // after it, ready made the page clear the error it had just shown).
+        if (!status?.error) this.events.publish('plugin.ready', { pluginId, ms });
       });
     }
   }
