@@ -86,12 +86,12 @@ Examples:
       }
 
       let signals = 0;
-      const shutdown = (signal: string): void => {
+      const shutdown = (signal: string, why = `Received ${signal}`): void => {
         if (++signals > 1) {
           process.stderr.write(`Received ${signal} again; exiting without waiting.\n`);
           process.exit(130);
         }
-        process.stderr.write(`Received ${signal}; finishing requests in flight and saving...\n`);
+        process.stderr.write(`${why}; finishing requests in flight and saving...\n`);
         strata.stop().then(
           () => process.exit(0),
           (error: unknown) => {
@@ -102,7 +102,26 @@ Examples:
       };
       process.on('SIGINT', () => shutdown('SIGINT'));
       process.on('SIGTERM', () => shutdown('SIGTERM'));
+      stopWithNpx(() => shutdown('SIGTERM', 'The npx that started this server ended'));
     });
+}
+
+/**
+ * Started by `npx strata serve`, the server stops when npx does: npm does not
+ * pass a SIGTERM on to the command it runs, so stopping npx by its PID left
+ * the server running, orphaned. Only under npx (`npm_command` is `exec`): a
+ * server started in the background on purpose (`strata serve &` in a script
+ * that then ends) keeps running.
+ */
+function stopWithNpx(stop: () => void): void {
+  if (process.env.npm_command !== 'exec') return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, 1000);
+  timer.unref();
 }
 
 /** A served URL a browser can open: a server bound to every address is reached at localhost. */
