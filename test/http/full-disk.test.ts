@@ -1,5 +1,6 @@
 // A full disk under the data directory: every write answers 507 DISK_FULL and changes nothing, neither what the
-// server serves nor what a restart finds; stopping leaves no half-written file; freeing space is all it takes.
+// server serves nor what a restart finds; stopping leaves no half-written file; a server starts on a full disk and
+// serves what its store holds; freeing space is all it takes.
 // The first test fills a real disk: a tmpfs of 2 MiB mounted by the test (mounting needs root, as CI runs). A write
 // that fits in the free bytes of a file's last page succeeds even then, so its fixture makes every save and result
 // larger than a page; the removals (a line of 40 bytes) are failed by the second test, whose store refuses every write.
@@ -148,4 +149,29 @@ t.test('removals on a full disk: clearing the layout and removing an overlay ans
   const again = await startTestServer(t, repo, { flags: { dataDir: path.join(repo, '.strata') } });
   t.equal((await again.api('/api/overlays/complexity/status')).body.data.state, 'inactive', 'and a restart agrees');
   t.same(await positionOf(again, 'file:src/index.ts'), { x: 1, y: 2 }, 'the layout too');
+});
+
+t.test('a server starts on a full disk: it serves what the store holds, and its writes answer 507', async (t) => {
+  const repo = await makeRepo(t, LARGE_REPO);
+  const dataDir = smallDisk(t, '2m');
+  const first = await startTestServer(t, repo, { flags: { dataDir } });
+  t.equal((await first.api('/api/graph/layout', postJson({ positions: positionsOfAll(3) }))).status, 200);
+  t.equal((await first.api('/api/overlays/complexity/apply', postJson({}))).status, 200);
+  await first.stop();
+
+  fillDisk(dataDir);
+  const full = await startTestServer(t, repo, { flags: { dataDir } });
+  t.same(await positionOf(full, 'file:src/module-0.ts'), { x: 3, y: -3 }, 'the saved layout is served');
+  const save = await full.api('/api/graph/layout', postJson({ positions: positionsOfAll(8) }));
+  t.equal(save.status, 507, 'a save: 507');
+  t.equal(save.body.error.code, 'DISK_FULL');
+  t.same(await positionOf(full, 'file:src/module-0.ts'), { x: 3, y: -3 }, 'and the layout is unchanged');
+  t.ok(full.logs.some((record) => /full/.test(String(record.msg)) && record.level === 'warn'), 'the log says the disk is full');
+  await full.stop();
+  t.same(readdirSync(dataDir).filter((name) => name.endsWith('~')), [], 'no half-written file');
+
+  rmSync(path.join(dataDir, 'filler'));
+  const again = await startTestServer(t, repo, { flags: { dataDir } });
+  t.same(await positionOf(again, 'file:src/module-0.ts'), { x: 3, y: -3 }, 'with space again, the same layout');
+  t.equal((await again.api('/api/graph/layout', postJson({ positions: positionsOfAll(9) }))).status, 200, 'and saves work');
 });

@@ -1,4 +1,4 @@
-import { copyFile, writeFile, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { copyFile, readFile, readlink, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
@@ -75,6 +75,7 @@ export class NedbDataDirectory implements DataDirectory {
       await store.load();
       return store;
     } catch (error) {
+      if (isDiskFull(error)) return this.loadedOnFullDisk(store, filename);
       const corruption = error as Error & { corruptItems?: number; dataLength?: number };
       if (typeof corruption.corruptItems !== 'number') throw error;
       const kept = `${filename}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -87,6 +88,24 @@ export class NedbDataDirectory implements DataDirectory {
       await tolerant.load();
       return tolerant;
     }
+  }
+
+  /**
+   * nedb reads a file, then compacts it (writes it anew and renames it over):
+   * on a full disk the reading is done and only the compaction fails, and nedb
+   * then leaves the collection neither loaded nor usable. It is used as read
+   * (its half-written temporary file removed); writes to it answer 507 until
+   * there is space again.
+   */
+  private async loadedOnFullDisk(store: Collection, filename: string): Promise<Collection> {
+    await rm(`${filename}~`, { force: true });
+    const wrapper = store as unknown as { __loaded: Promise<void>; __original: { executor: { processBuffer(): void } } };
+    // What nedb does once its compaction succeeds: take the operations waiting for the load.
+    wrapper.__original.executor.processBuffer();
+    // nedb-promises keeps its load's promise, and would fail every operation with the compaction's error.
+    wrapper.__loaded = Promise.resolve();
+    this.logger.warn({ file: filename }, `${filename} was read but not compacted: the disk that holds the data directory is full; what it holds is served, and changes to it answer 507 DISK_FULL until there is space`);
+    return store;
   }
 
   write<T>(name: string, what: string, write: (collection: Collection) => Promise<T>): Promise<T> {
@@ -163,12 +182,12 @@ export class NedbDataDirectory implements DataDirectory {
     const lockFile = path.join(this.config.dataDir, LOCK_FILE);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await writeFile(lockFile, `${process.pid}\n`, { flag: 'wx' });
+        await createLock(lockFile);
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
+      const holder = await lockHolder(lockFile);
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
         throw new DataDirectoryLockedError(`data directory ${this.config.dataDir} is in use by another Strata (process ${holder}); stop it, or give this one another --data-dir`);
       }
@@ -176,6 +195,29 @@ export class NedbDataDirectory implements DataDirectory {
     }
     throw new DataDirectoryLockedError(`could not lock the data directory ${this.config.dataDir}`);
   }
+}
+
+/**
+ * Creates the lock, failing with EEXIST when it exists: a symbolic link whose
+ * target is this process's id, which takes no block of the disk (a file with
+ * the id in it could not be written on a full disk, and the server could not
+ * start to serve what its store holds). Where links cannot be made (Windows
+ * without the privilege), a file holding the id.
+ */
+async function createLock(lockFile: string): Promise<void> {
+  try {
+    await symlink(String(process.pid), lockFile);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOSYS' && code !== 'EINVAL') throw error;
+    await writeFile(lockFile, `${process.pid}\n`, { flag: 'wx' });
+  }
+}
+
+/** The process id a lock names (a link's target, or a file's text from a host that wrote files); NaN when unreadable. */
+async function lockHolder(lockFile: string): Promise<number> {
+  const text = await readlink(lockFile).catch(() => readFile(lockFile, 'utf8').catch(() => ''));
+  return Number(text.trim());
 }
 
 /** Whether an error is the disk (or the user's quota on it) being full. */
