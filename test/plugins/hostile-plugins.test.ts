@@ -122,6 +122,26 @@ t.test('a memory bomb is stopped by its memory limit', async (t) => {
   await healthy(t, server);
 });
 
+t.test('a flood of capability calls within the call limit: those past what may wait are refused at once, the others answered', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));
+  t.teardown(() => rm(plugins, { recursive: true, force: true }));
+  const flood = `
+    const settled = await Promise.allSettled(Array.from({ length: 10_200 }, () => ctx.files.read('src/index.ts')));
+    const refused = settled.filter((result) => result.status === 'rejected');
+    return { summary: { answered: settled.length - refused.length, refused: refused.length, reason: String(refused[0]?.reason?.message ?? refused[0]?.reason) } };`;
+  await writePlugins(plugins, [LOC_PLUGIN, { id: 'wide-flood', capabilities: ['files:read'], code: pluginCode(flood) }]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], ...LIMITS, maxCapabilityCalls: 50_000, cpuTimeMs: 20_000, wallTimeMs: 60_000 }, watch: false } });
+  const applied = await server.api('/api/overlays/wide-flood/apply', { method: 'POST' });
+  t.equal(applied.status, 200, JSON.stringify(applied.body));
+  const summary = (await server.api('/api/overlays/wide-flood/status')).body.data.summary;
+  // Answers that come back while the calls are still being made free places: a few more than 10,064 may be taken.
+  t.ok(summary.answered >= 10_064 && summary.answered < 10_200, `at least 64 sent to the host and 10,000 waiting in the sandbox process are answered (${summary.answered})`);
+  t.equal(summary.answered + summary.refused, 10_200, 'the rest are refused');
+  t.match(summary.reason, /too many capability calls at once: 10064 are waiting for an answer already; await some before making more/);
+  await healthy(t, server);
+});
+
 t.test('the prototype polluter, a plugin that keeps running after its apply, and a killed sandbox', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await mkdtemp(path.join(tmpdir(), 'strata-hostile-'));

@@ -35,6 +35,13 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 /** Capability calls sent to the host at once, per apply; more wait their turn in the sandbox process. */
 export const MAX_PENDING_CAPABILITY_CALLS = 64;
 
+/**
+ * Capability calls that may wait in the sandbox process behind those sent to
+ * the host; one more is refused at once. Each waiting call holds its
+ * arguments in that process: a flood of 100,000 calls grew it by 1.7 GB.
+ */
+export const MAX_QUEUED_CAPABILITY_CALLS = 10_000;
+
 export type ToSandbox =
   | { type: 'load'; requestId: number; code: string; filename: string; limits: SandboxLimits }
   | { type: 'graph'; graph: GraphPayload }

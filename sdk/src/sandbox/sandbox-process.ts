@@ -9,7 +9,7 @@
  */
 import ivm from 'isolated-vm';
 import { createIsolateRuntime, type GraphPayload, type RuntimeApplyRequest, type RuntimeRegisterOutcome } from './isolate-runtime.js';
-import { MAX_PENDING_CAPABILITY_CALLS, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
+import { MAX_PENDING_CAPABILITY_CALLS, MAX_QUEUED_CAPABILITY_CALLS, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
 /** How often CPU time is checked while an apply awaits. */
 const CPU_CHECK_MS = 20;
@@ -162,9 +162,15 @@ function requestCapability(runtimeCallId: number, name: string, args: unknown[])
     void loaded?.settle.apply(undefined, [runtimeCallId, false, message], { arguments: { copy: true }, timeout: 1000 }).catch(() => undefined);
   };
   if (++apply.calls > plugin.limits.maxCapabilityCalls) return refuse(`capability call limit reached: one apply may make ${plugin.limits.maxCapabilityCalls} calls`);
-  // At most MAX_PENDING_CAPABILITY_CALLS go to the host at once; the others wait their turn here.
-  if (apply.pending.size >= MAX_PENDING_CAPABILITY_CALLS) apply.queued.push({ runtimeCallId, name: String(name), args });
-  else dispatch(apply, runtimeCallId, String(name), args);
+  // At most MAX_PENDING_CAPABILITY_CALLS go to the host at once; the others wait their turn here, as many as
+  // MAX_QUEUED_CAPABILITY_CALLS.
+  if (apply.pending.size >= MAX_PENDING_CAPABILITY_CALLS) {
+    if (apply.queued.length >= MAX_QUEUED_CAPABILITY_CALLS) {
+      apply.calls--;
+      return refuse(`too many capability calls at once: ${MAX_QUEUED_CAPABILITY_CALLS + MAX_PENDING_CAPABILITY_CALLS} are waiting for an answer already; await some before making more`);
+    }
+    apply.queued.push({ runtimeCallId, name: String(name), args });
+  } else dispatch(apply, runtimeCallId, String(name), args);
 }
 
 function dispatch(apply: ApplyState, runtimeCallId: number, name: string, args: unknown[]): void {
