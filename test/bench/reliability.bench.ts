@@ -2,14 +2,16 @@
 // against `strata serve` in a child process on a generated repository: every
 // operation of the OpenAPI document, random and crafted requests, each answer
 // checked (no 5xx but PLUGIN_FAILED and the 503s, every error in the error
-// shape with a code of the table and its status). There is no peer: the
-// floor is no finding at all.
+// shape with a code of the table and its status); then rounds of kill -9
+// during writes of every kind (test/http/crash-writes.test.ts at a larger
+// size). There is no peer: the floor is no finding and no lost write.
 //
 //   npm run bench:reliability                          # 20,000 requests
-//   npm run bench:reliability -- --requests 50000 --seed 7
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//   npm run bench:reliability -- --requests 50000 --seed 7 --kills 30
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { served, writeUntilKilled, type Outcome } from '../helpers/crash-writes.ts';
 import { fuzzServer, operationsOf } from '../helpers/fuzz-requests.ts';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
@@ -22,6 +24,7 @@ const option = (name: string, fallback: number): number => {
 const REQUESTS = option('requests', 20_000);
 const SEED = option('seed', 1);
 const FILES = option('files', 2_000);
+const KILLS = option('kills', 30);
 
 const loadAtStart = loadavg()[0]!;
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-reliability-'));
@@ -52,6 +55,37 @@ try {
   } finally {
     await server.stop();
   }
+
+  // kill -9 during writes: each next start must serve the last acknowledged write or the one in flight.
+  mkdirSync(path.join(repo, 'src'), { recursive: true });
+  writeFileSync(path.join(repo, 'src/index.ts'), 'export const main = 1;\n');
+  let acknowledged: Outcome = { position: undefined, complexity: false };
+  let writes = 0;
+  let lost = 0;
+  const started = performance.now();
+  for (let round = 0; round < KILLS; round++) {
+    const victim = await startServeProcess(repo, 'warn', 'pipe', ['--no-watch']);
+    acknowledged = await served(victim.url);
+    const result = await writeUntilKilled(victim.url, round * 1000, 100 + ((round * 97) % 900), acknowledged, async () => {
+      victim.child.kill('SIGKILL');
+      if (victim.child.exitCode === null && victim.child.signalCode === null) await new Promise((resolve) => victim.child.once('exit', resolve));
+    });
+    writes += result.writes;
+    const next = await startServeProcess(repo, 'warn', 'pipe', ['--no-watch']);
+    const after = await served(next.url);
+    const allowed = [result.acknowledged, ...(result.inFlight ? [result.inFlight.after(result.acknowledged)] : [])];
+    if (!allowed.some((outcome) => JSON.stringify(outcome) === JSON.stringify(after))) {
+      lost++;
+      console.log(`- round ${round}: served ${JSON.stringify(after)}, not one of ${JSON.stringify(allowed)}`);
+    }
+    acknowledged = after;
+    await next.stop();
+  }
+  console.log(`\n| kill -9 during writes | value | floor | |\n| --- | --- | --- | --- |`);
+  console.log(`| rounds (a SIGKILL each, 0.1 to 1 s into a stream of saves, clears, applies and removals) | ${KILLS} |  |  |`);
+  console.log(`| writes acknowledged before the kills | ${writes} |  |  |`);
+  console.log(`| rounds whose next start lost an acknowledged write or showed one never made | ${lost} | 0 | ${lost === 0 ? 'met' : '**NOT met**'} |`);
+  console.log(`| time s | ${((performance.now() - started) / 1000).toFixed(0)} |  |  |`);
 } finally {
   rmSync(repo, { recursive: true, force: true });
 }

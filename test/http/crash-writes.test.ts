@@ -9,51 +9,11 @@ import path from 'node:path';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
+import { served, writeUntilKilled, type Outcome } from '../helpers/crash-writes.ts';
 
 t.setTimeout(300_000);
 
 const ROUNDS = 6;
-const FILE = 'file:src/index.ts';
-
-/** What the writes leave: the saved position of FILE (undefined: none) and whether complexity is applied. */
-interface Outcome {
-  position: { x: number; y: number } | undefined;
-  complexity: boolean;
-}
-
-type Write = { name: string; send(url: string): Promise<Response>; after(state: Outcome): Outcome };
-
-function writeNumber(i: number): Write {
-  switch (i % 4) {
-    case 0:
-      return {
-        name: `save x=${i}`,
-        send: (url) => fetch(`${url}/api/graph/layout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ positions: { [FILE]: { x: i, y: -i } } }) }),
-        after: (state) => ({ ...state, position: { x: i, y: -i } }),
-      };
-    case 1:
-      return { name: 'clear', send: (url) => fetch(`${url}/api/graph/layout`, { method: 'DELETE' }), after: (state) => ({ ...state, position: undefined }) };
-    case 2:
-      return {
-        name: 'apply complexity',
-        send: (url) => fetch(`${url}/api/overlays/complexity/apply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
-        after: (state) => ({ ...state, complexity: true }),
-      };
-    default:
-      return { name: 'remove complexity', send: (url) => fetch(`${url}/api/overlays/complexity/apply`, { method: 'DELETE' }), after: (state) => ({ ...state, complexity: false }) };
-  }
-}
-
-async function served(url: string): Promise<Outcome> {
-  const node = (await (await fetch(`${url}/api/graph/nodes/${encodeURIComponent(FILE)}`)).json()) as { data: { position?: { x: number; y: number } } };
-  let status = (await (await fetch(`${url}/api/overlays/complexity/status`)).json()) as { data: { state: string } };
-  // A start applies again what was active: wait for that.
-  for (let tries = 0; status.data.state === 'applying' && tries < 400; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    status = (await (await fetch(`${url}/api/overlays/complexity/status`)).json()) as { data: { state: string } };
-  }
-  return { position: node.data.position, complexity: status.data.state === 'active' };
-}
 
 t.test(`kill -9 during writes, ${ROUNDS} rounds: the next start serves the last acknowledged write or the one in flight`, async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
@@ -67,26 +27,13 @@ t.test(`kill -9 during writes, ${ROUNDS} rounds: the next start serves the last 
     t.same(before, acknowledged, `round ${round}: the start serves what was acknowledged last (or what was in flight, taken as acknowledged)`);
 
     // A stream of writes, one after the other, killed after a delay that differs per round.
-    let inFlight: Write | undefined;
-    let killed = false;
-    const stream = (async () => {
-      for (let i = round * 1000; !killed; i++) {
-        const write = writeNumber(i);
-        inFlight = write;
-        const response = await write.send(url).catch(() => undefined);
-        if (!response) return;
-        await response.arrayBuffer().catch(() => undefined);
-        if (killed) return;
-        if (response.status === 200) acknowledged = write.after(acknowledged);
-        inFlight = undefined;
-        writes++;
-      }
-    })();
-    await new Promise((resolve) => setTimeout(resolve, 150 + round * 130));
-    killed = true;
-    server.child.kill('SIGKILL');
-    await server.exited;
-    await stream;
+    const result = await writeUntilKilled(url, round * 1000, 150 + round * 130, acknowledged, async () => {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    });
+    acknowledged = result.acknowledged;
+    writes += result.writes;
+    const inFlight = result.inFlight;
 
     // The next start: the last acknowledged write, or the one in flight if it landed.
     const next = runStrata(t, ['serve', repo, '--port', '0', '--no-watch', '--log-level', 'warn']);
