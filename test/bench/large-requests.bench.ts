@@ -10,18 +10,15 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { generateRepo } from './generate-repo.ts';
-import { startServeProcess } from './serve-process.ts';
+import { printedUrl, startServeProcess } from './serve-process.ts';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const FILES = option('files', 15_000);
-const SAVES = option('saves', 32);
-const POSITIONS = option('positions', 310_000);
-const BODY_BYTES = option('bytes', 16_400_000);
+const { values: options } = parseArgs({ options: { files: { type: 'string', default: '15000' }, saves: { type: 'string', default: '32' }, positions: { type: 'string', default: '310000' }, bytes: { type: 'string', default: '16400000' } } });
+const FILES = Number(options.files);
+const SAVES = Number(options.saves);
+const POSITIONS = Number(options.positions);
+const BODY_BYTES = Number(options.bytes);
 const FLOOR_MS = 250;
 /** The cheap GET, asked one after the other every PROBE_GAP_MS while the saves run. */
 const PROBE_PATH = '/api/graph/layout/compute/status';
@@ -73,15 +70,7 @@ server.listen(0, '127.0.0.1', () => process.stdout.write('at http://127.0.0.1:' 
 
 async function startPlainServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', PLAIN_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the plain server exited with ${code}`)));
-  });
+  const url = await printedUrl(child, 'the plain server');
   return {
     url,
     pid: child.pid!,

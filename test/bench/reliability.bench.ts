@@ -11,20 +11,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { served, writeUntilKilled, type Outcome } from '../helpers/crash-writes.ts';
 import { fuzzServer, operationsOf } from '../helpers/fuzz-requests.ts';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const REQUESTS = option('requests', 20_000);
-const SEED = option('seed', 1);
-const FILES = option('files', 2_000);
-const KILLS = option('kills', 30);
+const { values: options } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' }, files: { type: 'string', default: '2000' }, kills: { type: 'string', default: '30' } } });
+const REQUESTS = Number(options.requests);
+const SEED = Number(options.seed);
+const FILES = Number(options.files);
+const KILLS = Number(options.kills);
 
 const loadAtStart = loadavg()[0]!;
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-reliability-'));

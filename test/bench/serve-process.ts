@@ -15,15 +15,7 @@ export interface ServeProcess {
 /** Starts `strata serve <repo> --port 0 --log-level <level>` and waits until it prints its URL. */
 export async function startServeProcess(repo: string, logLevel: string, stderr: 'pipe' | 'inherit', extraArgs: string[] = []): Promise<ServeProcess> {
   const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel, ...extraArgs], { stdio: ['ignore', 'pipe', stderr] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`strata serve exited with ${code}`)));
-  });
+  const url = await printedUrl(child, 'strata serve');
   return {
     child,
     url,
@@ -32,4 +24,17 @@ export async function startServeProcess(repo: string, logLevel: string, stderr: 
       if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve));
     },
   };
+}
+
+/** The URL a server process prints (`... at http://...`) once it listens; rejects if `what` exits first. */
+export function printedUrl(child: ChildProcess, what: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /at (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
+  });
 }
