@@ -121,6 +121,27 @@ t.test('clicking a node on the map selects it and highlights its neighbours; a c
   t.same([...watched.problems, ...other.problems], []);
 });
 
+t.test('a node that the map brings under a still pointer is hovered', async (t) => {
+  const server = sample;
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  const still = (ratio: number) => page.waitForFunction((r) => (window as any).strata.camera().ratio === r && (window as any).strata.still(), ratio);
+  const fitted = await page.evaluate(() => (window as any).strata.nodeOnPage('file:src/index.ts'));
+  // Zoomed in, the file is elsewhere; the pointer waits where the fit will bring it back.
+  await page.locator('body').press('+');
+  await still(1 / 1.5);
+  const zoomed = await page.evaluate(() => (window as any).strata.nodeOnPage('file:src/index.ts'));
+  t.ok(Math.hypot(zoomed.x - fitted.x, zoomed.y - fitted.y) > 20, 'the zoom moved the file away from the pointer');
+  await page.mouse.move(fitted.x, fitted.y);
+  const card = page.getByRole('tooltip');
+  t.notMatch((await card.isVisible()) ? await card.textContent() : '', /index\.ts/, 'the file is not under the pointer yet');
+  await page.locator('body').press('0');
+  await card.filter({ hasText: 'index.ts' }).waitFor();
+  t.pass('the fit brought the file under the pointer, and it is hovered without a move');
+  t.same(watched.problems, []);
+});
+
 t.test('filters, focus, collapse and keyboard shortcuts', async (t) => {
   const server = sample;
   const watched = await openPage(browser);

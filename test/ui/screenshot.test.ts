@@ -38,7 +38,10 @@ t.test("Strata's own repository with an overlay on, at 1280x800", async (t) => {
   // The picture: the whole map in the overlay's colors (a selection fades the rest), hovering the selected file.
   await page.keyboard.press('Escape');
   await page.keyboard.press('0');
-  await page.waitForTimeout(1500);
+  await page.waitForFunction(() => {
+    const camera = (window as any).strata.camera();
+    return camera.x === 0.5 && camera.y === 0.5 && camera.ratio === 1 && (window as any).strata.still();
+  });
   const at = await page.evaluate(() => (window as any).strata.nodeOnPage('file:host/src/http/http-server.ts'));
   await page.mouse.move(at.x, at.y);
   await page.getByRole('tooltip').waitFor();

@@ -495,6 +495,7 @@ class StrataPage {
         },
         isVisible: (id: string) => map.isVisible(id),
         camera: () => map.camera(),
+        still: () => map.still(),
         drawn: () => map.drawnCount,
         revision: () => model.revision,
         timings: () => ({ ...this.timings }),

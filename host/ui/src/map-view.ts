@@ -84,6 +84,10 @@ export class MapView {
   private filter: VisibilityFilter = { hiddenKinds: new Set(), hiddenLanguages: new Set(), focus: undefined };
   private dragged: string | undefined;
   private dragMoved = false;
+  /** Where the pointer is over the map (page coordinates), for hovering again when the map moves under it. */
+  private pointer: { clientX: number; clientY: number } | undefined;
+  /** True while a camera move waits to be drawn (see drawOnlyWhenStill). */
+  private drawPending = false;
   private lodTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Many imports: they are drawn for the selected or hovered node only (at
@@ -385,6 +389,7 @@ export class MapView {
     this.renderer = renderer;
     this.pickOnlyWhenStill(renderer);
     this.drawOnlyWhenStill(renderer);
+    this.followPointer(renderer);
     // The same extent sigma found: kept from now on, set without drawing again (a frame costs a second in software).
     (renderer as unknown as { customBBox: typeof frame }).customBBox = frame;
     renderer.on('clickNode', ({ node }) => {
@@ -478,6 +483,43 @@ export class MapView {
   }
 
   /**
+   * Sigma looks for the node under the pointer only when the pointer moves.
+   * When the map moves under a still pointer (a fit, a zoom by key, a camera
+   * animation that was under way when the pointer arrived, during which
+   * nothing is picked), the node now under it is hovered once the new frame
+   * is drawn, as if the pointer had moved.
+   */
+  private followPointer(renderer: Sigma<NodeAttributes, EdgeAttributes>): void {
+    const captor = renderer.getMouseCaptor();
+    captor.on('mousemove', (event) => {
+      this.pointer = { clientX: event.original.clientX, clientY: event.original.clientY };
+    });
+    captor.on('mouseleave', () => {
+      this.pointer = undefined;
+    });
+  }
+
+  private hoverAgain(): void {
+    const renderer = this.renderer;
+    const pointer = this.pointer;
+    if (!renderer || !pointer || renderer.getMouseCaptor().isMouseDown) return;
+    const target = renderer.getCanvases().mouse;
+    if (!target) return;
+    target.dispatchEvent(new MouseEvent('mousemove', { ...pointer, bubbles: true }));
+  }
+
+  /**
+   * Whether the map shows its current state: no camera move under way or
+   * waiting to be drawn, no frame scheduled. What a test waits for before it
+   * looks at the map or points at a node.
+   */
+  still(): boolean {
+    const renderer = this.renderer as unknown as { renderFrame: number | null; renderHighlightedNodesFrame: number | null } | undefined;
+    if (!renderer || !this.renderer) return false;
+    return !this.drawPending && !this.renderer.getCamera().isAnimated() && renderer.renderFrame === null && renderer.renderHighlightedNodesFrame === null;
+  }
+
+  /**
    * Pans and zooms move the last drawn frame (a CSS transform of sigma's
    * canvases, done by the compositor) and draw the graph again once the
    * camera holds still for a moment, the way map viewers move tiles. With a
@@ -496,9 +538,14 @@ export class MapView {
     const drawNow = (): unknown => {
       clearTimeout(settle);
       settle = undefined;
+      this.drawPending = false;
       for (const canvas of canvases()) canvas.style.transform = '';
+      const before = drawnWith;
       drawnWith = camera.getState();
-      return draw();
+      const drawn = draw();
+      const now = drawnWith;
+      if (now.x !== before.x || now.y !== before.y || now.ratio !== before.ratio || now.angle !== before.angle) setTimeout(() => this.hoverAgain(), 0);
+      return drawn;
     };
     const moving = (): boolean => (captor.isMouseDown && this.dragged === undefined && captor.draggedEvents > 0) || captor.currentWheelDirection !== 0 || camera.isAnimated();
     internals.render = () => {
@@ -515,6 +562,7 @@ export class MapView {
         canvas.style.transform = `translate(${topLeft.x}px, ${topLeft.y}px) scale(${scale})`;
       }
       clearTimeout(settle);
+      this.drawPending = true;
       const waitUntilStill = (): void => {
         settle = setTimeout(() => (moving() ? waitUntilStill() : drawNow()), 120);
       };
