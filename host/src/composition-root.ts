@@ -25,6 +25,7 @@ import { LayoutComputation } from './layout/layout-computation.js';
 import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-position-store.js';
 import { Logger } from './logging/logger.js';
 import { OverlayService } from './overlays/overlay-service.js';
+import { GitRunner } from './plugins/git-runner.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { PluginWatcher } from './plugins/plugin-watcher.js';
 import { RepositoryCapabilities } from './plugins/repository-capabilities.js';
@@ -51,6 +52,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(LiveGraphUpdater);
   container.registerSingleton(EventBus);
   container.registerSingleton(GraphColumnsCache);
+  container.registerSingleton(GitRunner);
   container.registerSingleton(RepositoryCapabilities);
   container.registerSingleton(PluginRegistry);
   container.registerSingleton(OverlayService);

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../concurrency/start-thread.js';
 import type { FileFacts } from './file-reader.js';
 import { MAX_PARSED_NESTING, readFileFacts } from './file-reader.js';
 import { isParsedSource } from './source-file-analyzer.js';
@@ -236,17 +237,7 @@ export class FileReaderPool {
   }
 
   private newWorker(): Worker {
-    const options = { workerData: { root: this.root, maxFileBytes: this.maxFileBytes }, resourceLimits: { stackSizeMb: PARSER_STACK_MB } };
-    const script = new URL('./parse-worker.js', import.meta.url);
-    const execArgv = threadExecArgv();
-    if (!execArgv) return new Worker(script, options);
-    try {
-      return new Worker(script, { ...options, execArgv });
-    } catch (error) {
-      // Options given explicitly must all apply to a thread (inherited ones that do not are ignored): none then.
-      if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
-      return new Worker(script, { ...options, execArgv: [] });
-    }
+    return startThread(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes }, resourceLimits: { stackSizeMb: PARSER_STACK_MB } });
   }
 
   private startStandby(): NonNullable<FileReaderPool['standby']> {
@@ -293,16 +284,4 @@ export class FileReaderPool {
     for (const facts of read) onRead(facts);
     return read;
   }
-}
-
-/**
- * The Node options a reading thread gets, when not those of the process (a
- * thread inherits them by default): all but `--input-type`, which applies
- * only to code given on the command line and stops a thread whose script is a
- * file before it starts (as under `node --input-type=module -e ...`).
- */
-function threadExecArgv(): string[] | undefined {
-  const argv = process.execArgv;
-  if (!argv.some((option) => option.startsWith('--input-type'))) return undefined;
-  return argv.filter((option, i) => !option.startsWith('--input-type') && argv[i - 1] !== '--input-type');
 }

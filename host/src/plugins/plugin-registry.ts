@@ -188,6 +188,7 @@ export class PluginRegistry {
     this.closing = true;
     await Promise.all([...this.reloads.values()].map((reload) => reload.catch(() => undefined)));
     await Promise.all([...this.records.values()].map((record) => record.sandbox?.dispose()));
+    await this.capabilities.close();
   }
 
   private async load(folder: string, builtIn: boolean, options: LoadOptions): Promise<PluginRecord | undefined> {

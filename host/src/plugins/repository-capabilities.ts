@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { minimatch } from 'minimatch';
 import { inject, injectable } from 'tsyringe';
 import type { BlameRange, Capability, GitCommit } from '@strata/sdk';
 import { StrataConfig } from '../config/strata-config.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { Semaphore } from '../concurrency/semaphore.js';
-
-const run = promisify(execFile);
+import { GIT_LOG_FORMAT } from './git-output.js';
+import { GitRunError, GitRunner } from './git-runner.js';
 
 /** Most commits one `git log` call returns. */
 const MAX_COMMITS = 50_000;
@@ -55,6 +53,7 @@ export class RepositoryCapabilities {
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(GraphStore) private readonly graph: GraphStore,
+    @inject(GitRunner) private readonly gitRunner: GitRunner,
   ) {}
 
   /**
@@ -78,6 +77,11 @@ export class RepositoryCapabilities {
     }
   }
 
+  /** Ends the git threads (after the sandboxes, whose calls they answer). */
+  close(): Promise<void> {
+    return this.gitRunner.close();
+  }
+
   private slotsOf(pluginId: string): Semaphore {
     let slots = this.gitSlots.get(pluginId);
     if (!slots) this.gitSlots.set(pluginId, (slots = new Semaphore(this.gitSlotsPerPlugin)));
@@ -91,7 +95,7 @@ export class RepositoryCapabilities {
     for (const key of Object.keys(given)) {
       if (!['since', 'until', 'paths', 'maxCommits'].includes(key)) throw new CapabilityError(`git.log: unknown option "${key}"`);
     }
-    const args = ['log', '--no-color', '--numstat', '-z', '--find-renames', '--format=%x1e%H%x1f%aN%x1f%aE%x1f%aI%x1f%s'];
+    const args = ['log', '--no-color', '--numstat', '-z', '--find-renames', GIT_LOG_FORMAT];
     for (const key of ['since', 'until'] as const) {
       const value = given[key];
       if (value === undefined) continue;
@@ -108,8 +112,7 @@ export class RepositoryCapabilities {
       const head = await this.currentHead();
       if (head) await this.ensureCommitGraph(head);
     }
-    const output = await this.git(args, call);
-    return parseGitLog(output);
+    return this.git(args, 'log', call);
   }
 
   /**
@@ -134,8 +137,7 @@ export class RepositoryCapabilities {
       return cached;
     }
     if (head) await this.ensureCommitGraph(head);
-    const output = await this.git(['blame', '--line-porcelain', '--', relative], call);
-    const lines = parseBlame(output);
+    const lines = await this.git(['blame', '--line-porcelain', '--', relative], 'blame', call);
     if (key) {
       this.blames.set(key, lines);
       this.blameRuns += lines.length;
@@ -158,7 +160,7 @@ export class RepositoryCapabilities {
   private ensureCommitGraph(head: string): Promise<void> {
     if (!this.config.plugins.gitCommitGraph) return Promise.resolve();
     if (this.commitGraph?.head !== head) {
-      this.commitGraph = { head, written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths']).then(() => undefined, () => undefined) };
+      this.commitGraph = { head, written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths'], 'text').then(() => undefined, () => undefined) };
     }
     return this.commitGraph.written;
   }
@@ -179,7 +181,7 @@ export class RepositoryCapabilities {
   private currentHead(): Promise<string> {
     const now = Date.now();
     if (!this.head || now - this.head.at > HEAD_TTL_MS) {
-      this.head = { at: now, value: this.git(['rev-parse', '--verify', '-q', 'HEAD']).then((out) => out.trim(), () => '') };
+      this.head = { at: now, value: this.git(['rev-parse', '--verify', '-q', 'HEAD'], 'text').then((out) => out.trim(), () => '') };
     }
     return this.head.value;
   }
@@ -260,19 +262,22 @@ export class RepositoryCapabilities {
     return this.realRoot;
   }
 
-  private async git(args: string[], call?: GitCall): Promise<string> {
+  private git(args: string[], parse: 'blame', call?: GitCall): Promise<BlameRange[]>;
+  private git(args: string[], parse: 'log', call?: GitCall): Promise<GitCommit[]>;
+  private git(args: string[], parse: 'text', call?: GitCall): Promise<string>;
+  private async git(args: string[], parse: 'blame' | 'log' | 'text', call?: GitCall): Promise<unknown> {
     const root = await this.root();
     const release = call ? await call.slots.acquire(call.signal, () => new CapabilityError('the apply has ended')) : undefined;
     try {
       if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
-      const { stdout } = await run('git', ['-C', root, ...args], { maxBuffer: GIT_MAX_BUFFER, timeout: this.config.plugins.wallTimeMs, encoding: 'utf8', signal: call?.signal });
-      return stdout;
+      return await this.gitRunner.run(args, parse as 'text', { cwd: root, maxBuffer: GIT_MAX_BUFFER, timeoutMs: this.config.plugins.wallTimeMs, signal: call?.signal });
     } catch (error) {
       if (error instanceof CapabilityError) throw error;
-      if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
+      if (call?.signal?.aborted || (error instanceof GitRunError && error.cancelled)) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
+      const failure = error as GitRunError;
       // git's first line of complaint, with the server's paths taken out.
-      const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n')[0]!.split(root).join('.');
-      throw new CapabilityError(`git ${args[0]} failed: ${stderr || ((error as NodeJS.ErrnoException).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'its output is too large' : 'unknown error')}`);
+      const stderr = String(failure.stderr ?? '').trim().split('\n')[0]!.split(root).join('.');
+      throw new CapabilityError(`git ${args[0]} failed: ${stderr || (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'its output is too large' : 'unknown error')}`);
     } finally {
       release?.();
     }
@@ -283,69 +288,4 @@ export class RepositoryCapabilities {
 interface GitCall {
   slots: Semaphore;
   signal: AbortSignal | undefined;
-}
-
-/** Parses `git log -z --numstat` with the format above. */
-export function parseGitLog(output: string): GitCommit[] {
-  const commits: GitCommit[] = [];
-  for (const record of output.split('\x1e')) {
-    if (record.trim() === '') continue;
-    // With -z the header ends with NUL; numstat lines follow, NUL-terminated.
-    const tokens = record.split('\0');
-    const [hash, authorName, authorEmail, date, subject] = tokens.shift()!.split('\x1f');
-    const files: GitCommit['files'] = [];
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i]!.replace(/^\n/, '');
-      if (token === '') continue;
-      const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(token);
-      if (!match) continue;
-      const binary = match[1] === '-';
-      const added = binary ? 0 : Number(match[1]);
-      const deleted = binary ? 0 : Number(match[2]);
-      if (match[3] === '') {
-        // A rename: the old and the new path follow as their own tokens.
-        const previousPath = tokens[++i] ?? '';
-        const newPath = tokens[++i] ?? '';
-        files.push({ path: newPath, previousPath, added, deleted, binary });
-      } else {
-        files.push({ path: match[3]!, added, deleted, binary });
-      }
-    }
-    commits.push({ hash: hash ?? '', authorName: authorName ?? '', authorEmail: authorEmail ?? '', date: date ?? '', subject: subject ?? '', files });
-  }
-  return commits;
-}
-
-/** Parses `git blame --line-porcelain` into runs of consecutive lines from one commit. */
-export function parseBlame(output: string): BlameRange[] {
-  const ranges: BlameRange[] = [];
-  let current: { hash?: string; line?: number; authorName?: string; authorEmail?: string; time?: number } = {};
-  for (const line of output.split('\n')) {
-    if (line.startsWith('\t')) {
-      const lineNumber = current.line ?? 0;
-      const last = ranges.at(-1);
-      if (last && last.hash === current.hash && last.startLine + last.lineCount === lineNumber) {
-        last.lineCount++;
-      } else {
-        ranges.push({
-          startLine: lineNumber,
-          lineCount: 1,
-          hash: current.hash ?? '',
-          authorName: current.authorName ?? '',
-          authorEmail: current.authorEmail ?? '',
-          date: new Date((current.time ?? 0) * 1000).toISOString(),
-        });
-      }
-      current = {};
-      continue;
-    }
-    const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
-    if (header) {
-      current.hash = header[1];
-      current.line = Number(header[2]);
-    } else if (line.startsWith('author ')) current.authorName = line.slice(7);
-    else if (line.startsWith('author-mail ')) current.authorEmail = line.slice(12).replace(/^<|>$/g, '');
-    else if (line.startsWith('author-time ')) current.time = Number(line.slice(12));
-  }
-  return ranges;
 }
