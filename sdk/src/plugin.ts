@@ -233,6 +233,14 @@ export interface ApplyContext<Params = Record<string, unknown>> {
   overlay(id: string): OverlayWriter;
   /** Writes a line to the host's log (rate-limited). */
   log(message: string): void;
+  /**
+   * Says how far the apply has come: `done` of `total` (in any unit: files,
+   * commits), with an optional short message ("blaming files"). Shown in the
+   * overlay's status, in `overlay.progress` events, in the web UI and the
+   * CLI. Call it as often as you like: the host hears it at most five times
+   * a second.
+   */
+  progress(done: number, total?: number, message?: string): void;
 }
 
 /**

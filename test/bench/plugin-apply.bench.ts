@@ -78,7 +78,7 @@ await sandbox.dispose();
 
 const moduleUrl = `data:text/javascript;base64,${Buffer.from(TRIVIAL).toString('base64')}`;
 const namespace = await import(moduleUrl);
-const runtime = createIsolateRuntime({ send: () => undefined, log: () => undefined });
+const runtime = createIsolateRuntime({ send: () => undefined, log: () => undefined, progress: () => undefined });
 runtime.register(namespace);
 runtime.setGraph(graph);
 const inProcess: number[] = [];

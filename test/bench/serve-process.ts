@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const STRATA_BIN = path.resolve(fileURLToPath(import.meta.url), '../../../host/bin/strata.js');
+/** The `strata` executable. */
+export const STRATA_BIN = path.resolve(fileURLToPath(import.meta.url), '../../../host/bin/strata.js');
 
 /** A `strata serve` child process of a benchmark, and the URL it printed. */
 export interface ServeProcess {

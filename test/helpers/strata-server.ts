@@ -70,3 +70,32 @@ export function postJson(body: unknown, headers: Record<string, string> = {}): R
 export function nodePath(id: string): string {
   return `/api/graph/nodes/${encodeURIComponent(id)}`;
 }
+
+/** Event types and data from /api/events, as they arrive. */
+export function followEvents(t: { teardown(fn: () => unknown): void }, server: TestServer): Array<{ type: string; data: any }> {
+  const events: Array<{ type: string; data: any }> = [];
+  const controller = new AbortController();
+  t.teardown(() => controller.abort());
+  void (async () => {
+    try {
+      const stream = await fetch(`${server.url}/api/events`, { signal: controller.signal });
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        const blocks = buffer.split('\n\n');
+        buffer = blocks.pop()!;
+        for (const block of blocks) {
+          const type = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (type && data) events.push({ type, data: JSON.parse(data) });
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return events;
+}

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { pluginCode, pluginsFolder, type FixturePlugin } from '../helpers/fixture-plugins.ts';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
+import { followEvents, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 /** Paints every file, or fails as `mode` says. */
 const FLAKY: FixturePlugin = {
@@ -22,35 +22,6 @@ const FLAKY: FixturePlugin = {
 
 async function start(t: { teardown(fn: () => unknown): void }, repo: string, plugins: string): Promise<TestServer> {
   return startTestServer(t, repo, { flags: { plugins: { directories: [plugins], cpuTimeMs: 300, wallTimeMs: 3_000 }, watch: false } });
-}
-
-/** Event types and data from /api/events, as they arrive. */
-function follow(t: { teardown(fn: () => unknown): void }, server: TestServer): Array<{ type: string; data: any }> {
-  const events: Array<{ type: string; data: any }> = [];
-  const controller = new AbortController();
-  t.teardown(() => controller.abort());
-  void (async () => {
-    try {
-      const stream = await fetch(`${server.url}/api/events`, { signal: controller.signal });
-      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        const blocks = buffer.split('\n\n');
-        buffer = blocks.pop()!;
-        for (const block of blocks) {
-          const type = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (type && data) events.push({ type, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return events;
 }
 
 async function painted(server: TestServer): Promise<Record<string, string>> {
@@ -74,7 +45,7 @@ t.test('every failure of an apply keeps the last good result serving, and says s
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginsFolder(t, [FLAKY]);
   const server = await start(t, repo, plugins);
-  const events = follow(t, server);
+  const events = followEvents(t, server);
 
   t.equal((await server.api('/api/overlays/flaky/apply', postJson({ mode: 'ok' }))).status, 200);
   const good = await painted(server);
@@ -119,7 +90,7 @@ t.test('the last good result outlives a failed apply across a restart; with none
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginsFolder(t, [FLAKY]);
   const first = await start(t, repo, plugins);
-  const events = follow(t, first);
+  const events = followEvents(t, first);
   // Nothing good yet: the failure leaves nothing.
   t.equal((await first.api('/api/overlays/flaky/apply', postJson({ mode: 'throw' }))).status, 500);
   t.equal((await first.api('/api/overlays/flaky/status')).body.data.state, 'failed');

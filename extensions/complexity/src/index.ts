@@ -198,18 +198,20 @@ export default definePlugin({
 
     // Read with a bounded number of calls in flight; measure each file as it arrives.
     let next = 0;
+    let measured = 0;
+    ctx.progress(0, files.length, 'files measured');
     const worker = async (): Promise<void> => {
       while (next < files.length) {
         const file = files[next++]!;
-        let text: string;
+        let text: string | undefined;
         try {
           text = await ctx.files.read(path[file]!);
         } catch (error) {
           summary.filesNotRead++;
           note(`${path[file]}: not read: ${(error as Error).message}`);
-          continue;
         }
-        measure(file, text);
+        if (text !== undefined) measure(file, text);
+        ctx.progress(++measured, files.length, 'files measured');
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, files.length) }, worker));

@@ -73,7 +73,9 @@ export default definePlugin<Params>({
   ],
   async apply(ctx) {
     const { since, until } = range(ctx.params);
+    ctx.progress(0, undefined, 'reading the history');
     const commits = await ctx.git.log({ since, until });
+    ctx.progress(commits.length, commits.length, 'commits read');
     const byPath = activityByPath(commits);
     const graph = ctx.graph;
     const { path, parent, kind, kindNames } = graph.nodes;

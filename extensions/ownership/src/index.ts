@@ -112,8 +112,12 @@ export default definePlugin<Params>({
         if (recentHere) hasRecent[node] = 1;
       }
     };
+    let asked = 0;
+    ctx.progress(0, files.length, 'files blamed');
     await mapLimit(batches, CONCURRENCY, async (batch) => {
       const answers = await ctx.git.blameMany(batch.map((file) => path[file]!));
+      asked += batch.length;
+      ctx.progress(asked, files.length, 'files blamed');
       answers.forEach((answer, k) => {
         // Untracked, binary or unreadable: no ownership to show.
         if (answer.error !== undefined || !answer.ranges) failures.push(`${answer.path}: ${answer.error ?? 'no answer'}`);

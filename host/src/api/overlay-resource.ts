@@ -55,6 +55,18 @@ const StatusSchema = Type.Object({
   graphRevision: Type.Union([Type.Integer(), Type.Null()]),
   summary: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]), { description: 'Figures the plugin reported about the last apply.' }),
   error: Type.Union([Type.Object({ kind: Type.String(), message: Type.String() }), Type.Null()]),
+  progress: Type.Union(
+    [
+      Type.Object({
+        done: Type.Number({ description: 'How much is done, in the unit the plugin chose (files, commits).' }),
+        total: Type.Optional(Type.Number({ description: 'How much there is to do, when the plugin knows.' })),
+        message: Type.Optional(Type.String({ description: 'What the plugin is doing ("blaming files").' })),
+        at: Type.String({ format: 'date-time', description: 'When the plugin said it.' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'How far the apply under way has come, as the plugin last said; null when no apply runs or the plugin said nothing.' },
+  ),
 });
 
 /** `/api/overlays`: the plugins, and applying and removing their overlays (spec 2.5, 2.6, 4.3). */

@@ -4,7 +4,8 @@ import { Command, Option } from 'commander';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { StrataError } from '../errors/strata-error.js';
 import type { withOfflineOverlays } from '../index.js';
-import { ProgressLine } from './progress-line.js';
+import { longRequest, type LongRequestAnswer } from './long-request.js';
+import { ApplyProgressLine, ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
 const DEFAULT_SERVER = 'http://localhost:5050';
@@ -64,11 +65,14 @@ works against a remote server too.`,
     )
     .action(async (plugin: string, options: ApplyOptions) => {
       const body = await applyBody(options);
-      const progress = startProgress(`Applying ${plugin}`);
+      const progress = new ApplyProgressLine(`Applying ${plugin}`);
+      const statusPath = `/api/overlays/${encodeURIComponent(plugin)}/status`;
       try {
-        const status = (await perform(options, { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, body }, async ({ overlays, buildGraph }) => {
+        const request = { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, body, whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>) };
+        const status = (await perform(options, request, async ({ overlays, buildGraph }) => {
           await overlays.checkApply(plugin, body);
           await buildGraph();
+          progress.follow(() => overlays.status(plugin));
           return overlays.apply(plugin, body);
         })) as Status;
         progress.stop();
@@ -113,6 +117,7 @@ interface Status {
   params: Record<string, unknown> | null;
   summary?: Record<string, unknown>;
   error: { kind: string; message: string } | null;
+  progress?: { done: number; total?: number; message?: string } | null;
 }
 
 type OfflineWork = Parameters<typeof withOfflineOverlays<unknown>>[1];
@@ -121,15 +126,19 @@ type OfflineWork = Parameters<typeof withOfflineOverlays<unknown>>[1];
  * Sends the request to the server; when nothing answers there, does the
  * same work in this process on the repository's data directory.
  */
-async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown; envelope?: boolean }, offline: OfflineWork): Promise<unknown> {
+async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown; envelope?: boolean; whileSent?: (get: (path: string) => Promise<unknown>) => void }, offline: OfflineWork): Promise<unknown> {
   const base = options.server.replace(/\/+$/, '');
-  let response: Response | undefined;
+  const authorization = options.token ? { authorization: `Bearer ${options.token}` } : undefined;
+  let response: LongRequestAnswer | undefined;
   try {
-    response = await fetch(base + request.path, {
+    const sent = longRequest(base + request.path, {
       method: request.method,
-      headers: { ...(request.body !== undefined && { 'content-type': 'application/json' }), ...(options.token && { authorization: `Bearer ${options.token}` }) },
+      headers: { ...(request.body !== undefined && { 'content-type': 'application/json' }), ...authorization },
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
     });
+    // While the server works on it, the caller may ask it other things (an apply's progress).
+    request.whileSent?.(async (path) => ((await (await fetch(base + path, { headers: authorization })).json()) as { data: unknown }).data);
+    response = await sent;
   } catch {
     response = undefined;
   }
@@ -225,22 +234,6 @@ function readTeams(file: string): string {
     }
   }
   return text;
-}
-
-/** Elapsed time on a terminal while a long apply runs. */
-function startProgress(label: string): { stop(): void } {
-  if (!process.stderr.isTTY) return { stop: () => undefined };
-  const started = Date.now();
-  const timer = setInterval(() => process.stderr.write(`\r\x1b[K${label}... ${Math.round((Date.now() - started) / 1000)} s`), 500);
-  let stopped = false;
-  return {
-    stop: () => {
-      if (stopped) return;
-      stopped = true;
-      clearInterval(timer);
-      process.stderr.write('\r\x1b[K');
-    },
-  };
 }
 
 export { OperationError };

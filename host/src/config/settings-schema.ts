@@ -50,8 +50,10 @@ export const StrataSettingsSchema = Type.Object(
         {
           directories: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.' })),
           memoryMb: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096, description: 'Heap limit of each plugin sandbox, in MiB.' })),
-          cpuTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use.' })),
-          wallTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000, description: 'Wall time one apply may take, capability calls included.' })),
+          cpuTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.' })),
+          cpuTimeMsPerFile: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, description: 'CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).' })),
+          wallTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000, description: "Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads)." })),
+          wallTimeMsPerFile: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, description: 'Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).' })),
           loadTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'Time loading a plugin may take.' })),
           maxCapabilityCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Capability calls one apply may make.' })),
           gitCommitGraph: Type.Optional(Type.Boolean({ description: "Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster." })),

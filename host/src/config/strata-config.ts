@@ -26,7 +26,9 @@ export const DEFAULT_SETTINGS = {
     directories: [] as string[],
     memoryMb: 128,
     cpuTimeMs: 10_000,
+    cpuTimeMsPerFile: 2,
     wallTimeMs: 60_000,
+    wallTimeMsPerFile: 4,
     loadTimeMs: 5_000,
     maxCapabilityCalls: 100_000,
     gitCommitGraph: true,
@@ -67,8 +69,12 @@ export interface StrataConfig {
     /** Absolute paths of the configured plugin folders. */
     readonly directories: readonly string[];
     readonly memoryMb: number;
+    /** CPU time of an apply: cpuTimeMs + cpuTimeMsPerFile for each file of the graph. */
     readonly cpuTimeMs: number;
+    readonly cpuTimeMsPerFile: number;
+    /** Wall time of an apply outside capability calls: wallTimeMs + wallTimeMsPerFile for each file of the graph. */
     readonly wallTimeMs: number;
+    readonly wallTimeMsPerFile: number;
     readonly loadTimeMs: number;
     readonly maxCapabilityCalls: number;
     readonly gitCommitGraph: boolean;

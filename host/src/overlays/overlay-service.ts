@@ -1,6 +1,7 @@
 import type { NodeStyle } from '@strata/sdk';
-import { SandboxError, type OverlayColumns } from '@strata/sdk/sandbox';
+import { SandboxError, type ApplyLimits, type ApplyProgress, type GraphPayload, type OverlayColumns } from '@strata/sdk/sandbox';
 import { inject, injectable } from 'tsyringe';
+import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { EventBus } from '../events/event-bus.js';
 import { GraphColumnsCache } from '../graph/graph-columns.js';
@@ -33,6 +34,8 @@ export interface OverlayStatus {
   summary: Record<string, number | string>;
   /** Why the last apply failed. */
   error: { kind: string; message: string } | null;
+  /** How far the apply under way has come, as the plugin last said (`ctx.progress`); null when none runs or it said nothing. */
+  progress: (ApplyProgress & { at: string }) | null;
 }
 
 /** The styles of one overlay. */
@@ -80,6 +83,7 @@ export class OverlayService {
     @inject(GraphColumnsCache) private readonly graphColumns: GraphColumnsCache,
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
     @inject(EventBus) private readonly events: EventBus,
+    @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
   ) {
     // What is served depends on which plugins are loaded: any change to them is a new revision.
@@ -101,7 +105,7 @@ export class OverlayService {
     const documents = (await collection.find({})) as unknown as StoredOverlays[];
     for (const document of documents) {
       try {
-        const status = JSON.parse(document.status) as OverlayStatus;
+        const status: OverlayStatus = { ...(JSON.parse(document.status) as OverlayStatus), progress: null };
         const overlays = document.overlays.map((stored) => {
           const styles = new Map<string, NodeStyle>();
           for (let i = 0; i < stored.ids.length; i++) {
@@ -310,7 +314,7 @@ export class OverlayService {
     const previous = this.byPlugin.get(record.id);
     const previousStatus = previous?.status;
     const entry: PluginOverlays = {
-      status: { ...(previous?.status ?? inactive(record.id)), state: 'applying', params, inputs: Object.keys(inputs), startedAt: new Date().toISOString(), error: null },
+      status: { ...(previous?.status ?? inactive(record.id)), state: 'applying', params, inputs: Object.keys(inputs), startedAt: new Date().toISOString(), error: null, progress: null },
       overlays: previous?.overlays ?? [],
       generation: (previous?.generation ?? 0) + 1,
       inputs,
@@ -320,13 +324,19 @@ export class OverlayService {
     this.events.publish('overlay.applying', { pluginId: record.id });
     const started = performance.now();
     const graph = this.graphColumns.current();
+    const onProgress = (progress: ApplyProgress): void => {
+      if (this.byPlugin.get(record.id) !== entry || entry.status.state !== 'applying') return;
+      entry.status = { ...entry.status, progress: { ...progress, at: new Date().toISOString() } };
+      this.events.publish('overlay.progress', { pluginId: record.id, ...progress, elapsedMs: Math.round(performance.now() - started) });
+    };
     try {
-      const result = await record.sandbox!.apply({ params, inputs }, graph);
+      const result = await record.sandbox!.apply({ params, inputs }, graph, { limits: this.limitsFor(graph), onProgress });
       if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
       const overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
       const status: OverlayStatus = {
         ...entry.status,
         state: 'active',
+        progress: null,
         appliedAt: new Date().toISOString(),
         durationMs: Math.round(performance.now() - started),
         styledNodes: countStyled(overlays),
@@ -358,11 +368,11 @@ export class OverlayService {
       // serving, with the parameters and inputs it was made from (a later re-apply uses them) and the error.
       const lastGood = previous !== undefined && previousStatus?.state === 'active' && entry.overlays.length > 0;
       if (lastGood) {
-        entry.status = { ...previousStatus, error: { kind, message } };
+        entry.status = { ...previousStatus, error: { kind, message }, progress: null };
         entry.inputs = previous.inputs;
       } else {
         entry.overlays = [];
-        entry.status = { ...entry.status, state: 'failed', durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
+        entry.status = { ...entry.status, state: 'failed', progress: null, durationMs: Math.round(performance.now() - started), styledNodes: 0, error: { kind, message } };
         await this.unstore(record.id).catch((failure: unknown) => this.logger.warn({ err: failure, pluginId: record.id }, 'a stored result of a failed plugin could not be removed'));
       }
       this.currentRevision++;
@@ -372,6 +382,18 @@ export class OverlayService {
       if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}${kept}`);
       throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}${kept}`);
     }
+  }
+
+  /**
+   * The time limits of an apply on `graph`: the configured ones plus so much
+   * per file, so that a plugin that fits a small repository fits a large one.
+   */
+  private limitsFor(graph: GraphPayload): ApplyLimits {
+    const fileKind = graph.nodes.kindNames.indexOf('file');
+    let files = 0;
+    for (const kind of graph.nodes.kind) if (kind === fileKind) files++;
+    const { cpuTimeMs, cpuTimeMsPerFile, wallTimeMs, wallTimeMsPerFile } = this.config.plugins;
+    return { cpuTimeMs: Math.round(cpuTimeMs + cpuTimeMsPerFile * files), wallTimeMs: Math.round(wallTimeMs + wallTimeMsPerFile * files) };
   }
 
   private async persist(pluginId: string, entry: PluginOverlays): Promise<void> {
@@ -412,7 +434,7 @@ export class OverlayService {
 }
 
 function inactive(pluginId: string): OverlayStatus {
-  return { pluginId, state: 'inactive', params: null, inputs: [], startedAt: null, appliedAt: null, durationMs: null, styledNodes: 0, graphRevision: null, summary: {}, error: null };
+  return { pluginId, state: 'inactive', params: null, inputs: [], startedAt: null, appliedAt: null, durationMs: null, styledNodes: 0, graphRevision: null, summary: {}, error: null, progress: null };
 }
 
 function checkInputs(raw: unknown, record: PluginRecord): Record<string, string[]> {

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'plugin.failed',
   'plugin.removed',
   'overlay.applying',
+  'overlay.progress',
   'overlay.applied',
   'overlay.removed',
   'overlay.failed',

@@ -492,7 +492,8 @@ export class MapView {
   private followPointer(renderer: Sigma<NodeAttributes, EdgeAttributes>): void {
     const captor = renderer.getMouseCaptor();
     captor.on('mousemove', (event) => {
-      this.pointer = { clientX: event.original.clientX, clientY: event.original.clientY };
+      const original = event.original;
+      if ('clientX' in original) this.pointer = { clientX: original.clientX, clientY: original.clientY };
     });
     captor.on('mouseleave', () => {
       this.pointer = undefined;

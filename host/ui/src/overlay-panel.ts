@@ -62,6 +62,8 @@ export class OverlayPanel {
   private plugins: PluginInfo[] = [];
   private visible: OverlayRef[] = [];
   private readonly errors = new Map<string, string>();
+  /** What each plugin applying now last said of its progress. */
+  private readonly progress = new Map<string, { done: number; total: number | undefined; message: string | undefined }>();
   private readonly openForms = new Set<string>();
   /** Overlays the user turned on whose plugin is not applied yet: shown once it is. */
   private readonly wanted = new Set<string>();
@@ -99,8 +101,17 @@ export class OverlayPanel {
   }
 
   /** Follows an overlay or plugin event. */
-  async onEvent(type: string, data: { pluginId?: string; error?: unknown }): Promise<void> {
+  async onEvent(type: string, data: { pluginId?: string; error?: unknown; done?: unknown; total?: unknown; message?: unknown }): Promise<void> {
     const id = data.pluginId;
+    if (type === 'overlay.progress') {
+      // Several a second while a long apply runs: only the plugin's state line changes.
+      if (id && typeof data.done === 'number') this.progress.set(id, { done: data.done, total: typeof data.total === 'number' ? data.total : undefined, message: typeof data.message === 'string' ? data.message : undefined });
+      const plugin = this.plugins.find((candidate) => candidate.id === id);
+      const state = id && this.root.querySelector<HTMLElement>(`.plugin[data-plugin="${CSS.escape(id)}"] .state`);
+      if (plugin && state) state.textContent = this.stateText(plugin);
+      return;
+    }
+    if (id && type !== 'overlay.applying') this.progress.delete(id);
     if (type === 'overlay.failed' && id) {
       const error = data.error as { message?: string } | string | undefined;
       this.errors.set(id, typeof error === 'string' ? error : (error?.message ?? 'the apply failed'));
@@ -214,10 +225,21 @@ export class OverlayPanel {
     if (focused) this.root.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
   }
 
+  /** "applying… 42% (blaming files)", "active", "failed". */
+  private stateText(plugin: PluginInfo): string {
+    if (plugin.overlayState === 'applying') {
+      const progress = this.progress.get(plugin.id);
+      if (!progress) return 'applying…';
+      const amount = progress.total ? `${Math.min(100, Math.floor((100 * progress.done) / progress.total))}%` : progress.done.toLocaleString('en-US');
+      return `applying… ${amount}${progress.message ? ` (${progress.message})` : ''}`;
+    }
+    return plugin.overlayState === 'failed' && !this.errors.get(plugin.id) ? 'failed' : plugin.overlayState;
+  }
+
   private renderPlugin(plugin: PluginInfo): HTMLElement {
     const visibleKeys = new Set(this.visible.map(overlayKey));
     const error = this.errors.get(plugin.id);
-    const stateText = plugin.overlayState === 'applying' ? 'applying…' : plugin.overlayState === 'failed' && !error ? 'failed' : plugin.overlayState;
+    const stateText = this.stateText(plugin);
     return element(
       'div',
       { class: 'plugin', 'data-plugin': plugin.id, 'data-state': plugin.overlayState },

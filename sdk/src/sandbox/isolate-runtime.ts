@@ -14,6 +14,8 @@ export interface RuntimeHost {
   send(callId: number, capability: string, args: unknown[]): void;
   /** Writes a line to the host's log. */
   log(message: string): void;
+  /** Says how far the apply has come (checked and rate-limited by the runtime). */
+  progress(done: number, total: number | undefined, message: string | undefined): void;
 }
 
 /** The graph as the runtime receives it (see `GraphColumns` in the SDK). */
@@ -116,6 +118,9 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const MAX_LEGEND_ENTRIES = 64;
   const MAX_LABEL = 64;
   const MAX_LOG_LINES = 100;
+  /** Progress goes to the host at most this often (and always when done reaches total). */
+  const PROGRESS_EVERY_MS = 200;
+  const MAX_PROGRESS_MESSAGE = 200;
   const OVERLAY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
   let descriptor: { overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>; apply: unknown } | undefined;
@@ -487,6 +492,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         append(order, overlay.id);
       }
       let logLines = 0;
+      let progressSentAt = -Infinity;
       const call = (capability: string, args: unknown[]): Promise<unknown> => {
         need(capability);
         const callId = nextCallId++;
@@ -530,6 +536,15 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         log(message: unknown): void {
           if (++logLines > MAX_LOG_LINES) return;
           host.log(typeof message === 'string' ? message.slice(0, 1000) : `(${typeof message})`);
+        },
+        progress(done: unknown, total?: unknown, message?: unknown): void {
+          if (typeof done !== 'number' || !isFinite(done) || done < 0) fail(`progress(done, total, message): done must be a finite number of at least 0, got ${stringify(done) ?? String(done)}`);
+          if (total !== undefined && (typeof total !== 'number' || !isFinite(total) || total < 0)) fail(`progress(done, total, message): total must be a finite number of at least 0, got ${stringify(total) ?? String(total)}`);
+          if (message !== undefined && typeof message !== 'string') fail('progress(done, total, message): message must be a string');
+          const at = now();
+          if (at - progressSentAt < PROGRESS_EVERY_MS && done !== total) return;
+          progressSentAt = at;
+          host.progress(done, total as number | undefined, message === undefined ? undefined : (message as string).slice(0, MAX_PROGRESS_MESSAGE));
         },
       });
       const returned = await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);

@@ -6,7 +6,8 @@
  *
  * What it guarantees to its caller:
  * - every call settles: within the wall-time limit plus a grace period the
- *   process either answers or is killed;
+ *   process either answers or is killed (an apply's wall time stands still
+ *   while the host answers its capability calls, here as in the process);
  * - a process that dies (memory, fatal V8 error, kill) is started again on
  *   the next call, with a fresh isolate;
  * - results are checked before they are returned (lengths, colors, sizes,
@@ -17,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import type { Capability, OverlayType } from '../plugin.js';
 import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS } from '../plugin.js';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
-import { DEFAULT_SANDBOX_LIMITS, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
+import { PausableDeadline } from './pausable-deadline.js';
+import { DEFAULT_SANDBOX_LIMITS, type ApplyLimits, type ApplyProgress, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
 /** Node flags the sandbox process runs with: isolated-vm needs `--no-node-snapshot` on Node 20 and later. */
 export const SANDBOX_NODE_FLAGS: readonly string[] = ['--no-node-snapshot', '--max-old-space-size=1024'];
@@ -78,7 +80,15 @@ export interface PluginSandboxOptions {
 interface Pending {
   resolve(message: FromSandbox): void;
   reject(error: SandboxError): void;
-  timer: NodeJS.Timeout;
+  deadline: PausableDeadline;
+}
+
+/** What an apply may be given besides its request. */
+export interface SandboxApplyOptions {
+  /** Time limits of this apply instead of the sandbox's. */
+  limits?: ApplyLimits;
+  /** Hears the plugin's `ctx.progress` reports (at most five a second). */
+  onProgress?(progress: ApplyProgress): void;
 }
 
 export class PluginSandbox {
@@ -96,6 +106,11 @@ export class PluginSandbox {
   private applyAbort = new AbortController();
   /** Why the last process ended, when it ended on its own. */
   private lastExit: string | undefined;
+  /** Capability calls of the apply under way that the host is answering. */
+  private capabilityCallsInFlight = 0;
+  /** The host's own deadline of the apply under way: it stands still while capability calls are in flight. */
+  private applyDeadline: PausableDeadline | undefined;
+  private onProgress: ((progress: ApplyProgress) => void) | undefined;
 
   private constructor(private readonly options: PluginSandboxOptions) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
@@ -133,26 +148,28 @@ export class PluginSandbox {
    * revision differs from the last one sent: the graph stays resident there.
    * Without a graph the plugin has no nodes to style.
    */
-  apply(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
+  apply(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload, options: SandboxApplyOptions = {}): Promise<SandboxApplyResult> {
     const next = this.turn.then(
-      () => this.applyNow(request, graph),
-      () => this.applyNow(request, graph),
+      () => this.applyNow(request, graph, options),
+      () => this.applyNow(request, graph, options),
     );
     this.turn = next.catch(() => undefined);
     return next;
   }
 
-  private async applyNow(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
+  private async applyNow(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph: GraphPayload | undefined, options: SandboxApplyOptions): Promise<SandboxApplyResult> {
     if (this.disposed) throw new SandboxError('disposed', this.disposeReason);
     this.applyAbort = new AbortController();
+    this.onProgress = options.onProgress;
     try {
-      return await this.applyInProcess(request, graph);
+      return await this.applyInProcess(request, graph, options.limits);
     } finally {
+      this.onProgress = undefined;
       this.applyAbort.abort();
     }
   }
 
-  private async applyInProcess(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload): Promise<SandboxApplyResult> {
+  private async applyInProcess(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph: GraphPayload | undefined, applyLimits: ApplyLimits | undefined): Promise<SandboxApplyResult> {
     if (!this.child) await this.load();
     // The graph goes in whatever the capabilities: styles name nodes by id. Only
     // `graph:read` lets the plugin read it.
@@ -160,11 +177,13 @@ export class PluginSandbox {
       this.post({ type: 'graph', graph });
       this.sentGraphRevision = graph.revision;
     }
+    const wallTimeMs = applyLimits?.wallTimeMs ?? this.limits.wallTimeMs;
     const reply = await this.request(
-      (requestId) => ({ type: 'apply', requestId, request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] } }),
+      (requestId) => ({ type: 'apply', requestId, request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] }, ...(applyLimits && { limits: applyLimits }) }),
       // The process may first load a fresh isolate (after a limit ended the last one).
-      this.limits.wallTimeMs + this.limits.loadTimeMs + GRACE_MS,
-      `an apply (wall time limit ${this.limits.wallTimeMs} ms, plus ${this.limits.loadTimeMs} ms to load the plugin again if it had to)`,
+      wallTimeMs + this.limits.loadTimeMs + GRACE_MS,
+      `an apply (wall time limit ${wallTimeMs} ms, not counting capability calls, plus ${this.limits.loadTimeMs} ms to load the plugin again if it had to)`,
+      true,
     );
     if (reply.type !== 'applied') throw new SandboxError('invalid-result', 'the sandbox answered an apply with something else');
     return this.checkOutcome(reply.outcome, graph ? graph.nodes.id.length : 0);
@@ -242,6 +261,9 @@ export class PluginSandbox {
       case 'log':
         this.options.log?.(message.message);
         return;
+      case 'progress':
+        this.onProgress?.(message.progress);
+        return;
       case 'fatal':
         this.lastExit = `fatal error in the isolate: ${message.message}`;
         return;
@@ -249,7 +271,7 @@ export class PluginSandbox {
         const pending = this.pending.get(message.requestId);
         if (!pending) return;
         this.pending.delete(message.requestId);
-        clearTimeout(pending.timer);
+        pending.deadline.cancel();
         if (message.type === 'failed') pending.reject(new SandboxError(message.kind, message.message));
         else pending.resolve(message);
       }
@@ -257,6 +279,16 @@ export class PluginSandbox {
   }
 
   private async answerCapability(child: ChildProcess, callId: number, name: string, args: unknown[]): Promise<void> {
+    const deadline = this.applyDeadline;
+    if (++this.capabilityCallsInFlight === 1) deadline?.pause();
+    try {
+      await this.answerCapabilityCall(child, callId, name, args);
+    } finally {
+      if (--this.capabilityCallsInFlight === 0) deadline?.resume();
+    }
+  }
+
+  private async answerCapabilityCall(child: ChildProcess, callId: number, name: string, args: unknown[]): Promise<void> {
     let reply: ToSandbox;
     if (!this.options.capabilities.includes(name as Capability)) {
       reply = { type: 'capabilityResult', callId, ok: false, value: `capability "${name}" was not declared` };
@@ -270,19 +302,32 @@ export class PluginSandbox {
     if (child === this.child && child.connected) child.send(reply, () => undefined);
   }
 
-  /** Sends a request and waits for its answer; `what` names it in the error when none comes in `timeoutMs`. */
-  private request(make: (requestId: number) => ToSandbox, timeoutMs: number, what: string): Promise<FromSandbox & { requestId: number }> {
+  /**
+   * Sends a request and waits for its answer; `what` names it in the error
+   * when none comes in `timeoutMs`. An apply's time (`apply`) stands still
+   * while the host answers its capability calls.
+   */
+  private request(make: (requestId: number) => ToSandbox, timeoutMs: number, what: string, apply = false): Promise<FromSandbox & { requestId: number }> {
     const requestId = this.nextRequestId++;
     const child = this.child;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const deadline = new PausableDeadline(timeoutMs, () => {
         // The process did not answer in time: it is stuck where the isolate's own limits do not reach.
         this.pending.delete(requestId);
+        if (this.applyDeadline === deadline) this.applyDeadline = undefined;
         const current = child === this.child;
         reject(new SandboxError('wall-time', `the sandbox process did not answer ${what} within ${timeoutMs} ms${current ? "; it was stopped where the isolate's own limits could not stop it, and the next call starts a fresh one" : ''}`));
         if (current) this.kill('unresponsive');
-      }, timeoutMs);
-      this.pending.set(requestId, { resolve: resolve as Pending['resolve'], reject, timer });
+      });
+      if (apply) {
+        this.applyDeadline = deadline;
+        if (this.capabilityCallsInFlight > 0) deadline.pause();
+      }
+      const settle = <T>(then: (value: T) => void) => (value: T): void => {
+        if (this.applyDeadline === deadline) this.applyDeadline = undefined;
+        then(value);
+      };
+      this.pending.set(requestId, { resolve: settle(resolve as Pending['resolve']), reject: settle(reject), deadline });
       this.post(make(requestId));
     });
   }
@@ -307,7 +352,7 @@ export class PluginSandbox {
 
   private failPending(error: SandboxError): void {
     for (const [id, pending] of this.pending) {
-      clearTimeout(pending.timer);
+      pending.deadline.cancel();
       this.pending.delete(id);
       pending.reject(error);
     }

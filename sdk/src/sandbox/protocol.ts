@@ -15,7 +15,11 @@ export interface SandboxLimits {
   memoryMb: number;
   /** CPU time one apply may use, in milliseconds. */
   cpuTimeMs: number;
-  /** Wall time one apply may take, capability calls included, in milliseconds. */
+  /**
+   * Wall time one apply may take, in milliseconds, not counting the time it
+   * waits on the host's capabilities (git, file reads): those are the host's
+   * work, bounded by the host, and a large repository needs a lot of it.
+   */
   wallTimeMs: number;
   /** Time loading the plugin (evaluating its entry) may take, in milliseconds. */
   loadTimeMs: number;
@@ -45,8 +49,18 @@ export const MAX_QUEUED_CAPABILITY_CALLS = 10_000;
 export type ToSandbox =
   | { type: 'load'; requestId: number; code: string; filename: string; limits: SandboxLimits }
   | { type: 'graph'; graph: GraphPayload }
-  | { type: 'apply'; requestId: number; request: RuntimeApplyRequest }
+  | { type: 'apply'; requestId: number; request: RuntimeApplyRequest; limits?: ApplyLimits }
   | { type: 'capabilityResult'; callId: number; ok: boolean; value: unknown };
+
+/** The time limits of one apply, when they differ from the plugin's (the host scales them with the repository). */
+export type ApplyLimits = Pick<SandboxLimits, 'cpuTimeMs' | 'wallTimeMs'>;
+
+/** How far an apply has come, as the plugin reports it with `ctx.progress`. */
+export interface ApplyProgress {
+  done: number;
+  total?: number;
+  message?: string;
+}
 
 /** Why a sandbox call failed. */
 export type SandboxFailureKind = 'load' | 'threw' | 'cpu-time' | 'wall-time' | 'memory' | 'crashed' | 'invalid-result' | 'invalid-input' | 'disposed' | 'cancelled';
@@ -57,4 +71,5 @@ export type FromSandbox =
   | { type: 'failed'; requestId: number; kind: SandboxFailureKind; message: string }
   | { type: 'capability'; callId: number; name: string; args: unknown[] }
   | { type: 'log'; message: string }
+  | { type: 'progress'; progress: ApplyProgress }
   | { type: 'fatal'; message: string };

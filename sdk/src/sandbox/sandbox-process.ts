@@ -9,7 +9,8 @@
  */
 import ivm from 'isolated-vm';
 import { createIsolateRuntime, type GraphPayload, type RuntimeApplyRequest, type RuntimeRegisterOutcome } from './isolate-runtime.js';
-import { MAX_PENDING_CAPABILITY_CALLS, MAX_QUEUED_CAPABILITY_CALLS, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
+import { PausableDeadline } from './pausable-deadline.js';
+import { MAX_PENDING_CAPABILITY_CALLS, MAX_QUEUED_CAPABILITY_CALLS, type ApplyLimits, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
 /** How often CPU time is checked while an apply awaits. */
 const CPU_CHECK_MS = 20;
@@ -38,12 +39,16 @@ let loaded: LoadedIsolate | undefined;
 let graph: GraphPayload | undefined;
 /** The apply under way: capability calls from any other moment are never answered. */
 let activeApply: ApplyState | undefined;
+/** The limits of the apply under way (the plugin's, or those the host gave for it). */
+let activeLimits: SandboxLimits | undefined;
 
 /** The capability calls of one apply: those waiting for the host, and those queued behind them. */
 interface ApplyState {
   calls: number;
   pending: Set<number>;
   queued: Array<{ runtimeCallId: number; name: string; args: unknown[] }>;
+  /** The apply's wall time: it stands still while calls wait on the host. */
+  wallTime?: PausableDeadline;
 }
 let nextCallId = 1;
 /** Maps the host-side call id to the runtime's call id. */
@@ -58,7 +63,7 @@ function classify(error: unknown, fallback: SandboxFailureKind): Failure {
   if (error instanceof Failure) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (/memory limit/i.test(message)) return new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`);
-  if (/timed out/i.test(message)) return new Failure('cpu-time', `the plugin ran past its CPU time limit of ${plugin?.limits.cpuTimeMs} ms`);
+  if (/timed out/i.test(message)) return new Failure('cpu-time', `the plugin ran past its CPU time limit of ${activeLimits?.cpuTimeMs ?? plugin?.limits.cpuTimeMs} ms`);
   return new Failure(fallback, message);
 }
 
@@ -74,7 +79,7 @@ function disposeIsolate(): void {
  * runs out: `timeout` in isolated-vm covers only synchronous code, not time
  * spent awaiting, and not work queued as microtasks.
  */
-async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: ivm.Isolate, wallMs: number, cpuMs: number, what: string): Promise<T> {
+async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: ivm.Isolate, wallMs: number, cpuMs: number, what: string, apply?: ApplyState): Promise<T> {
   const cpuStart = isolate.cpuTime;
   let stopped: Failure | undefined;
   const stop = (failure: Failure): void => {
@@ -82,7 +87,9 @@ async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: i
     stopped = failure;
     disposeIsolate();
   };
-  const wallTimer = setTimeout(() => stop(new Failure('wall-time', `${what} took longer than its wall-time limit of ${wallMs} ms`)), wallMs);
+  const waitsOnHost = apply ? ', not counting the time its capability calls waited on the host' : '';
+  const wallTime = new PausableDeadline(wallMs, () => stop(new Failure('wall-time', `${what} took longer than its wall-time limit of ${wallMs} ms${waitsOnHost}`)));
+  if (apply) apply.wallTime = wallTime;
   const cpuTimer = setInterval(() => {
     if (isolate.isDisposed) return;
     if (Number(isolate.cpuTime - cpuStart) / 1e6 > cpuMs) stop(new Failure('cpu-time', `${what} ran past its CPU time limit of ${cpuMs} ms`));
@@ -101,7 +108,7 @@ async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: i
     disposeIsolate();
     throw failure;
   } finally {
-    clearTimeout(wallTimer);
+    wallTime.cancel();
     clearInterval(cpuTimer);
   }
 }
@@ -124,10 +131,13 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
     // WebAssembly memory is allocated outside the isolate's heap, where its memory limit does not count it:
     // three WebAssembly.Memory of 1 GiB each passed a limit of 128 MiB. Plugins get no WebAssembly.
     await context.eval('delete globalThis.WebAssembly;', { timeout: limits.loadTimeMs });
-    const factory = await context.eval(`(function (send, log) { return (${createIsolateRuntime.toString()})({ send, log }); })`, { reference: true, timeout: limits.loadTimeMs });
+    const factory = await context.eval(`(function (send, log, progress) { return (${createIsolateRuntime.toString()})({ send, log, progress }); })`, { reference: true, timeout: limits.loadTimeMs });
     const sendCallback = new ivm.Callback((runtimeCallId: number, name: string, args: unknown[]) => requestCapability(runtimeCallId, name, args), { ignored: true });
     const logCallback = new ivm.Callback((message: string) => send({ type: 'log', message: String(message).slice(0, 1000) }), { ignored: true });
-    const runtime = (await factory.apply(undefined, [sendCallback, logCallback], { result: { reference: true }, timeout: limits.loadTimeMs })) as ivm.Reference<Record<string, unknown>>;
+    const progressCallback = new ivm.Callback((done: number, total: number | undefined, message: string | undefined) => {
+      if (activeApply) send({ type: 'progress', progress: { done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
+    }, { ignored: true });
+    const runtime = (await factory.apply(undefined, [sendCallback, logCallback, progressCallback], { result: { reference: true }, timeout: limits.loadTimeMs })) as ivm.Reference<Record<string, unknown>>;
     const member = (name: string): Promise<ivm.Reference<unknown>> => runtime.get(name as never, { reference: true }) as Promise<ivm.Reference<unknown>>;
     const [register, apply, setGraph, settle] = await Promise.all(['register', 'apply', 'setGraph', 'settle'].map(member));
     let module: ivm.Module;
@@ -174,6 +184,7 @@ function requestCapability(runtimeCallId: number, name: string, args: unknown[])
 }
 
 function dispatch(apply: ApplyState, runtimeCallId: number, name: string, args: unknown[]): void {
+  apply.wallTime?.pause();
   const callId = nextCallId++;
   apply.pending.add(callId);
   calls.set(callId, { runtimeCallId, apply });
@@ -188,10 +199,11 @@ function capabilityResult(callId: number, ok: boolean, value: unknown): void {
   if (call.apply !== activeApply || !loaded) return;
   const next = call.apply.queued.shift();
   if (next) dispatch(call.apply, next.runtimeCallId, next.name, next.args);
+  else if (call.apply.pending.size === 0) call.apply.wallTime?.resume();
   void loaded.settle.apply(undefined, [call.runtimeCallId, ok, value], { arguments: { copy: true }, timeout: plugin?.limits.cpuTimeMs }).catch(() => undefined);
 }
 
-async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type: 'applied' }> {
+async function apply(request: RuntimeApplyRequest, applyLimits: ApplyLimits | undefined): Promise<FromSandbox & { type: 'applied' }> {
   if (!plugin) throw new Failure('load', 'no plugin was given to this sandbox');
   if (!loaded || loaded.isolate.isDisposed) {
     // A previous apply ended the isolate: start a fresh one.
@@ -199,9 +211,10 @@ async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type
     if (!reloaded.outcome.ok) throw new Failure('load', reloaded.outcome.error.message);
   }
   const current = loaded!;
-  const { limits } = plugin;
+  const limits = { ...plugin.limits, ...applyLimits };
   const applyState: ApplyState = { calls: 0, pending: new Set<number>(), queued: [] };
   activeApply = applyState;
+  activeLimits = limits;
   try {
     return await guarded(
       async () => {
@@ -220,9 +233,11 @@ async function apply(request: RuntimeApplyRequest): Promise<FromSandbox & { type
       limits.wallTimeMs,
       limits.cpuTimeMs,
       'the apply',
+      applyState,
     );
   } finally {
     activeApply = undefined;
+    activeLimits = undefined;
     applyState.queued.length = 0;
     for (const callId of applyState.pending) calls.delete(callId);
   }
@@ -249,7 +264,7 @@ process.on('message', (message: ToSandbox) => {
       graph = message.graph;
       break;
     case 'apply':
-      answer(message.requestId, apply(message.request), 'threw');
+      answer(message.requestId, apply(message.request, message.limits), 'threw');
       break;
     case 'capabilityResult':
       capabilityResult(message.callId, message.ok, message.value);

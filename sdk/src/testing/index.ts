@@ -22,7 +22,7 @@ import type { GraphEdge, GraphNode } from '../graph.js';
 import type { Capability, NodeStyle } from '../plugin.js';
 import { graphPayloadOf } from '../sandbox/graph-payload.js';
 import { PluginSandbox } from '../sandbox/plugin-sandbox.js';
-import type { SandboxLimits } from '../sandbox/protocol.js';
+import type { ApplyProgress, SandboxLimits } from '../sandbox/protocol.js';
 import { SDK_VERSION } from '../version.js';
 
 const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true });
@@ -54,6 +54,8 @@ export interface PluginTestResult {
   calls: Array<{ capability: Capability; args: unknown[] }>;
   /** Lines the plugin logged. */
   logs: string[];
+  /** The progress reports the host heard (`ctx.progress`, at most five a second), in order. */
+  progress: ApplyProgress[];
   /** The summary the apply returned. */
   summary: Record<string, number | string>;
 }
@@ -93,6 +95,7 @@ export class PluginTester {
     });
     const calls: PluginTestResult['calls'] = [];
     const logs: string[] = [];
+    const progress: ApplyProgress[] = [];
     const answers = testCase.capabilities ?? {};
     const sandbox = await PluginSandbox.start({
       pluginId: manifest.id ?? path.basename(this.folder),
@@ -111,7 +114,7 @@ export class PluginTester {
     try {
       const graph = graphPayloadOf(testCase.graph.nodes, testCase.graph.edges ?? [], 1);
       const inputs = Object.fromEntries(Object.entries(testCase.inputs ?? {}).map(([name, value]) => [name, typeof value === 'string' ? [value] : value]));
-      const result = await sandbox.apply({ params, inputs }, graph);
+      const result = await sandbox.apply({ params, inputs }, graph, { onProgress: (report) => progress.push(report) });
       const overlays: PluginTestResult['overlays'] = {};
       result.overlays.forEach((columns, index) => {
         const styles: Record<string, NodeStyle> = {};
@@ -125,7 +128,7 @@ export class PluginTester {
         }
         overlays[columns.id] = { legend: columns.legend ?? sandbox.overlays[index]!.legend, styles };
       });
-      return { overlays, style: (overlayId, nodeId) => overlays[overlayId]?.styles[nodeId], calls, logs, summary: result.summary };
+      return { overlays, style: (overlayId, nodeId) => overlays[overlayId]?.styles[nodeId], calls, logs, progress, summary: result.summary };
     } finally {
       await sandbox.dispose();
     }
@@ -133,4 +136,4 @@ export class PluginTester {
 }
 
 export { SandboxError } from '../sandbox/plugin-sandbox.js';
-export type { SandboxLimits } from '../sandbox/protocol.js';
+export type { ApplyProgress, SandboxLimits } from '../sandbox/protocol.js';
