@@ -175,3 +175,23 @@ t.test('built-in plugins: dates for git-activity, a file picker for test-coverag
   t.match(legend, /%/, 'the coverage bands');
   t.same(watched.problems, [], 'no console error');
 });
+
+t.test("a long apply shows how far it has come on its plugin's line", async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  const steps = `ctx.progress(0, 10, 'steps'); for (let step = 1; step <= 10; step++) { const until = Date.now() + 400; while (Date.now() < until) {} ctx.progress(step, 10, 'steps'); }
+    const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { color: '${CYAN}' });`;
+  await writePlugins(plugins, [{ id: 'slow', code: pluginCode(steps, `[{ id: 'paint', name: 'Slow Paint', type: 'color', legend: { all: '${CYAN}' } }]`) }]);
+  const server = await startTestServer(t, repo, { flags: { port: 0, plugins: { directories: [plugins], cpuTimeMs: 30_000 } } });
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  const panel = page.getByRole('region', { name: 'Overlays' });
+  await panel.getByRole('switch', { name: 'Slow Paint' }).check();
+  const state = panel.getByRole('status', { name: 'Plugin slow state' });
+  await state.filter({ hasText: /applying… \d+% \(steps\)/ }).waitFor();
+  t.match(await state.textContent(), /^applying… \d+% \(steps\)$/, 'the share done and what the plugin is doing');
+  await page.locator('.plugin[data-plugin="slow"][data-state="active"]').waitFor({ timeout: 60_000 });
+  t.equal(await state.textContent(), 'active', 'then its state');
+  t.same(watched.problems, []);
+});

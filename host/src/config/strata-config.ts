@@ -30,7 +30,7 @@ export const DEFAULT_SETTINGS = {
     wallTimeMs: 60_000,
     wallTimeMsPerFile: 4,
     loadTimeMs: 5_000,
-    maxCapabilityCalls: 100_000,
+    maxCapabilityCalls: 1_000_000,
     gitCommitGraph: true,
   },
   layout: {

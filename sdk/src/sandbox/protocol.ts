@@ -33,7 +33,7 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   cpuTimeMs: 10_000,
   wallTimeMs: 60_000,
   loadTimeMs: 5_000,
-  maxCapabilityCalls: 100_000,
+  maxCapabilityCalls: 1_000_000,
 });
 
 /** Capability calls sent to the host at once, per apply; more wait their turn in the sandbox process. */
