@@ -48,8 +48,8 @@ const APPLY_LOG_EVERY_MS = 10_000;
 
 /**
  * Shows a long apply's progress on standard error, from the overlay's
- * status asked twice a second: "Applying ownership: 4,200/10,000 blaming
- * files · 38 s", rewritten in place on a terminal; elsewhere (logs, CI) a
+ * status asked twice a second: "Applying ownership: 4,200/10,000 files
+ * blamed · 38 s", rewritten in place on a terminal; elsewhere (logs, CI) a
  * line each time another tenth is done, or every ten seconds.
  */
 export class ApplyProgressLine {

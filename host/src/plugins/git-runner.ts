@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { SHARE_ENV, type Worker } from 'node:worker_threads';
 import { startThread } from '../concurrency/start-thread.js';
 import { injectable } from 'tsyringe';
+import type { BlameRange, GitCommit } from '@strata/sdk';
 import type { GitOutputKind, GitThreadRequest, GitThreadResponse } from './git-worker.js';
 
 /** How a git run failed: git's exit, a timeout, an output too large, or a cancel. */
@@ -44,8 +45,8 @@ export class GitRunner {
   private readonly size = Math.max(2, Math.min(4, availableParallelism()));
   private nextId = 1;
 
-  run(args: string[], parse: 'blame', options: GitRunOptions): Promise<import('@strata/sdk').BlameRange[]>;
-  run(args: string[], parse: 'log', options: GitRunOptions): Promise<import('@strata/sdk').GitCommit[]>;
+  run(args: string[], parse: 'blame', options: GitRunOptions): Promise<BlameRange[]>;
+  run(args: string[], parse: 'log', options: GitRunOptions): Promise<GitCommit[]>;
   run(args: string[], parse: 'text', options: GitRunOptions): Promise<string>;
   run(args: string[], parse: GitOutputKind, options: GitRunOptions): Promise<unknown> {
     const { signal } = options;
