@@ -195,3 +195,45 @@ t.test("a long apply shows how far it has come on its plugin's line", async (t) 
   t.equal(await state.textContent(), 'active', 'then its state');
   t.same(watched.problems, []);
 });
+
+t.test('a link to a symbol with an overlay that paints symbols: the symbol is shown with its value once the page is ready; the panels come with the map', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [
+    {
+      id: 'symbols',
+      code: pluginCode(
+        `const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('function')) o.set(i, { color: '${MAGENTA}', value: 42 });`,
+        `[{ id: 'paint', name: 'Symbol Paint', type: 'color', legend: { all: '${MAGENTA}' } }]`,
+      ),
+    },
+  ]);
+  const server = await startTestServer(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
+  t.equal((await server.api('/api/overlays/symbols/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
+  const watched = await openPage(browser);
+  const { page } = watched;
+  // When the map is first drawn, and whether the panels were hidden until then (they are drawn with the map).
+  await page.addInitScript(() => {
+    const seen = ((window as any).__seen = {} as Record<string, unknown>);
+    new MutationObserver(() => {
+      const sidebarChild = document.querySelector('.sidebar > *');
+      if (sidebarChild && seen.panelsWhileLoading === undefined) seen.panelsWhileLoading = getComputedStyle(sidebarChild).visibility;
+      if (document.body?.dataset.drawn === 'true' && seen.panelsWhenDrawn === undefined) seen.panelsWhenDrawn = getComputedStyle(sidebarChild!).visibility;
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn'] });
+  });
+  const symbol = 'sym:src/util/format.ts#format';
+  await openUi(watched, `${server.url}/#node=${encodeURIComponent(symbol)}&overlays=symbols/paint`);
+  t.same(await page.evaluate(() => (window as any).__seen), { panelsWhileLoading: 'hidden', panelsWhenDrawn: 'visible' }, 'the panels are hidden while the graph loads and shown with the map');
+  t.ok(await page.evaluate((id) => (window as any).strata.isVisible(id), symbol), "the linked symbol is drawn (its file expanded)");
+  const nodePanel = page.getByRole('complementary', { name: 'Node' });
+  await nodePanel.getByRole('heading', { name: 'format' }).waitFor();
+  // The hover card reads the page's own copy of the styles: the symbol's came with the graph, before the symbol did.
+  // Where the symbol is once the camera, which centers on it, holds still.
+  await page.waitForFunction(() => (window as any).strata.still());
+  const at = await page.evaluate((id) => (window as any).strata.nodeOnPage(id), symbol);
+  await page.mouse.move(at.x, at.y);
+  const card = page.getByRole('tooltip');
+  await card.waitFor();
+  t.match(await card.textContent(), /Symbol Paint: 42/, "the symbol's overlay value");
+  t.same(watched.problems, []);
+});

@@ -1,7 +1,7 @@
 // The page's copy of the graph: every node (symbols included), the imports
 // (a `contains` edge is a node's `parent`), overlay styles plugin by plugin,
 // and the changes the server reports applied in place.
-import { isSymbol, nearby, pathOfId, type ApiEdge, type ApiNode, type LoadedGraph, type NodeStyle, type PlacedNode } from './graph-data.js';
+import { isSymbol, nearby, pathOfId, SYMBOL_KINDS, type ApiEdge, type ApiNode, type LoadedGraph, type NodeStyle, type PlacedNode } from './graph-data.js';
 
 /** GET /api/graph/changes?since=N */
 export interface GraphChanges {
@@ -23,6 +23,9 @@ export interface ModelDiff {
   removedEdges: string[];
 }
 
+/** The styles one plugin serves, overlay by overlay (GET /api/overlays/{id}/styles). */
+type PluginOverlayStyles = ReadonlyArray<{ id: string; styles: Record<string, NodeStyle> }>;
+
 export class GraphModel {
   revision = 0;
   repository = '';
@@ -35,9 +38,16 @@ export class GraphModel {
   private importIndex: Map<string, ApiEdge[]> | undefined;
   /** The largest side of the drawing, for placing new nodes at a fitting distance. */
   private extent = 1;
+  /** The symbols of the last whole graph that are not in `nodes` yet (`replace` with `deferSymbols`). */
+  private deferredSymbols: { graph: LoadedGraph; indexes: number[]; styles: Map<string, PluginOverlayStyles> } | undefined;
 
-  /** Takes a whole graph from the worker's columns. */
-  replace(graph: LoadedGraph): void {
+  /**
+   * Takes a whole graph from the worker's columns. With `deferSymbols`, the
+   * symbols (about half the nodes, drawn only when their file is expanded)
+   * wait for `completeSymbols()`: the page draws the map first and adds them
+   * after that frame.
+   */
+  replace(graph: LoadedGraph, { deferSymbols = false }: { deferSymbols?: boolean } = {}): void {
     this.revision = graph.revision;
     this.repository = graph.repository;
     this.repositoryPath = graph.repositoryPath;
@@ -45,20 +55,14 @@ export class GraphModel {
     this.edges.clear();
     this.childIndex = undefined;
     this.importIndex = undefined;
-    const { ids, names, kinds, languages } = graph;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      const node = { id, kind: kinds[graph.kind[i]!], name: names[i]!, path: pathOfId(id), x: graph.x[i]!, y: graph.y[i]!, saved: graph.saved[i] === 1 } as PlacedNode;
-      const parent = graph.parent[i]!;
-      if (parent >= 0) node.parent = ids[parent];
-      const language = graph.language[i]!;
-      if (language >= 0) node.language = languages[language];
-      const lines = graph.lines[i]!;
-      if (!Number.isNaN(lines)) node.lines = lines;
-      const files = graph.files[i]!;
-      if (!Number.isNaN(files)) node.files = files;
-      this.putNode(node);
+    const symbolKind = graph.kinds.map((kind) => SYMBOL_KINDS.has(kind));
+    const deferred: number[] = [];
+    for (let i = 0; i < graph.ids.length; i++) {
+      if (deferSymbols && symbolKind[graph.kind[i]!]) deferred.push(i);
+      else this.putNode(nodeAt(graph, i));
     }
+    this.deferredSymbols = deferred.length > 0 ? { graph, indexes: deferred, styles: new Map() } : undefined;
+    const { ids } = graph;
     for (let j = 0; j < graph.importSource.length; j++) {
       const source = ids[graph.importSource[j]!]!;
       const target = ids[graph.importTarget[j]!]!;
@@ -68,6 +72,29 @@ export class GraphModel {
     this.measure();
   }
 
+  /** Adds the symbols `replace()` left for later; whether there were any. */
+  completeSymbols(): boolean {
+    const deferred = this.deferredSymbols;
+    if (!deferred) return false;
+    this.deferredSymbols = undefined;
+    const added = new Set<string>();
+    for (const i of deferred.indexes) {
+      const node = nodeAt(deferred.graph, i);
+      this.putNode(node);
+      added.add(node.id);
+    }
+    for (const [pluginId, overlays] of deferred.styles) {
+      for (const overlay of overlays) {
+        for (const [id, style] of Object.entries(overlay.styles)) {
+          if (!added.has(id)) continue;
+          const node = this.nodes.get(id)!;
+          ((node.overlays ??= {})[pluginId] ??= {})[overlay.id] = style;
+        }
+      }
+    }
+    return true;
+  }
+
   /**
    * Edges the graph has: the imports kept here, and one `contains` edge per
    * node with a parent (the page draws those from `parent`).
@@ -75,15 +102,29 @@ export class GraphModel {
   get edgeCount(): number {
     let contained = 0;
     for (const node of this.nodes.values()) if (node.parent !== undefined) contained += 1;
+    if (this.deferredSymbols) for (const i of this.deferredSymbols.indexes) if (this.deferredSymbols.graph.parent[i]! >= 0) contained += 1;
     return this.edges.size + contained;
   }
 
+  /** Nodes the graph has: those in `nodes` and the symbols still to come (`completeSymbols`). */
+  get nodeCount(): number {
+    return this.nodes.size + this.deferredSymbolCount;
+  }
+
+  /** Symbols of the graph not in `nodes` yet. */
+  get deferredSymbolCount(): number {
+    return this.deferredSymbols?.indexes.length ?? 0;
+  }
+
   /** Sets the styles one plugin serves now (none: its overlays are gone); nodes it does not paint lose its styles. */
-  setPluginStyles(pluginId: string, overlays: ReadonlyArray<{ id: string; styles: Record<string, NodeStyle> }>): void {
+  setPluginStyles(pluginId: string, overlays: PluginOverlayStyles): void {
+    // The styles of symbols still to come are set when they come.
+    if (this.deferredSymbols) this.deferredSymbols.styles.set(pluginId, overlays);
     for (const node of this.nodes.values()) {
       if (node.overlays?.[pluginId] === undefined) continue;
       delete node.overlays[pluginId];
-      if (Object.keys(node.overlays).length === 0) delete node.overlays;
+      // Set to undefined, not deleted: a deleted property puts the object in V8's slow dictionary mode.
+      if (Object.keys(node.overlays).length === 0) node.overlays = undefined;
     }
     for (const overlay of overlays) {
       for (const [id, style] of Object.entries(overlay.styles)) {
@@ -96,6 +137,7 @@ export class GraphModel {
 
   /** Applies GET /api/graph/changes: nodes already placed keep their place, new ones go next to their parent. */
   apply(changes: GraphChanges): ModelDiff {
+    this.completeSymbols();
     const diff: ModelDiff = { added: [], updated: [], removedNodes: [], addedEdges: [], removedEdges: [] };
     this.importIndex = undefined;
     for (const id of changes.removedEdges) if (this.edges.delete(id)) diff.removedEdges.push(id);
@@ -204,6 +246,33 @@ export class GraphModel {
     }
     this.extent = Number.isFinite(minX) ? Math.max(maxX - minX, maxY - minY, 1) : 1;
   }
+}
+
+/**
+ * Node `i` of the worker's columns as the page keeps it. Every field is set,
+ * in one order (undefined where the node has none), so that all nodes share
+ * one shape: the page's loops over them stay monomorphic.
+ */
+function nodeAt(graph: LoadedGraph, i: number): PlacedNode {
+  const id = graph.ids[i]!;
+  const parent = graph.parent[i]!;
+  const language = graph.language[i]!;
+  const lines = graph.lines[i]!;
+  const files = graph.files[i]!;
+  return {
+    id,
+    kind: graph.kinds[graph.kind[i]!],
+    name: graph.names[i]!,
+    path: pathOfId(id),
+    parent: parent >= 0 ? graph.ids[parent] : undefined,
+    language: language >= 0 ? graph.languages[language] : undefined,
+    lines: Number.isNaN(lines) ? undefined : lines,
+    files: Number.isNaN(files) ? undefined : files,
+    x: graph.x[i]!,
+    y: graph.y[i]!,
+    saved: graph.saved[i] === 1,
+    overlays: undefined,
+  } as PlacedNode;
 }
 
 function addChild(index: Map<string, Set<string>>, parent: string, child: string): void {

@@ -50,16 +50,21 @@ export class LayoutPanel {
     private readonly events: LayoutPanelEvents,
   ) {}
 
-  /**
-   * Loads the computation's status. Whether a GPU computes layouts comes
-   * after: the server's first answer to that loads TensorFlow.js in a worker
-   * (hundreds of milliseconds), which the page does not wait for.
-   */
+  /** Loads the computation's status. */
   async load(): Promise<void> {
     const status = await this.api.get<{ data: LayoutStatus }>('/api/graph/layout/compute/status');
     this.status = status.data;
     this.render();
     if (this.status.state === 'running') this.poll();
+  }
+
+  /**
+   * Asks whether a GPU computes layouts. The page asks once the map is drawn:
+   * the server's first answer to that loads TensorFlow.js in a worker (200 to
+   * 300 ms of CPU), which on a machine of two cores took that from the page's
+   * load.
+   */
+  loadAvailability(): void {
     void this.api
       .get<{ data: LayoutAvailability }>('/api/graph/layout/compute/available')
       .then((availability) => {

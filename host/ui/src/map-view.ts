@@ -60,6 +60,8 @@ const MANY_EDGES = 20_000;
  * came 300 ms sooner (bench:ui).
  */
 const UNDRAWN = 'undrawn';
+/** The map's class while a node is hovered or selected: sigma's hover layers are shown only then (styles.css). */
+const HIGHLIGHTING = 'highlighting';
 /**
  * Above this many imports, only the selected and the hovered node's are drawn:
  * at 10,000 files (17,000 imports) all of them are a gray mat that costs a
@@ -283,16 +285,22 @@ export class MapView {
 
   center(id: string): void {
     if (!this.renderer || !this.graph.hasNode(id)) return;
-    const display = this.renderer.getNodeDisplayData(id);
-    if (!display) return;
+    const at = this.renderer.viewportToFramedGraph(this.renderer.graphToViewport(this.graph.getNodeAttributes(id)));
     const camera = this.renderer.getCamera();
-    void camera.animate({ x: display.x, y: display.y, ratio: Math.min(camera.ratio, 0.5) }, { duration: 300 });
+    void camera.animate({ x: at.x, y: at.y, ratio: Math.min(camera.ratio, 0.5) }, { duration: 300 });
   }
 
   /** Draws a file's symbols. */
   expand(fileId: string): void {
     this.expanded.add(fileId);
     this.addSymbols(fileId);
+  }
+
+  /** The model's symbols arrived (after the first frame): those of the expanded files are drawn. */
+  symbolsAdded(): void {
+    const files = new Set([...this.expanded, ...this.autoExpanded]);
+    for (const id of files) this.addSymbols(id);
+    if (files.size > 0) this.repaint();
   }
 
   collapseFile(fileId: string): void {
@@ -351,8 +359,9 @@ export class MapView {
   /** Where a drawn node is on the map, in pixels from the map's top left corner. */
   screenPosition(id: string): { x: number; y: number } | undefined {
     if (!this.renderer || !this.graph.hasNode(id) || this.graph.getNodeAttribute(id, 'hidden')) return undefined;
-    const display = this.renderer.getNodeDisplayData(id);
-    return display ? this.renderer.framedGraphToViewport(display) : undefined;
+    // From the node's own coordinates, not sigma's display data (getNodeDisplayData): after a link selected a
+    // symbol, those held coordinates that put it 300,000 px off the map while it was drawn at the map's center.
+    return this.renderer.graphToViewport(this.graph.getNodeAttributes(id));
   }
 
   /** Whether a node is in the drawn graph and not hidden. */
@@ -455,6 +464,7 @@ export class MapView {
   /** Runs the reducers again (a highlight changed); nodes added since the last indexation are indexed first. */
   private repaint(): void {
     if (!this.renderer) return;
+    this.container.classList.toggle(HIGHLIGHTING, this.selected !== undefined || this.hovered !== undefined);
     if (this.unindexed) {
       this.unindexed = false;
       this.renderer.refresh();
