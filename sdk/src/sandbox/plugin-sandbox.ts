@@ -13,16 +13,14 @@
  * - results are checked before they are returned (lengths, colors, sizes,
  *   finite numbers, badge lengths, legends).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { Capability, OverlayType } from '../plugin.js';
 import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS } from '../plugin.js';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
+import { FORK_ON_DEMAND, type SandboxProcessSource } from './sandbox-processes.js';
 import { DEFAULT_SANDBOX_LIMITS, type ApplyLimits, type ApplyProgress, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
-/** Node flags the sandbox process runs with: isolated-vm needs `--no-node-snapshot` on Node 20 and later. */
-export const SANDBOX_NODE_FLAGS: readonly string[] = ['--no-node-snapshot', '--max-old-space-size=1024'];
 
 /** Time the process gets beyond the wall-time limit to answer before it is killed. */
 const GRACE_MS = 3000;
@@ -75,6 +73,8 @@ export interface PluginSandboxOptions {
   callCapability(name: Capability, args: unknown[], signal: AbortSignal): Promise<unknown>;
   /** Lines the plugin logs, and what the sandbox process writes to stderr. */
   log?(message: string): void;
+  /** Where its processes come from (default: each started when needed). */
+  processes?: SandboxProcessSource;
 }
 
 interface Pending {
@@ -229,20 +229,12 @@ export class PluginSandbox {
   }
 
   private spawn(): void {
-    const script = fileURLToPath(new URL('./sandbox-process.js', import.meta.url));
-    const child = fork(script, [], {
-      execArgv: [...SANDBOX_NODE_FLAGS],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      // Nothing of the host's environment is needed in there.
-      env: { NODE_ENV: process.env.NODE_ENV ?? 'production' },
-    });
+    const child = (this.options.processes ?? FORK_ON_DEMAND).take();
     this.child = child;
     this.sentGraphRevision = -1;
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => this.options.log?.(`sandbox process: ${text.trimEnd().slice(0, 2000)}`));
     child.on('message', (message: FromSandbox) => this.receive(child, message));
-    child.on('error', () => undefined);
     child.once('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
