@@ -271,9 +271,12 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   const { execFileSync } = await import('node:child_process');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
   git('init', '-q', '-b', 'main');
+  await writeFile(path.join(repo, 'src/three.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'add', '.');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first', '--date', '2026-01-10T10:00:00Z');
   await writeFile(path.join(repo, 'src/index.ts'), (await import('node:fs')).readFileSync(path.join(repo, 'src/index.ts'), 'utf8') + '// more\n');
+  // Bob's commit takes the middle line of Ada's file: her commit then owns two runs, apart.
+  await writeFile(path.join(repo, 'src/three.ts'), 'export const a = 1;\nexport const b = 20;\nexport const c = 3;\n');
   git('mv', 'README.md', 'GUIDE.md');
   git('-c', 'user.name=Bob', '-c', 'user.email=bob@example.com', 'commit', '-q', '-am', 'second', '--date', '2026-02-10T10:00:00Z');
   await writeFile(path.join(repo, '.mailmap'), 'Robert <robert@example.com> <bob@example.com>\n');
@@ -297,6 +300,8 @@ t.test('git and file capabilities answer from the served repository', async (t) 
         o.set('file:src/types.ts', { value: text.length, badge: listed.map((p) => p.split('/').pop()).join(',') });
         o.set('dir:src', { badge: second.authorName + ':' + rename.previousPath + '>' + rename.path });
         o.set('dir:.', { value: second.files.find((f) => f.path === 'src/index.ts').added, badge: blame[0].authorEmail });
+        const runs = await ctx.git.blame('src/three.ts');
+        return { summary: { runs: runs.map((run) => run.authorName + ' ' + run.authorEmail + ' ' + run.date.slice(0, 10) + ' ' + run.startLine + '+' + run.lineCount).join(', ') } };
       `),
     },
   ]);
@@ -309,6 +314,11 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   t.same(await style('file:src/types.ts'), { value: 'export interface Shape { size: number }\n'.length, badge: 'format.ts,helper.ts' }, 'files by glob, sorted; a file as text');
   t.same(await style('dir:src'), { badge: 'Robert:README.md>GUIDE.md' }, 'renames carry the old path');
   t.same(await style('dir:.'), { value: 1, badge: 'ada@example.com' }, 'numstat and blame e-mails');
+  t.same(
+    response.body.data.summary,
+    { runs: 'Ada ada@example.com 2026-01-10 1+1, Robert robert@example.com 2026-02-10 2+1, Ada ada@example.com 2026-01-10 3+1' },
+    'a commit that owns two runs apart gives both its author (git names a commit\'s author once)',
+  );
 });
 
 t.test('active overlays follow the graph as the repository changes', async (t) => {

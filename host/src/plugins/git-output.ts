@@ -39,36 +39,46 @@ export function parseGitLog(output: string): GitCommit[] {
   return commits;
 }
 
-/** Parses `git blame --line-porcelain` into runs of consecutive lines from one commit. */
+/**
+ * Parses `git blame --porcelain` into runs of consecutive lines from one
+ * commit. Each line has a header (`<hash> <original line> <final line>`); a
+ * commit's author follows its first header only (`--line-porcelain` repeats
+ * it for every line: about ten times the output for git to write and for
+ * this to read).
+ */
 export function parseBlame(output: string): BlameRange[] {
   const ranges: BlameRange[] = [];
-  let current: { hash?: string; line?: number; authorName?: string; authorEmail?: string; time?: number } = {};
+  const authors = new Map<string, { authorName: string; authorEmail: string; date: string }>();
+  let hash = '';
+  let lineNumber = 0;
+  let author: { authorName: string; authorEmail: string; time: number } | undefined;
+  const settleAuthor = (): void => {
+    if (!author) return;
+    authors.set(hash, { authorName: author.authorName, authorEmail: author.authorEmail, date: new Date(author.time * 1000).toISOString() });
+    author = undefined;
+  };
   for (const line of output.split('\n')) {
     if (line.startsWith('\t')) {
-      const lineNumber = current.line ?? 0;
+      settleAuthor();
       const last = ranges.at(-1);
-      if (last && last.hash === current.hash && last.startLine + last.lineCount === lineNumber) {
+      if (last && last.hash === hash && last.startLine + last.lineCount === lineNumber) {
         last.lineCount++;
       } else {
-        ranges.push({
-          startLine: lineNumber,
-          lineCount: 1,
-          hash: current.hash ?? '',
-          authorName: current.authorName ?? '',
-          authorEmail: current.authorEmail ?? '',
-          date: new Date((current.time ?? 0) * 1000).toISOString(),
-        });
+        const known = authors.get(hash) ?? { authorName: '', authorEmail: '', date: new Date(0).toISOString() };
+        ranges.push({ startLine: lineNumber, lineCount: 1, hash, ...known });
       }
-      current = {};
       continue;
     }
     const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
     if (header) {
-      current.hash = header[1];
-      current.line = Number(header[2]);
-    } else if (line.startsWith('author ')) current.authorName = line.slice(7);
-    else if (line.startsWith('author-mail ')) current.authorEmail = line.slice(12).replace(/^<|>$/g, '');
-    else if (line.startsWith('author-time ')) current.time = Number(line.slice(12));
+      hash = header[1]!;
+      lineNumber = Number(header[2]);
+      if (!authors.has(hash)) author = { authorName: '', authorEmail: '', time: 0 };
+    } else if (author) {
+      if (line.startsWith('author ')) author.authorName = line.slice(7);
+      else if (line.startsWith('author-mail ')) author.authorEmail = line.slice(12).replace(/^<|>$/g, '');
+      else if (line.startsWith('author-time ')) author.time = Number(line.slice(12));
+    }
   }
   return ranges;
 }

@@ -137,7 +137,7 @@ export class RepositoryCapabilities {
       return cached;
     }
     if (head) await this.ensureCommitGraph(head);
-    const lines = await this.git(['blame', '--line-porcelain', '--', relative], 'blame', call);
+    const lines = await this.git(['blame', '--porcelain', '--', relative], 'blame', call);
     if (key) {
       this.blames.set(key, lines);
       this.blameRuns += lines.length;
