@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
@@ -107,11 +109,48 @@ t.test('bad input stops the CLI with a message naming it', async (t) => {
   t.match(await run(['ownership', '--teams', 'nope.json']), { code: 2, stderr: /--teams: nope\.json does not exist/ });
   t.match(await run(['git-activity', '--params', '[1]']), { code: 2, stderr: /--params: must be a JSON object/ });
   t.match(await run(['no-such-plugin']), { code: 1, stderr: /plugin "no-such-plugin" does not exist/ });
+  t.match(await run(['git-activity', '--plugins', 'no-such-folder']), { code: 2, stderr: /--plugins: no-such-folder does not exist/ });
+  t.match(await run(['git-activity', '--plugins', 'teams.json']), { code: 2, stderr: /--plugins: teams\.json is not a folder/ });
+});
+
+t.test("without a server, --plugins loads an author's plugin from outside the repository", async (t) => {
+  const repo = await gitRepo(t);
+  const outside = await mkdtemp(path.join(tmpdir(), 'strata-author-'));
+  t.teardown(() => rm(outside, { recursive: true, force: true }));
+  await writePlugin(path.join(outside, 'my-plugin'), {
+    id: 'my-plugin',
+    code: pluginCode(`const o = ctx.overlay('main'); let n = 0; for (const i of ctx.graph.nodesOfKind('file')) { o.set(i, { color: '#00ff00' }); n++; } return { summary: { painted: n } };`),
+  });
+
+  const unseen = runStrata(t, ['overlay', 'apply', 'my-plugin', '--server', NO_SERVER, '--repo', repo]);
+  t.equal(await unseen.exited, 1, 'without --plugins the plugin is not found');
+  t.match(unseen.stderr(), /plugin "my-plugin" does not exist/);
+
+  // A relative folder, from where the command runs; the folder of plugins or the plugin's own folder alike.
+  const applied = runStrata(t, ['overlay', 'apply', 'my-plugin', '--server', NO_SERVER, '--repo', repo, '--plugins', 'my-plugin'], { cwd: outside });
+  t.equal(await applied.exited, 0, applied.stderr());
+  const styled = /Applied my-plugin: (\d+) nodes styled/.exec(applied.stdout())?.[1];
+  t.ok(Number(styled) > 5, `it styled the repository's files (${styled})`);
+  t.match(applied.stdout(), `painted: ${styled}\n`, 'every file it was given');
+  const listed = runStrata(t, ['overlay', 'list', '--server', NO_SERVER, '--repo', repo, '--plugins', outside]);
+  t.equal(await listed.exited, 0, listed.stderr());
+  t.match(listed.stdout(), /^my-plugin {2}active {2}main \(Main\)$/m, 'listed with its overlay, active');
+
+  const byVariable = runStrata(t, ['overlay', 'status', 'my-plugin', '--server', NO_SERVER, '--repo', repo], { env: { STRATA_PLUGINS_DIRECTORIES: outside } });
+  t.equal(await byVariable.exited, 0, byVariable.stderr());
+  t.match(byVariable.stdout(), /^my-plugin: active$/m, 'STRATA_PLUGINS_DIRECTORIES does the same');
+
+  // A server that answers has its own plugin folders: the flag is said to do nothing there.
+  const server = await startTestServer(t, repo);
+  const remote = runStrata(t, ['overlay', 'list', '--server', server.url, '--plugins', outside]);
+  t.equal(await remote.exited, 0, remote.stderr());
+  t.match(remote.stderr(), /--plugins is for when no server answers: the server at http:\/\/[^ ]+ loads plugins from its own folders/);
+  t.notMatch(remote.stdout(), /my-plugin/, "the server's list");
 });
 
 t.test('--help shows the options with examples', async (t) => {
   const help = runStrata(t, ['overlay', 'apply', '--help']);
   t.equal(await help.exited, 0);
-  for (const option of ['--since', '--until', '--report', '--teams', '--server', '--params']) t.match(help.stdout(), option);
+  for (const option of ['--since', '--until', '--report', '--teams', '--server', '--params', '--plugins', 'STRATA_PLUGINS_DIRECTORIES']) t.match(help.stdout(), option);
   t.match(help.stdout(), /strata overlay apply test-coverage --report 'coverage\/\*\*\/cobertura-coverage\.xml'/);
 });

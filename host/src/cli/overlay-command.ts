@@ -5,6 +5,7 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { StrataError } from '../errors/strata-error.js';
 import type { withOfflineOverlays } from '../index.js';
 import { longRequest, type LongRequestAnswer } from './long-request.js';
+import { PLUGINS_OPTION_HELP, pluginDirectories } from './plugin-directories.js';
 import { ApplyProgressLine, ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,6 +21,7 @@ interface CommonOptions {
   server: string;
   repo: string;
   token?: string;
+  plugins?: string[];
 }
 
 interface ApplyOptions extends CommonOptions {
@@ -37,6 +39,7 @@ export function overlayCommand(): Command {
     sub
       .option('--server <url>', 'server to talk to', DEFAULT_SERVER)
       .option('--repo <dir>', 'repository to work on when no server answers', '.')
+      .option('--plugins <dir...>', `when no server answers: ${PLUGINS_OPTION_HELP} (a running server has its own: strata serve --plugins)`)
       .addOption(new Option('--token <token>', 'bearer token for a server that requires one').env('STRATA_AUTH_TOKEN'));
 
   common(
@@ -59,6 +62,7 @@ Examples:
   $ strata overlay apply complexity
   $ strata overlay apply ownership --teams teams.json
   $ strata overlay apply todo-density --params '{"markers": ["TODO"]}' --server http://build-box:5050
+  $ strata overlay apply my-plugin --plugins ../my-plugin     (your plugin, without a server)
 
 Files named here are read by this command and their contents sent, so it
 works against a remote server too.`,
@@ -128,6 +132,7 @@ type OfflineWork = Parameters<typeof withOfflineOverlays<unknown>>[1];
  */
 async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown; envelope?: boolean; whileSent?: (get: (path: string) => Promise<unknown>) => void }, offline: OfflineWork): Promise<unknown> {
   const base = options.server.replace(/\/+$/, '');
+  const plugins = options.plugins && pluginDirectories(options.plugins);
   const authorization = options.token ? { authorization: `Bearer ${options.token}` } : undefined;
   let response: LongRequestAnswer | undefined;
   try {
@@ -143,6 +148,7 @@ async function perform(options: CommonOptions, request: { method: string; path: 
     response = undefined;
   }
   if (response) {
+    if (plugins) process.stderr.write(`--plugins is for when no server answers: the server at ${base} loads plugins from its own folders (strata serve --plugins).\n`);
     const text = await response.text();
     let parsed: any;
     try {
@@ -159,7 +165,7 @@ async function perform(options: CommonOptions, request: { method: string; path: 
   const indexing = new ProgressLine();
   try {
     const { withOfflineOverlays } = await import('../index.js');
-    return await withOfflineOverlays({ repository, env: process.env, onProgress: indexing.update }, offline);
+    return await withOfflineOverlays({ repository, env: process.env, ...(plugins && { flags: { plugins: { directories: plugins } } }), onProgress: indexing.update }, offline);
   } catch (error) {
     if (error instanceof StrataError) throw new OperationError(`${error.message} (${error.code})`);
     throw error;

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { StrataSettings } from '../config/strata-config.js';
+import { PLUGINS_OPTION_HELP, pluginDirectories } from './plugin-directories.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 
@@ -27,7 +28,7 @@ export function serveCommand(): Command {
     .option('--data-dir <dir>', 'where Strata keeps its store (default: <repo>/.strata)')
     .option('--no-watch', 'do not follow edits to the repository')
     .option('--dev', 'plugin development: rebuild and reload plugins when their files change')
-    .option('--plugins <dir...>', 'folders holding plugins (a plugin folder, or a folder of them)')
+    .option('--plugins <dir...>', PLUGINS_OPTION_HELP)
     .option('--open', 'open the web UI in the default browser once it is served')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
@@ -53,15 +54,7 @@ Examples:
       if (options.dataDir !== undefined) flags.dataDir = options.dataDir;
       if (options.watch === false) flags.watch = false;
       if (options.dev) flags.dev = true;
-      if (options.plugins) {
-        // A folder named on the command line that is not there is a typo: said plainly, not as a log line.
-        for (const dir of options.plugins) {
-          const found = statSync(dir, { throwIfNoEntry: false });
-          if (!found) throw new UsageError(`--plugins: ${dir} does not exist`);
-          if (!found.isDirectory()) throw new UsageError(`--plugins: ${dir} is not a folder`);
-        }
-        flags.plugins = { directories: options.plugins };
-      }
+      if (options.plugins) flags.plugins = { directories: pluginDirectories(options.plugins) };
       if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
 
       const progress = new ProgressLine();
