@@ -21,7 +21,6 @@ import { PausableDeadline } from './pausable-deadline.js';
 import { FORK_ON_DEMAND, type SandboxProcessSource } from './sandbox-processes.js';
 import { DEFAULT_SANDBOX_LIMITS, type ApplyLimits, type ApplyProgress, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
-
 /** Time the process gets beyond the wall-time limit to answer before it is killed. */
 const GRACE_MS = 3000;
 
