@@ -27,21 +27,31 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   const manifest = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')).strata;
   t.match(manifest, { id: 'loc-size', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] });
 
-  // The scaffolded test runs in the sandbox and passes.
-  const tested = await run(process.execPath, ['--test', 'test/plugin.test.ts'], { cwd: folder });
-  t.match(tested.stdout, /pass 1/);
-  // Its types check (esbuild, which builds it, does not check them), and a type error is found.
+  // `strata plugin test` (the scaffold's npm test): the manifest, its types (esbuild, which builds it, does not check
+  // them), the build, then the scaffolded test, which runs in the sandbox and passes.
   const scaffold = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8'));
-  t.match(scaffold.scripts, { typecheck: 'tsc -p .', test: /^tsc -p \. && / });
+  t.match(scaffold.scripts, { typecheck: 'tsc -p .', test: 'strata plugin test' });
   t.match(scaffold.devDependencies, { typescript: String, '@types/node': String });
-  const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  await run(process.execPath, [tsc, '-p', '.'], { cwd: folder });
+  const tested = runStrata(t, ['plugin', 'test'], { cwd: folder });
+  t.equal(await tested.exited, 0, tested.stdout() + tested.stderr());
+  t.match(tested.stdout(), /Type-checking \(tsc -p \.\)\nBuilt loc-size: .*\nTesting loc-size: 1 file\n[\s\S]*ℹ pass 1\n/);
   const source = path.join(folder, 'src', 'index.ts');
   const good = await readFile(source, 'utf8');
   await writeFile(source, good.replace('const scale = ctx.params.scale ?? 200;', 'const scale: string = ctx.params.scale ?? 200;'));
-  const typeError = await run(process.execPath, [tsc, '-p', '.'], { cwd: folder }).then(() => '', (error: { stdout: string }) => error.stdout);
-  t.match(typeError, /src\/index\.ts\(\d+,\d+\): error TS2322/, 'a type error fails the check');
+  const typeError = runStrata(t, ['plugin', 'test', folder]);
+  t.equal(await typeError.exited, 1, 'a type error fails it');
+  t.match(typeError.stdout(), /src\/index\.ts\(\d+,\d+\): error TS2322/, "with tsc's message");
+  t.match(typeError.stderr(), /strata: the type check failed/);
+  t.notMatch(typeError.stdout(), /Testing/, 'and stops there');
   await writeFile(source, good);
+  const testFile = path.join(folder, 'test', 'plugin.test.ts');
+  const goodTest = await readFile(testFile, 'utf8');
+  await writeFile(path.join(folder, 'test', 'wrong.test.ts'), goodTest.replace(/assert\.(equal|deepEqual|strictEqual)\(/, 'assert.notEqual('));
+  const failing = runStrata(t, ['plugin', 'test'], { cwd: folder });
+  t.equal(await failing.exited, 1, 'a failing test fails it');
+  t.match(failing.stdout(), /Testing loc-size: 2 files[\s\S]*ℹ fail 1\n/);
+  t.match(failing.stderr(), /strata: the tests of loc-size failed/);
+  await rm(path.join(folder, 'test', 'wrong.test.ts'));
   // The default the scaffold applies is one its schema accepts.
   t.match(manifest.parameters.properties.scale, { default: 200, maximum: 1000 });
 
@@ -102,6 +112,10 @@ t.test('`strata plugin build` names what is wrong', async (t) => {
   t.equal(await leaky.exited, 2);
   t.match(leaky.stderr(), /resolves to .*-secret\.json, outside the plugin folder and its dependencies/);
   t.notOk(existsSync(path.join(dir, 'dist/plugin.js')), 'nothing was written');
+
+  const untested = runStrata(t, ['plugin', 'test', dir]);
+  t.equal(await untested.exited, 2);
+  t.match(untested.stderr(), /no tests \(test\/\*\*\/\*\.test\.ts, \.mts, \.js or \.mjs\)/, '`strata plugin test` without tests says where it looked');
 
   const badName = runStrata(t, ['plugin', 'new', 'Bad Name'], { cwd: dir });
   t.equal(await badName.exited, 2);

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SDK_VERSION } from '@strata/sdk';
+import type { PluginPackage } from '../plugins/plugin-manifest.js';
 import { UsageError } from './usage-error.js';
 
 /** What a scaffolded plugin installs to check its types (the versions Strata is built with). */
@@ -15,9 +17,9 @@ function pluginTools() {
   return Promise.all([import('../plugins/plugin-builder.js'), import('../plugins/plugin-manifest.js')]);
 }
 
-/** `strata plugin new|build`: make and bundle overlay plugins. */
+/** `strata plugin new|build|test`: make, bundle and test overlay plugins. */
 export function pluginCommand(): Command {
-  const command = new Command('plugin').description('create and build overlay plugins');
+  const command = new Command('plugin').description('create, test and build overlay plugins');
   command
     .command('new')
     .description('scaffold an overlay plugin (package.json with its strata field, source, and a test)')
@@ -42,25 +44,88 @@ export function pluginCommand(): Command {
     .description("bundle a plugin's source into the single file its sandbox loads (esbuild)")
     .argument('[dir]', 'plugin folder', '.')
     .action(async (dir: string) => {
+      await checkAndBuild(path.resolve(dir), { always: true });
+    });
+  command
+    .command('test')
+    .description("check a plugin as the host would, type-check it, build it, and run its tests (node --test) in the host's sandbox")
+    .argument('[dir]', 'plugin folder', '.')
+    .addHelpText(
+      'after',
+      `
+Steps, each stopping the command when it fails:
+  1. the manifest (package.json's "strata" field), checked as strata serve checks it
+  2. tsc -p . when the plugin has a tsconfig.json (TypeScript from the plugin's own dependencies)
+  3. strata plugin build, when the manifest names a "source"
+  4. node --test on test/**/*.test.{ts,mts,js,mjs} (Node runs TypeScript tests as they are);
+     PluginTester from @strata/sdk/testing runs the plugin in the same sandbox as the host`,
+    )
+    .action(async (dir: string) => {
       const folder = path.resolve(dir);
-      const [{ buildPlugin, PluginBuildError }, { readPluginPackage, PluginManifestError }] = await pluginTools();
-      let pkg;
-      try {
-        pkg = readPluginPackage(folder);
-      } catch (error) {
-        if (error instanceof PluginManifestError) throw new UsageError(`${folder}: ${error.message}`);
-        throw error;
-      }
-      try {
-        const built = await buildPlugin(pkg);
-        for (const warning of built.warnings) process.stderr.write(`warning: ${warning}\n`);
-        process.stdout.write(`Built ${pkg.manifest.id}: ${path.relative(process.cwd(), built.entryPath) || built.entryPath} (${built.bytes} bytes)\n`);
-      } catch (error) {
-        if (error instanceof PluginBuildError) throw new UsageError(error.message);
-        throw error;
-      }
+      const { glob } = await import('tinyglobby');
+      const tests = await glob(['test/**/*.test.{ts,mts,js,mjs}'], { cwd: folder, absolute: false });
+      if (tests.length === 0) throw new UsageError(`${folder}: no tests (test/**/*.test.ts, .mts, .js or .mjs)`);
+      const pkg = await checkAndBuild(folder, { beforeBuild: () => typeCheck(folder) });
+      process.stdout.write(`Testing ${pkg.manifest.id}: ${tests.length} file${tests.length === 1 ? '' : 's'}\n`);
+      const code = await runInherited(process.execPath, ['--test', '--test-reporter=spec', ...tests.sort()], folder);
+      if (code !== 0) throw new PluginTestError(`the tests of ${pkg.manifest.id} failed`);
     });
   return command;
+}
+
+/** A step of `strata plugin test` failed (its output is above). */
+export class PluginTestError extends Error {
+  override readonly name = 'PluginTestError';
+}
+
+/**
+ * Reads the manifest as the host does, then builds the plugin (`always`, or
+ * when it has a source: a plugin written as its bundled entry has nothing to
+ * build); `beforeBuild` runs in between.
+ */
+async function checkAndBuild(folder: string, options: { always?: boolean; beforeBuild?: () => Promise<void> }): Promise<PluginPackage> {
+  const [{ buildPlugin, PluginBuildError }, { readPluginPackage, PluginManifestError }] = await pluginTools();
+  let pkg;
+  try {
+    pkg = readPluginPackage(folder);
+  } catch (error) {
+    if (error instanceof PluginManifestError) throw new UsageError(`${folder}: ${error.message}`);
+    throw error;
+  }
+  await options.beforeBuild?.();
+  if (!pkg.sourcePath && !options.always) return pkg;
+  try {
+    const built = await buildPlugin(pkg);
+    for (const warning of built.warnings) process.stderr.write(`warning: ${warning}\n`);
+    process.stdout.write(`Built ${pkg.manifest.id}: ${path.relative(process.cwd(), built.entryPath) || built.entryPath} (${built.bytes} bytes)\n`);
+  } catch (error) {
+    if (error instanceof PluginBuildError) throw new UsageError(error.message);
+    throw error;
+  }
+  return pkg;
+}
+
+/** `tsc -p .` with the plugin's own TypeScript, when it has a tsconfig.json. */
+async function typeCheck(folder: string): Promise<void> {
+  if (!existsSync(path.join(folder, 'tsconfig.json'))) return;
+  let tsc: string;
+  try {
+    tsc = createRequire(path.join(folder, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    throw new UsageError(`${folder} has a tsconfig.json but no TypeScript installed: run npm install there`);
+  }
+  process.stdout.write('Type-checking (tsc -p .)\n');
+  const code = await runInherited(process.execPath, [tsc, '-p', '.'], folder);
+  if (code !== 0) throw new PluginTestError('the type check failed');
+}
+
+/** Runs a command with this process's output; its exit code. */
+function runInherited(command: string, args: string[], cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 }
 
 async function scaffold(folder: string, id: string): Promise<void> {
@@ -77,7 +142,7 @@ async function scaffold(folder: string, id: string): Promise<void> {
         type: 'module',
         description: `${title}: a Strata overlay plugin`,
         // esbuild, which builds the plugin, strips types without checking them: tsc checks them.
-        scripts: { build: 'strata plugin build', typecheck: 'tsc -p .', test: 'tsc -p . && strata plugin build && node --test test/*.test.ts' },
+        scripts: { build: 'strata plugin build', typecheck: 'tsc -p .', test: 'strata plugin test' },
         strata: {
           id,
           name: title,
