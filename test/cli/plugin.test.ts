@@ -52,6 +52,20 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.match(failing.stdout(), /Testing loc-size: 2 files[\s\S]*ℹ fail 1\n/);
   t.match(failing.stderr(), /strata: the tests of loc-size failed/);
   await rm(path.join(folder, 'test', 'wrong.test.ts'));
+
+  // `strata plugin pack`: a tarball to publish, which carries the built entry.
+  const packed = runStrata(t, ['plugin', 'pack', '--out', path.join(workspace, 'packed')], { cwd: folder });
+  t.equal(await packed.exited, 0, packed.stderr());
+  t.match(packed.stdout(), /^Built loc-size: .*\nPacked loc-size 0\.1\.0: .*loc-size-0\.1\.0\.tgz \(\d+ bytes, \d+ files\)\n$/);
+  const listing = (await run('tar', ['tzf', path.join(workspace, 'packed', 'loc-size-0.1.0.tgz')])).stdout.split('\n');
+  for (const file of ['package/package.json', 'package/dist/plugin.js', 'package/src/index.ts']) t.ok(listing.includes(file), `the tarball has ${file}`);
+  // An ignore file that leaves the entry out is caught, and no tarball is kept.
+  await writeFile(path.join(folder, '.npmignore'), 'dist/\n');
+  const leftOut = runStrata(t, ['plugin', 'pack', '--out', path.join(workspace, 'packed-wrong')], { cwd: folder });
+  t.equal(await leftOut.exited, 2);
+  t.match(leftOut.stderr(), /the tarball would not carry the plugin's entry dist\/plugin\.js/);
+  t.notOk(existsSync(path.join(workspace, 'packed-wrong', 'loc-size-0.1.0.tgz')), 'no tarball kept');
+  await rm(path.join(folder, '.npmignore'));
   // The default the scaffold applies is one its schema accepts.
   t.match(manifest.parameters.properties.scale, { default: 200, maximum: 1000 });
 

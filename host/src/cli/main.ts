@@ -5,7 +5,7 @@ import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryError } from '../storage/data-directory-error.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
-import { pluginCommand, PluginTestError } from './plugin-command.js';
+import { pluginCommand, PluginStepError } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -26,7 +26,7 @@ try {
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 2;
-  } else if (error instanceof ListenError || error instanceof DataDirectoryError || error instanceof OperationError || error instanceof PluginTestError) {
+  } else if (error instanceof ListenError || error instanceof DataDirectoryError || error instanceof OperationError || error instanceof PluginStepError) {
     process.stderr.write(`strata: ${error.message}\n`);
     process.exitCode = 1;
   } else {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SDK_VERSION } from '@strata/sdk';
@@ -17,9 +17,9 @@ function pluginTools() {
   return Promise.all([import('../plugins/plugin-builder.js'), import('../plugins/plugin-manifest.js')]);
 }
 
-/** `strata plugin new|build|test`: make, bundle and test overlay plugins. */
+/** `strata plugin new|build|test|pack`: make, bundle, test and pack overlay plugins. */
 export function pluginCommand(): Command {
-  const command = new Command('plugin').description('create, test and build overlay plugins');
+  const command = new Command('plugin').description('create, build, test and pack overlay plugins');
   command
     .command('new')
     .description('scaffold an overlay plugin (package.json with its strata field, source, and a test)')
@@ -68,14 +68,49 @@ Steps, each stopping the command when it fails:
       const pkg = await checkAndBuild(folder, { beforeBuild: () => typeCheck(folder) });
       process.stdout.write(`Testing ${pkg.manifest.id}: ${tests.length} file${tests.length === 1 ? '' : 's'}\n`);
       const code = await runInherited(process.execPath, ['--test', '--test-reporter=spec', ...tests.sort()], folder);
-      if (code !== 0) throw new PluginTestError(`the tests of ${pkg.manifest.id} failed`);
+      if (code !== 0) throw new PluginStepError(`the tests of ${pkg.manifest.id} failed`);
+    });
+  command
+    .command('pack')
+    .description('check and build a plugin, then pack it into a tarball ready to publish (npm pack), checked to carry its entry')
+    .argument('[dir]', 'plugin folder', '.')
+    .option('--out <dir>', 'where the tarball goes (default: the plugin folder)')
+    .action(async (dir: string, options: { out?: string }) => {
+      const folder = path.resolve(dir);
+      const pkg = await checkAndBuild(folder, {});
+      if (!existsSync(pkg.entryPath)) throw new UsageError(`${folder}: its entry ${pkg.manifest.entry} does not exist; build it with strata plugin build`);
+      const out = path.resolve(options.out ?? folder);
+      await mkdir(out, { recursive: true });
+      const packed = await npmPack(folder, out);
+      const entry = path.relative(folder, pkg.entryPath).split(path.sep).join('/');
+      const tarball = path.join(out, packed.filename);
+      if (!packed.files.includes(entry)) {
+        await rm(tarball, { force: true });
+        throw new UsageError(`the tarball would not carry the plugin's entry ${entry} (npm leaves out what package.json's "files", .npmignore or .gitignore exclude); it was not kept`);
+      }
+      process.stdout.write(`Packed ${pkg.manifest.id} ${pkg.version}: ${path.relative(process.cwd(), tarball) || tarball} (${packed.size} bytes, ${packed.files.length} files)\n`);
     });
   return command;
 }
 
-/** A step of `strata plugin test` failed (its output is above). */
-export class PluginTestError extends Error {
-  override readonly name = 'PluginTestError';
+/** `npm pack` of a folder into `out`: the tarball's name, size and files (npm's own report). */
+async function npmPack(folder: string, out: string): Promise<{ filename: string; size: number; files: string[] }> {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(npm, ['pack', '--json', '--pack-destination', out], { cwd: folder, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('error', (error) => reject(new UsageError(`npm pack could not run (${error.message}); is npm installed?`)));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new PluginStepError(`npm pack failed (exit code ${code})`))));
+  });
+  const [report] = JSON.parse(output) as Array<{ filename: string; size: number; files: Array<{ path: string }> }>;
+  if (!report) throw new PluginStepError('npm pack reported nothing');
+  return { filename: report.filename, size: report.size, files: report.files.map((file) => file.path) };
+}
+
+/** A step of `strata plugin test` or `pack` failed (its output is above). */
+export class PluginStepError extends Error {
+  override readonly name = 'PluginStepError';
 }
 
 /**
@@ -116,7 +151,7 @@ async function typeCheck(folder: string): Promise<void> {
   }
   process.stdout.write('Type-checking (tsc -p .)\n');
   const code = await runInherited(process.execPath, [tsc, '-p', '.'], folder);
-  if (code !== 0) throw new PluginTestError('the type check failed');
+  if (code !== 0) throw new PluginStepError('the type check failed');
 }
 
 /** Runs a command with this process's output; its exit code. */
