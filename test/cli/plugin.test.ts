@@ -53,6 +53,18 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.match(failing.stderr(), /strata: the tests of loc-size failed/);
   await rm(path.join(folder, 'test', 'wrong.test.ts'));
 
+  // A throw in the author's source is told at its line of src/index.ts (through the source map the build writes).
+  const throwing = good.replace('const scale = ctx.params.scale ?? 200;', "const scale = ctx.params.scale ?? 200;\n    if (scale > 0) throw new Error('scale broke');");
+  const throwLine = throwing.split('\n').findIndex((line) => line.includes("throw new Error('scale broke')")) + 1;
+  await writeFile(source, throwing);
+  t.equal(await runStrata(t, ['plugin', 'build', folder]).exited, 0);
+  const target = await makeRepo(t, SAMPLE_REPO);
+  const thrown = runStrata(t, ['overlay', 'apply', 'loc-size', '--server', 'http://127.0.0.1:9', '--repo', target, '--plugins', folder]);
+  t.equal(await thrown.exited, 1);
+  t.match(thrown.stderr(), new RegExp(`scale broke \\(at src/index\\.ts:${throwLine}:\\d+\\) \\(PLUGIN_FAILED\\)`), 'the line in the source, not in the bundle');
+  await writeFile(source, good);
+  t.equal(await runStrata(t, ['plugin', 'build', folder]).exited, 0);
+
   // `strata plugin pack`: a tarball to publish, which carries the built entry.
   const packed = runStrata(t, ['plugin', 'pack', '--out', path.join(workspace, 'packed')], { cwd: folder });
   t.equal(await packed.exited, 0, packed.stderr());

@@ -29,6 +29,9 @@ const cases: Record<string, HostileCase> = {
   'a promise that never settles': { plugin: { id: 'never-settles', code: pluginCode('await new Promise(() => {});') }, error: /wall-time/ },
   'throwing a string': { plugin: { id: 'throws-string', code: pluginCode("throw 'oops';") }, error: /threw "oops", not an Error/ },
   'throwing an object whose message getter never returns': { plugin: { id: 'throws-trap', code: pluginCode('throw { get message() { for (;;) {} } };') }, error: /not an Error/ },
+  // Where it threw is read through V8's own stack accessor only: neither of these is ever called.
+  'throwing after setting a stack formatter that never returns': { plugin: { id: 'throws-prepare', code: pluginCode("Error.prepareStackTrace = () => { for (;;) {} }; throw new Error('formatted');") }, error: /formatted$/ },
+  'throwing an error whose stack getter never returns': { plugin: { id: 'throws-stack-trap', code: pluginCode("const e = new Error('trapped'); Object.defineProperty(e, 'stack', { get() { for (;;) {} } }); throw e;") }, error: /trapped$/ },
   'throwing a proxy': { plugin: { id: 'throws-proxy', code: pluginCode('throw new Proxy(new Error("x"), { getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} } });') }, error: /cpu-time|not an Error/ },
   'a result far too large (legend)': { plugin: { id: 'huge-legend', code: pluginCode("const legend = {}; for (let i = 0; i < 100000; i++) legend['l' + i] = '#000000'; ctx.overlay('main').setLegend(legend);") }, error: /at most 64 entries/ },
   'a result far too large (badge)': { plugin: { id: 'huge-badge', code: pluginCode(`ctx.overlay('main').set(${node}, { badge: 'x'.repeat(10_000_000) });`) }, error: /at most 32/ },

@@ -31,11 +31,14 @@ export async function buildPlugin(pkg: PluginPackage): Promise<{ entryPath: stri
       write: true,
       logLevel: 'silent',
       legalComments: 'inline',
+      // dist/plugin.js.map: where a plugin throws is told in its own source (sdk's thrownAt).
+      sourcemap: true,
+      sourcesContent: false,
       absWorkingDir: pkg.folder,
       metafile: true,
       plugins: [fallbackSdk, confinedTo(pkg.folder)],
     });
-    const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+    const bytes = Object.entries(result.metafile.outputs).reduce((sum, [file, output]) => (file.endsWith('.map') ? sum : sum + output.bytes), 0);
     return { entryPath: pkg.entryPath, bytes, warnings: result.warnings.map(formatMessage) };
   } catch (error) {
     const errors = (error as { errors?: Parameters<typeof formatMessage>[0][] }).errors;

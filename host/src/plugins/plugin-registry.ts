@@ -233,6 +233,7 @@ export class PluginRegistry {
         pluginId: manifest.id,
         code,
         filename: pathToFileURL(pkg.entryPath).href,
+        folder,
         capabilities: manifest.capabilities ?? [],
         limits: this.config.plugins,
         callCapability: (name, args, signal) => this.capabilities.call(manifest.id, name, args, signal),

@@ -113,7 +113,8 @@ export class PluginWatcher {
       await this.plugins.reload(folder);
       return;
     }
-    const onlyEntry = [...touched].every((file) => file === pkg.entryPath);
+    // The build's own output (the entry and its source map) is no reason to build again.
+    const onlyEntry = [...touched].every((file) => file === pkg.entryPath || file === `${pkg.entryPath}.map`);
     if (pkg.sourcePath && !onlyEntry) {
       try {
         await buildPlugin(pkg);

@@ -100,6 +100,9 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     return property && 'value' in property ? property.value : undefined;
   };
   const ErrorPrototype = Error.prototype;
+  const ErrorCtor = Error;
+  /** V8's own accessor of an error's `stack`, taken before any plugin code runs (an error's `stack` is an own accessor). */
+  const stackGetter = getOwn(new Error(), 'stack')?.get;
   const reflectApply = Reflect.apply;
   const isArray = Array.isArray;
   const isFinite = Number.isFinite;
@@ -151,6 +154,26 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     throw new TypeError(message);
   }
 
+  /**
+   * An error's stack, read only through V8's own accessor (the one every
+   * error gets), and only while the plugin has not set
+   * `Error.prepareStackTrace`, which V8 would call: plugin code runs no part of
+   * it. Any other `stack` (a data property, the plugin's own getter) is read
+   * as a string or not at all.
+   */
+  function stackOf(error: object): string {
+    try {
+      const property = getOwn(error, 'stack');
+      if (!property) return '';
+      if ('value' in property) return typeof property.value === 'string' ? property.value.slice(0, 4000) : '';
+      if (stackGetter === undefined || property.get !== stackGetter || getOwn(ErrorCtor, 'prepareStackTrace') !== undefined) return '';
+      const stack: unknown = reflectApply(stackGetter, error, []);
+      return typeof stack === 'string' ? stack.slice(0, 4000) : '';
+    } catch {
+      return '';
+    }
+  }
+
   function describe(error: unknown): { name: string; message: string; stack: string } {
     // Only own data properties are read: a getter or a proxy could run forever.
     if (typeof error === 'object' && error !== null) {
@@ -185,7 +208,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         }
       }
       const message = text(error, 'message');
-      return { name, message: message === '' ? `${name} without a message` : message, stack: text(error, 'stack') };
+      return { name, message: message === '' ? `${name} without a message` : message, stack: stackOf(error) };
     }
     let shown: string;
     if (typeof error === 'string') shown = stringify(error.slice(0, 1000));

@@ -19,6 +19,7 @@ import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS } from '../plugin.js';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
 import { FORK_ON_DEMAND, type SandboxProcessSource } from './sandbox-processes.js';
+import { thrownAt } from './thrown-at.js';
 import { DEFAULT_SANDBOX_LIMITS, type ApplyLimits, type ApplyProgress, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
 /** Time the process gets beyond the wall-time limit to answer before it is killed. */
@@ -59,8 +60,10 @@ export interface PluginSandboxOptions {
   pluginId: string;
   /** The bundled entry (an ES module with no imports). */
   code: string;
-  /** Shown in stack traces. */
+  /** Shown in stack traces: the entry's file URL. */
   filename: string;
+  /** The plugin's folder: where it threw is told relative to it (`src/index.ts:12:5`, through the build's source map). */
+  folder?: string;
   /** Capabilities the plugin declared; others are refused in the isolate and again here. */
   capabilities: readonly Capability[];
   limits?: Partial<SandboxLimits>;
@@ -380,7 +383,8 @@ export class PluginSandbox {
       const error = isObject(outcome.error) ? outcome.error : { name: 'Error', message: 'unknown failure', stack: '' };
       if (error.name === 'InvalidInputError') throw new SandboxError('invalid-input', String(error.message).slice(0, 2000));
       const name = typeof error.name === 'string' && error.name !== 'Error' ? `${error.name}: ` : '';
-      throw new SandboxError('threw', `${name}${String(error.message).slice(0, 2000)}`);
+      const at = thrownAt(typeof error.stack === 'string' ? error.stack : '', this.options.filename, this.options.folder);
+      throw new SandboxError('threw', `${name}${String(error.message).slice(0, 2000)}${at ? ` (at ${at})` : ''}`);
     }
     const declared = this.declared!.overlays;
     if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length) throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');

@@ -101,6 +101,7 @@ export class PluginTester {
       pluginId: manifest.id ?? path.basename(this.folder),
       code,
       filename: pathToFileURL(entryPath).href,
+      folder: this.folder,
       capabilities: manifest.capabilities ?? [],
       limits: testCase.limits,
       callCapability: async (capability, args) => {
