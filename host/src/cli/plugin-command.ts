@@ -97,7 +97,8 @@ Steps, each stopping the command when it fails:
 async function npmPack(folder: string, out: string): Promise<{ filename: string; size: number; files: string[] }> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(npm, ['pack', '--json', '--pack-destination', out], { cwd: folder, stdio: ['ignore', 'pipe', 'inherit'] });
+    // On Windows npm is a .cmd file, which Node starts only through a shell.
+    const child = spawn(npm, ['pack', '--json', '--pack-destination', out], { cwd: folder, stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.on('error', (error) => reject(new UsageError(`npm pack could not run (${error.message}); is npm installed?`)));
