@@ -110,6 +110,15 @@ t.test('clicking a node on the map selects it and highlights its neighbours; a c
   await page.mouse.click(at.x, at.y);
   const panel = page.getByRole('complementary', { name: 'Node' });
   await panel.getByRole('heading', { name: 'index.ts' }).waitFor();
+  // The node panel takes room from the map: the map is drawn again at its new width, not left covering the panel.
+  const widths = () =>
+    page.evaluate(() => {
+      const map = document.getElementById('map')!;
+      return { map: Math.round(map.getBoundingClientRect().width), canvases: [...map.querySelectorAll('canvas')].filter((canvas) => getComputedStyle(canvas).display !== 'none').map((canvas) => Math.round(canvas.getBoundingClientRect().width)) };
+    });
+  await page.waitForFunction(() => (window as any).strata.still());
+  const drawn = await widths();
+  t.ok(drawn.canvases.length > 0 && drawn.canvases.every((width) => width === drawn.map), `sigma's canvases are as wide as the map beside the node panel (${JSON.stringify(drawn)})`);
   await page.waitForFunction(() => location.hash.includes('camera='));
   const link = await page.evaluate(() => location.href);
 

@@ -396,6 +396,9 @@ export class MapView {
       edgeReducer: (id, attributes) => this.reduceEdge(id, attributes),
     });
     this.renderer = renderer;
+    // Sigma sizes its canvases when it draws, and hears only the window's resizes: the map also changes size when
+    // the node panel opens or closes. Without this its canvases kept their old width and covered the node panel.
+    new ResizeObserver(() => renderer.scheduleRender()).observe(this.container);
     this.pickOnlyWhenStill(renderer);
     this.drawOnlyWhenStill(renderer);
     this.followPointer(renderer);
@@ -544,6 +547,7 @@ export class MapView {
     const captor = renderer.getMouseCaptor();
     const camera = renderer.getCamera();
     let drawnWith = camera.getState();
+    let drawnSize = renderer.getDimensions();
     let settle: ReturnType<typeof setTimeout> | undefined;
     const canvases = () => Object.entries(renderer.getCanvases()).filter(([name]) => name !== 'mouse').map(([, canvas]) => canvas);
     const drawNow = (): unknown => {
@@ -552,10 +556,14 @@ export class MapView {
       this.drawPending = false;
       for (const canvas of canvases()) canvas.style.transform = '';
       const before = drawnWith;
+      const sizeBefore = drawnSize;
       drawnWith = camera.getState();
       const drawn = draw();
       const now = drawnWith;
-      if (now.x !== before.x || now.y !== before.y || now.ratio !== before.ratio || now.angle !== before.angle) setTimeout(() => this.hoverAgain(), 0);
+      drawnSize = renderer.getDimensions();
+      // A new camera, or a new size of the map (the node panel opened or closed), moves nodes under a still pointer.
+      const moved = now.x !== before.x || now.y !== before.y || now.ratio !== before.ratio || now.angle !== before.angle;
+      if (moved || drawnSize.width !== sizeBefore.width || drawnSize.height !== sizeBefore.height) setTimeout(() => this.hoverAgain(), 0);
       return drawn;
     };
     const moving = (): boolean => (captor.isMouseDown && this.dragged === undefined && captor.draggedEvents > 0) || captor.currentWheelDirection !== 0 || camera.isAnimated();
