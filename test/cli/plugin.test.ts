@@ -71,13 +71,16 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.match(packed.stdout(), /^Built loc-size: .*\nPacked loc-size 0\.1\.0: .*loc-size-0\.1\.0\.tgz \(\d+ bytes, \d+ files\)\n$/);
   const listing = (await run('tar', ['tzf', path.join(workspace, 'packed', 'loc-size-0.1.0.tgz')])).stdout.split('\n');
   for (const file of ['package/package.json', 'package/dist/plugin.js', 'package/src/index.ts']) t.ok(listing.includes(file), `the tarball has ${file}`);
-  // An ignore file that leaves the entry out is caught, and no tarball is kept.
-  await writeFile(path.join(folder, '.npmignore'), 'dist/\n');
+  // A "files" list that leaves the entry out is caught, and no tarball is kept.
+  const manifestFile = path.join(folder, 'package.json');
+  const manifestText = await readFile(manifestFile, 'utf8');
+  t.same(JSON.parse(manifestText).files, ['dist', 'src'], 'the scaffold lists what the tarball carries');
+  await writeFile(manifestFile, JSON.stringify({ ...JSON.parse(manifestText), files: ['src'] }, null, 2));
   const leftOut = runStrata(t, ['plugin', 'pack', '--out', path.join(workspace, 'packed-wrong')], { cwd: folder });
   t.equal(await leftOut.exited, 2);
   t.match(leftOut.stderr(), /the tarball would not carry the plugin's entry dist\/plugin\.js/);
   t.notOk(existsSync(path.join(workspace, 'packed-wrong', 'loc-size-0.1.0.tgz')), 'no tarball kept');
-  await rm(path.join(folder, '.npmignore'));
+  await writeFile(manifestFile, manifestText);
   // The default the scaffold applies is one its schema accepts.
   t.match(manifest.parameters.properties.scale, { default: 200, maximum: 1000 });
 

@@ -177,6 +177,8 @@ async function scaffold(folder: string, id: string): Promise<void> {
         private: true,
         type: 'module',
         description: `${title}: a Strata overlay plugin`,
+        // What `strata plugin pack` (npm pack) puts in the tarball, whatever a .gitignore says of dist/.
+        files: ['dist', 'src'],
         // esbuild, which builds the plugin, strips types without checking them: tsc checks them.
         scripts: { build: 'strata plugin build', typecheck: 'tsc -p .', test: 'strata plugin test' },
         strata: {
