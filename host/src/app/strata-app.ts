@@ -68,7 +68,7 @@ export class StrataApp {
       this.graph.replace(await this.source.build(onProgress));
       // Serialize the graph now, so that the first client (the web UI asks for the map) does not wait for it.
       this.graphJson.current();
-      this.graphMap.current();
+      this.graphMap.prepare();
       this.liveUpdater.applyChanges();
       // The graph is served from here on; the overlay routes wait for the plugins, so a
       // plugin that is slow to load delays only them.
@@ -88,6 +88,7 @@ export class StrataApp {
     this.liveUpdater.onDidUpdate((update) => {
       this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
       this.overlays.graphChanged();
+      this.graphMap.graphChanged();
     });
     const plugins = this.plugins.list();
     const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;
@@ -100,6 +101,7 @@ export class StrataApp {
     this.stopping ??= (async () => {
       await this.liveUpdater.stop();
       await this.pluginWatcher.stop();
+      this.graphMap.close();
       // Event streams end, then requests in flight are answered, before what they use closes.
       this.events.close();
       await this.http.close();

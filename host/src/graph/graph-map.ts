@@ -3,6 +3,9 @@ import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { GraphColumnsCache } from './graph-columns.js';
 import { GraphStore } from './graph-store.js';
 
+/** How long the graph stays unchanged before the map is serialized again ahead of a request. */
+const PREPARE_AFTER_QUIET_MS = 500;
+
 /** The graph as `GET /api/graph/map` serves it, serialized once per change of the graph or of the layout. */
 export interface GraphMapJson {
   body: Buffer;
@@ -20,6 +23,9 @@ export interface GraphMapJson {
 @injectable()
 export class GraphMapCache {
   private cached: GraphMapJson | undefined;
+  /** Whether a client has asked for the map: from then on it is serialized again once the graph is quiet after a change. */
+  private asked = false;
+  private prepareTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(GraphStore) private readonly graph: GraphStore,
@@ -27,7 +33,35 @@ export class GraphMapCache {
     @inject(GraphColumnsCache) private readonly graphColumns: GraphColumnsCache,
   ) {}
 
+  /** The map as a client asks for it. */
   current(): GraphMapJson {
+    this.asked = true;
+    return this.prepare();
+  }
+
+  /**
+   * The graph changed. If a client has asked for the map (a web UI is in
+   * use), it is serialized again once the graph has been quiet for
+   * `PREPARE_AFTER_QUIET_MS`, so that the next page load finds it ready: on a
+   * busy machine (a browser loading the page beside the server on two cores)
+   * serializing it when asked took 150 to 450 ms at 10,000 files.
+   */
+  graphChanged(): void {
+    if (!this.asked) return;
+    clearTimeout(this.prepareTimer);
+    this.prepareTimer = setTimeout(() => this.prepare(), PREPARE_AFTER_QUIET_MS);
+    this.prepareTimer.unref();
+  }
+
+  /** Stops serializing ahead. */
+  close(): void {
+    clearTimeout(this.prepareTimer);
+    this.prepareTimer = undefined;
+    this.asked = false;
+  }
+
+  /** The map, serialized now unless it already is for this graph and layout. */
+  prepare(): GraphMapJson {
     const graphRevision = this.graph.revision;
     const layoutRevision = this.layout.revision;
     const cached = this.cached;
