@@ -26,6 +26,7 @@ import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-po
 import { Logger } from './logging/logger.js';
 import { OverlayService } from './overlays/overlay-service.js';
 import { GitRunner } from './plugins/git-runner.js';
+import { PluginLogs } from './plugins/plugin-logs.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { PluginWatcher } from './plugins/plugin-watcher.js';
 import { RepositoryCapabilities } from './plugins/repository-capabilities.js';
@@ -54,6 +55,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(GraphColumnsCache);
   container.registerSingleton(GitRunner);
   container.registerSingleton(RepositoryCapabilities);
+  container.registerSingleton(PluginLogs);
   container.registerSingleton(PluginRegistry);
   container.registerSingleton(OverlayService);
   container.registerSingleton(PluginWatcher);

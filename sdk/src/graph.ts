@@ -7,7 +7,17 @@
  */
 import type { NodeStyle } from './plugin.js';
 
-/** What a node stands for. Symbol kinds appear once the indexer records symbols. */
+/**
+ * What a node stands for. Symbol kinds appear once the indexer records symbols.
+ *
+ * @example
+ * ```ts
+ * import type { GraphNode, NodeKind } from '@strata/sdk';
+ *
+ * const symbolKinds: NodeKind[] = ['function', 'class', 'method', 'interface', 'type', 'variable'];
+ * const isSymbol = (node: GraphNode): boolean => symbolKinds.includes(node.kind);
+ * ```
+ */
 export type NodeKind =
   | 'directory'
   | 'file'
@@ -19,10 +29,29 @@ export type NodeKind =
   | 'type'
   | 'variable';
 
-/** What an edge stands for: `contains` for the tree, `imports` for module references. */
+/**
+ * What an edge stands for: `contains` for the tree, `imports` for module references.
+ *
+ * @example
+ * ```ts
+ * import type { EdgeKind, GraphEdge } from '@strata/sdk';
+ *
+ * const ofKind = (edges: GraphEdge[], kind: EdgeKind): GraphEdge[] => edges.filter((edge) => edge.kind === kind);
+ * ```
+ */
 export type EdgeKind = 'contains' | 'imports';
 
-/** A point in layout space. */
+/**
+ * A point in layout space.
+ *
+ * @example
+ * ```ts
+ * import type { Position } from '@strata/sdk';
+ *
+ * const distance = (a: Position, b: Position): number => Math.hypot(a.x - b.x, a.y - b.y);
+ * distance({ x: 0, y: 0 }, { x: 3, y: 4 }); // 5
+ * ```
+ */
 export interface Position {
   /** Horizontal coordinate; any finite number. */
   x: number;
@@ -30,7 +59,21 @@ export interface Position {
   y: number;
 }
 
-/** A node of the code graph. */
+/**
+ * A node of the code graph, as `GET /api/graph` serves it and as
+ * `PluginTester` takes it.
+ *
+ * @example
+ * ```ts
+ * import type { GraphNode } from '@strata/sdk';
+ *
+ * const nodes: GraphNode[] = [
+ *   { id: 'dir:.', kind: 'directory', name: 'repo', path: '.' },
+ *   { id: 'file:a.ts', kind: 'file', name: 'a.ts', path: 'a.ts', parent: 'dir:.', language: 'typescript', loc: 120 },
+ *   { id: 'sym:a.ts#main', kind: 'function', name: 'main', path: 'a.ts', parent: 'file:a.ts', startLine: 3, endLine: 20, exported: true },
+ * ];
+ * ```
+ */
 export interface GraphNode {
   /** Stable identifier: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>` or `sym:<path>#<Class>.<method>`. */
   id: string;
@@ -69,14 +112,43 @@ export interface GraphNode {
   error?: string;
   /** Saved layout position, present when one was saved for this node. */
   position?: Position;
-  /** Styles of the active overlays that paint this node: plugin id -> overlay id -> style. */
+  /** Styles of the active overlays that paint this node: plugin id → overlay id → style. */
   overlays?: Record<string, Record<string, NodeStyle>>;
 }
 
-/** How a module reference was written in the source. */
+/**
+ * How a module reference was written in the source.
+ *
+ * @example
+ * ```ts
+ * import type { GraphEdge } from '@strata/sdk';
+ *
+ * // Imports that exist only for types are gone at run time.
+ * const atRunTime = (edge: GraphEdge): boolean => edge.references?.some((kind) => kind !== 'type-only') ?? true;
+ * ```
+ */
 export type ImportReferenceKind = 'static' | 'dynamic' | 'require' | 're-export' | 'type-only';
 
-/** An edge of the code graph. */
+/**
+ * An edge of the code graph.
+ *
+ * @example
+ * ```ts
+ * import type { GraphEdge } from '@strata/sdk';
+ *
+ * const edges: GraphEdge[] = [
+ *   { id: 'contains:dir:.->file:a.ts', source: 'dir:.', target: 'file:a.ts', kind: 'contains' },
+ *   {
+ *     id: 'imports:file:a.ts->file:b.ts',
+ *     source: 'file:a.ts',
+ *     target: 'file:b.ts',
+ *     kind: 'imports',
+ *     references: ['static'],
+ *     specifiers: ['./b.js'],
+ *   },
+ * ];
+ * ```
+ */
 export interface GraphEdge {
   /** Stable identifier: `<kind>:<source>-><target>`. */
   id: string;

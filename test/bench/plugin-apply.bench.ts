@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { GraphNode } from '@strata/sdk';
-import { PluginSandbox, createIsolateRuntime, graphPayloadOf } from '@strata/sdk/sandbox';
+import { PluginSandbox, createIsolateRuntime, graphPayloadOf } from '@strata/sandbox';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
 

@@ -32,12 +32,19 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   const scaffold = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8'));
   t.match(scaffold.scripts, { typecheck: 'tsc -p .', test: 'strata plugin test' });
   t.match(scaffold.devDependencies, { typescript: String, '@types/node': String });
+  // Installed from a registry with ordinary ranges: nothing points into this checkout or its machine.
+  t.same(
+    Object.fromEntries(Object.entries(scaffold.devDependencies).filter(([name]) => name.startsWith('@strata/'))),
+    { '@strata/host': '^0.1.0', '@strata/sdk': '^0.1.0', '@strata/sdk-testing': '^0.1.0' },
+  );
+  const scaffoldText = await readFile(path.join(folder, 'package.json'), 'utf8');
+  t.notOk(scaffoldText.includes('file:') || scaffoldText.includes(repoRoot), 'no file: ranges, no path of this checkout');
   const tested = runStrata(t, ['plugin', 'test'], { cwd: folder });
   t.equal(await tested.exited, 0, tested.stdout() + tested.stderr());
   t.match(tested.stdout(), /Type-checking \(tsc -p \.\)\nBuilt loc-size: .*\nTesting loc-size: 1 file\n[\s\S]*ℹ pass 1\n/);
   const source = path.join(folder, 'src', 'index.ts');
   const good = await readFile(source, 'utf8');
-  await writeFile(source, good.replace('const scale = ctx.params.scale ?? 200;', 'const scale: string = ctx.params.scale ?? 200;'));
+  await writeFile(source, good.replace('const scale = ctx.params.scale;', 'const scale: string = ctx.params.scale;'));
   const typeError = runStrata(t, ['plugin', 'test', folder]);
   t.equal(await typeError.exited, 1, 'a type error fails it');
   t.match(typeError.stdout(), /src\/index\.ts\(\d+,\d+\): error TS2322/, "with tsc's message");
@@ -54,7 +61,7 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   await rm(path.join(folder, 'test', 'wrong.test.ts'));
 
   // A throw in the author's source is told at its line of src/index.ts (through the source map the build writes).
-  const throwing = good.replace('const scale = ctx.params.scale ?? 200;', "const scale = ctx.params.scale ?? 200;\n    if (scale > 0) throw new Error('scale broke');");
+  const throwing = good.replace('const scale = ctx.params.scale;', "const scale = ctx.params.scale;\n    if (scale > 0) throw new Error('scale broke');");
   const throwLine = throwing.split('\n').findIndex((line) => line.includes("throw new Error('scale broke')")) + 1;
   await writeFile(source, throwing);
   t.equal(await runStrata(t, ['plugin', 'build', folder]).exited, 0);
@@ -81,12 +88,16 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.match(leftOut.stderr(), /the tarball would not carry the plugin's entry dist\/plugin\.js/);
   t.notOk(existsSync(path.join(workspace, 'packed-wrong', 'loc-size-0.1.0.tgz')), 'no tarball kept');
   await writeFile(manifestFile, manifestText);
-  // The default the scaffold applies is one its schema accepts.
-  t.match(manifest.parameters.properties.scale, { default: 200, maximum: 1000 });
+  t.notOk('parameters' in manifest, 'the parameters are declared in the code, once');
 
   // Served in dev mode, applied, then edited: the change shows up.
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [folder] }, dev: true, watch: false } });
+  // The schema the plugin declares in definePlugin is what the host serves, for the UI's form.
+  const served = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'loc-size');
+  t.match(served?.parameters?.properties?.scale, { type: 'number', default: 200, maximum: 1000 });
+  const refused = await server.api('/api/overlays/loc-size/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scale": 0}' });
+  t.same(refused.body.error, { code: 'INVALID_PARAMETER', message: 'body.scale: must be > 0' }, 'and checks requests against');
   const applied = await server.api('/api/overlays/loc-size/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scale": 1}' });
   t.equal(applied.status, 200, JSON.stringify(applied.body));
   const sizeOfIndex = async () => (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays?.['loc-size']?.size?.size;

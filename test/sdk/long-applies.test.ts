@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import type { GraphNode } from '@strata/sdk';
-import { PluginTester, SandboxError } from '@strata/sdk/testing';
+import { PluginTester, PluginTestError } from '@strata/sdk-testing';
 import { pluginCode, writePlugin, type FixturePlugin } from '../helpers/fixture-plugins.ts';
 
 const GRAPH: { nodes: GraphNode[] } = { nodes: [{ id: 'file:a.ts', kind: 'file', name: 'a.ts', path: 'a.ts', language: 'typescript' } as GraphNode] };
@@ -49,8 +49,8 @@ t.test("the plugin's own time still counts: waiting on itself ends the apply", a
     () => undefined,
     (error: unknown) => error,
   );
-  t.ok(failure instanceof SandboxError, 'the apply fails');
-  t.match(failure, { kind: 'wall-time', message: /wall-time limit of 500 ms, not counting the time its capability calls waited on the host/ });
+  t.ok(failure instanceof PluginTestError, 'the apply fails');
+  t.match(failure, { code: 'PLUGIN_FAILED', kind: 'wall-time', message: /wall-time limit of 500 ms, not counting the time its capability calls waited on the host/ });
 });
 
 t.test('progress reports reach the caller, at most five a second and always the last', async (t) => {

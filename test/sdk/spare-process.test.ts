@@ -4,7 +4,7 @@
 // the spare.
 import t from 'tap';
 import type { GraphNode } from '@strata/sdk';
-import { graphPayloadOf, PluginSandbox, SpareSandboxProcess } from '@strata/sdk/sandbox';
+import { graphPayloadOf, PluginSandbox, SpareSandboxProcess } from '@strata/sandbox';
 import { pluginCode } from '../helpers/fixture-plugins.ts';
 
 const CODE = pluginCode(`const o = ctx.overlay('main'); o.set(0, { color: '#00ff00' });`);

@@ -1,12 +1,5 @@
 import { colorScale, definePlugin, scaleLegend } from '@strata/sdk';
 
-interface Params {
-  markers?: string[];
-  languages?: string[];
-}
-
-const DEFAULT_MARKERS = ['TODO', 'FIXME', 'XXX', 'HACK'];
-const DEFAULT_LANGUAGES = ['typescript', 'javascript'];
 /** Markers per 100 lines of code at which the color is darkest. */
 const HIGH_DENSITY = 5;
 
@@ -16,7 +9,29 @@ function escape(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export default definePlugin<Params>({
+export default definePlugin({
+  // Declared once: the host checks requests against it and fills in the defaults; ctx.params is typed from it
+  // ({ markers: string[]; languages: string[] }).
+  parameters: {
+    type: 'object',
+    properties: {
+      markers: {
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: 40 },
+        minItems: 1,
+        maxItems: 20,
+        default: ['TODO', 'FIXME', 'XXX', 'HACK'],
+        description: 'Words that mark work left to do.',
+      },
+      languages: {
+        type: 'array',
+        items: { type: 'string' },
+        default: ['typescript', 'javascript'],
+        description: 'Languages of the files read.',
+      },
+    },
+    additionalProperties: false,
+  },
   overlays: [
     {
       id: 'density',
@@ -27,8 +42,8 @@ export default definePlugin<Params>({
     },
   ],
   async apply(ctx) {
-    const markers = ctx.params.markers ?? DEFAULT_MARKERS;
-    const languages = new Set(ctx.params.languages ?? DEFAULT_LANGUAGES);
+    const markers = ctx.params.markers;
+    const languages = new Set(ctx.params.languages);
     const pattern = new RegExp(`\\b(${markers.map(escape).join('|')})\\b`, 'g');
     const graph = ctx.graph;
     const { language, languageNames, loc, parent } = graph.nodes;

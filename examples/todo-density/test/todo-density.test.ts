@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PluginTester } from '@strata/sdk/testing';
+import { PluginTester } from '@strata/sdk-testing';
 
 const tester = new PluginTester(new URL('..', import.meta.url));
 
@@ -54,5 +54,10 @@ t.test('many files: reads go through the sandbox queue, not all at once', async 
 });
 
 t.test('parameters are checked against the schema, as the host checks them', async (t) => {
-  await t.rejects(tester.run({ graph, params: { markers: 'TODO' } }), /params\.markers: must be array: the host would answer 400/);
+  // The host's code and words for the same request (POST /api/overlays/todo-density/apply).
+  await t.rejects(tester.run({ graph, params: { markers: 'TODO' } }), { code: 'INVALID_PARAMETER', message: /^body\.markers: must be array$/ });
+  await t.rejects(tester.run({ graph, params: { marker: ['TODO'] } }), {
+    code: 'INVALID_PARAMETER',
+    message: /^body\.marker: is not a known field; plugin "todo-density" takes "markers", "languages"$/,
+  });
 });

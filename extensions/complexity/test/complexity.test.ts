@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { indexRepository } from '@strata/host';
 import type { GraphNode } from '@strata/sdk';
-import { PluginTester } from '@strata/sdk/testing';
+import { PluginTester } from '@strata/sdk-testing';
 import { oracle, type OracleFile, type OracleUnit } from './oracle.ts';
 
 const pluginFolder = fileURLToPath(new URL('..', import.meta.url));

@@ -14,7 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from '@strata/sdk';
+import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 
@@ -218,3 +218,4 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
 }
 
 export { layoutQuality, type LayoutQuality, type QualityOptions } from './quality.js';
+export type { LayoutBackendInfo, LayoutEngine, LayoutInput, LayoutSettings } from './layout-engine.js';

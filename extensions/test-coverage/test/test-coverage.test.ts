@@ -5,7 +5,7 @@
  * the reports' own <line hits>, counted here by `oracle`.
  */
 import t from 'tap';
-import { PluginTester } from '@strata/sdk/testing';
+import { PluginTester } from '@strata/sdk-testing';
 import { cobertura, DOCTYPE, graphOf, lineRun, oracle } from './fixtures/cobertura.ts';
 
 const tester = new PluginTester(new URL('..', import.meta.url));
@@ -248,21 +248,21 @@ t.test('a malformed report is refused as invalid input naming the report and the
       () => undefined,
       (e: unknown) => e,
     );
-    t.match(error, { name: 'SandboxError', kind: 'invalid-input', message }, what);
+    t.match(error, { name: 'PluginTestError', code: 'INVALID_PARAMETER', kind: 'invalid-input', message }, what);
   }
 });
 
 t.test('the failing report is named by its index', async (t) => {
   const graph = graphOf([['src/a.ts', 'typescript']]);
   const good = wrap(goodClass);
-  await t.rejects(tester.run({ graph, inputs: { report: [good, good, '<coverage><oops></coverage>'] } }), { kind: 'invalid-input', message: /^report 3 \(inputs\.report\[2\]\): is not well-formed XML/ });
-  await t.rejects(tester.run({ graph, inputs: { report: [good, '<nope/>'] } }), { kind: 'invalid-input', message: /^report 2 \(inputs\.report\[1\]\): the root element is <nope>/ });
+  await t.rejects(tester.run({ graph, inputs: { report: [good, good, '<coverage><oops></coverage>'] } }), { kind: 'invalid-input', message: /^plugin "test-coverage": report 3 \(inputs\.report\[2\]\): is not well-formed XML/ });
+  await t.rejects(tester.run({ graph, inputs: { report: [good, '<nope/>'] } }), { kind: 'invalid-input', message: /^plugin "test-coverage": report 2 \(inputs\.report\[1\]\): the root element is <nope>/ });
 });
 
 t.test('reports larger than the limits are refused before they are parsed', async (t) => {
   const graph = graphOf([['src/a.ts', 'typescript']]);
   const big = wrap(goodClass) + ' '.repeat(50 * 1024 * 1024);
-  await t.rejects(tester.run({ graph, inputs: { report: big }, limits: { memoryMb: 512 } }), { kind: 'invalid-input', message: /^report 1 \(inputs\.report\[0\]\): \d+ characters, more than the limit of 52428800 per report/ });
+  await t.rejects(tester.run({ graph, inputs: { report: big }, limits: { memoryMb: 512 } }), { kind: 'invalid-input', message: /^plugin "test-coverage": report 1 \(inputs\.report\[0\]\): \d+ characters, more than the limit of 52428800 per report/ });
   const large = wrap(goodClass) + ' '.repeat(35 * 1024 * 1024);
   await t.rejects(tester.run({ graph, inputs: { report: [large, large, large] }, limits: { memoryMb: 512 } }), { kind: 'invalid-input', message: /the 3 reports add up to \d+ characters, more than the limit of 104857600/ });
 });

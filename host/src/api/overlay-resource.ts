@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
 import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
 import { OverlayService, type ApplyBody } from '../overlays/overlay-service.js';
+import { PLUGIN_LOG_LINE_CHARS, PLUGIN_LOG_LINES, PluginLogs } from '../plugins/plugin-logs.js';
 import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
 import { StringEnum } from '../validation/string-enum.js';
 import { NodeStyleSchema } from './graph-schemas.js';
@@ -33,7 +34,7 @@ const PluginSchema = Type.Object({
   builtIn: Type.Boolean(),
   capabilities: Type.Array(Type.String()),
   parameters: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'JSON schema of the apply parameters (the manifest\'s `strata.parameters`, an object schema); absent when the plugin declares none.' }),
+    Type.Record(Type.String(), Type.Unknown(), { description: 'JSON schema of the apply parameters, an object schema (declared in the plugin\'s `definePlugin` or its manifest\'s `strata.parameters`); absent when the plugin declares none.' }),
   ),
   inputs: Type.Array(PluginInputSchema, { description: 'The inputs the plugin reads, as its manifest declares them (`strata.inputs`); empty when none.' }),
   loaded: Type.Boolean({ description: 'False when the plugin cannot be applied; `reason` says why.' }),
@@ -75,6 +76,7 @@ export class OverlayResource implements ApiResource {
   constructor(
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(PluginLogs) private readonly logs: PluginLogs,
   ) {}
 
   routes(): ApiRoute[] {
@@ -102,7 +104,7 @@ export class OverlayResource implements ApiResource {
         operationId: 'applyOverlay',
         summary: 'Apply the overlays of a plugin',
         description:
-          'The body is optional: the plugin\'s parameters as a JSON object, checked against the schema in its manifest, plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status.',
+          'The body is optional: the plugin\'s parameters as a JSON object, checked against the schema it declares (`definePlugin` or its manifest), plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status.',
         tags: ['overlays'],
         params: PluginIdParams,
         body: Type.Object(
@@ -161,6 +163,41 @@ export class OverlayResource implements ApiResource {
         errors: ['NOT_FOUND'],
         handle: async ({ params }) => ({ data: await this.overlays.servedStyles(params.id) }),
       }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/overlays/:id/logs',
+        operationId: 'getPluginLogs',
+        summary: 'What a plugin logged',
+        description:
+          `The lines the plugin wrote with \`ctx.log\` (and what its sandbox process wrote to standard error), oldest first: the last ${PLUGIN_LOG_LINES} kept, each cut to ${PLUGIN_LOG_LINE_CHARS} characters. ` +
+          'A plugin may log 200 lines in a burst, then 20 a second; lines beyond are dropped and counted in `dropped`. `since` (a `seq`) gives only the lines after it. ' +
+          'Each line kept is also sent on the event stream as a `plugin.log` event.',
+        tags: ['overlays'],
+        params: PluginIdParams,
+        query: Type.Object({ since: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'A line\'s `seq`: only the lines after it.' })) }),
+        response: Type.Object({
+          pluginId: Type.String(),
+          lines: Type.Array(
+            Type.Object({
+              seq: Type.Integer({ minimum: 1 }),
+              at: Type.String({ format: 'date-time' }),
+              source: StringEnum(['plugin', 'sandbox'] as const, { description: '`plugin`: ctx.log; `sandbox`: the sandbox process\'s standard error.' }),
+              message: Type.String(),
+              truncated: Type.Boolean(),
+            }),
+          ),
+          dropped: Type.Object({
+            rateLimited: Type.Integer({ minimum: 0, description: 'Lines over the rate limit, since the host started.' }),
+            overwritten: Type.Integer({ minimum: 0, description: 'Lines pushed out of the buffer by newer ones.' }),
+          }),
+          limits: Type.Object({ lines: Type.Integer(), lineChars: Type.Integer(), burst: Type.Integer(), perSecond: Type.Integer() }),
+        }),
+        errors: ['NOT_FOUND', 'INVALID_PARAMETER'],
+        handle: async ({ params, query }) => {
+          const record = await this.plugins.listed(params.id);
+          return { data: this.logs.read(record.id, query.since === undefined ? 0 : Number(query.since)) };
+        },
+      }),
     ];
   }
 
@@ -176,7 +213,7 @@ export class OverlayResource implements ApiResource {
       ...(record.sdkRange !== undefined && { sdk: record.sdkRange }),
       builtIn: record.builtIn,
       capabilities: record.capabilities,
-      ...(manifest?.parameters && { parameters: manifest.parameters }),
+      ...(record.package?.parameters && { parameters: record.package.parameters }),
       inputs: Object.entries(manifest?.inputs ?? {}).map(([name, input]) => ({ name, description: input.description, ...(input.accept !== undefined && { accept: input.accept }), multiple: input.multiple ?? false })),
       loaded: record.state === 'loaded',
       state: record.state,

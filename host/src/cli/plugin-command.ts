@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SDK_VERSION } from '@strata/sdk';
-import type { PluginPackage } from '../plugins/plugin-manifest.js';
+import { HOST_VERSION } from '../host-version.js';
+import type { PluginPackage } from '@strata/sandbox';
 import { UsageError } from './usage-error.js';
 
 /** What a scaffolded plugin installs to check its types (the versions Strata is built with). */
@@ -14,7 +15,7 @@ const SCAFFOLD_TYPES_NODE = '^24.19.2';
 
 /** The builder and the manifest reader (with its compiled schema): loaded by the commands that use them, so that the rest of the CLI starts without them. */
 function pluginTools() {
-  return Promise.all([import('../plugins/plugin-builder.js'), import('../plugins/plugin-manifest.js')]);
+  return Promise.all([import('../plugins/plugin-builder.js'), import('@strata/sandbox')]);
 }
 
 /** `strata plugin new|build|test|pack`: make, bundle, test and pack overlay plugins. */
@@ -58,7 +59,7 @@ Steps, each stopping the command when it fails:
   2. tsc -p . when the plugin has a tsconfig.json (TypeScript from the plugin's own dependencies)
   3. strata plugin build, when the manifest names a "source"
   4. node --test on test/**/*.test.{ts,mts,js,mjs} (Node runs TypeScript tests as they are);
-     PluginTester from @strata/sdk/testing runs the plugin in the same sandbox as the host`,
+     PluginTester from @strata/sdk-testing runs the plugin in the same sandbox as the host`,
     )
     .action(async (dir: string) => {
       const folder = path.resolve(dir);
@@ -189,16 +190,12 @@ async function scaffold(folder: string, id: string): Promise<void> {
           entry: 'dist/plugin.js',
           source: 'src/index.ts',
           capabilities: ['graph:read'],
-          parameters: {
-            type: 'object',
-            properties: { scale: { type: 'number', exclusiveMinimum: 0, maximum: 1000, default: 200, description: 'Lines of code that make a node twice as large.' } },
-            additionalProperties: false,
-          },
         },
-        // Until the packages are on a registry, the author's install links the Strata this command ran from.
+        // From the registry, as any package: Strata's packages are released together, under one version.
         devDependencies: {
-          '@strata/sdk': `file:${packageDir('@strata/sdk')}`,
-          '@strata/host': `file:${packageDir('@strata/host')}`,
+          '@strata/host': `^${HOST_VERSION}`,
+          '@strata/sdk': `^${SDK_VERSION}`,
+          '@strata/sdk-testing': `^${HOST_VERSION}`,
           typescript: SCAFFOLD_TYPESCRIPT,
           '@types/node': SCAFFOLD_TYPES_NODE,
         },
@@ -208,13 +205,18 @@ async function scaffold(folder: string, id: string): Promise<void> {
     ) + '\n',
     'src/index.ts': `import { colorScale, definePlugin, scaleLegend } from '@strata/sdk';
 
-interface Params {
-  scale?: number;
-}
-
 const color = colorScale(['#c6dbef', '#08306b'], [0, 1000]);
 
-export default definePlugin<Params>({
+export default definePlugin({
+  // The apply parameters, declared once: the host checks requests against this schema (and fills in defaults),
+  // the UI makes its form from it, and ctx.params gets its type from it (here { scale: number }).
+  parameters: {
+    type: 'object',
+    properties: {
+      scale: { type: 'number', exclusiveMinimum: 0, maximum: 1000, default: 200, description: 'Lines of code that make a node twice as large.' },
+    },
+    additionalProperties: false,
+  },
   overlays: [
     {
       id: 'size',
@@ -225,7 +227,7 @@ export default definePlugin<Params>({
     },
   ],
   apply(ctx) {
-    const scale = ctx.params.scale ?? 200;
+    const scale = ctx.params.scale;
     const { loc } = ctx.graph.nodes;
     const overlay = ctx.overlay('size');
     for (const node of ctx.graph.nodesOfKind('file')) {
@@ -237,7 +239,7 @@ export default definePlugin<Params>({
 `,
     'test/plugin.test.ts': `import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PluginTester } from '@strata/sdk/testing';
+import { PluginTester } from '@strata/sdk-testing';
 
 const tester = new PluginTester(new URL('..', import.meta.url));
 
@@ -263,7 +265,3 @@ test('files are sized by their lines of code', async () => {
   for (const [name, content] of Object.entries(files)) await writeFile(path.join(folder, name), content);
 }
 
-/** The folder of a Strata package as this process resolves it. */
-function packageDir(name: string): string {
-  return path.dirname(realpathSync(createRequire(import.meta.url).resolve(`${name}/package.json`)));
-}

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkWith } from '../validation/schema-check.js';
+import { checkWith } from '@strata/sandbox';
 import { SETTING_LEAVES, validateSettings } from './settings-validator.generated.js';
 import { DEFAULT_SETTINGS, type StrataConfig, type StrataSettings } from './strata-config.js';
 

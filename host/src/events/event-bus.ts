@@ -2,7 +2,7 @@ import { injectable } from 'tsyringe';
 
 /** What the host tells clients on `GET /api/events`. */
 export interface StrataEvent {
-  /** `plugin.loaded`, `plugin.reloaded`, `plugin.failed`, `plugin.removed`, `overlay.applying`, `overlay.progress`, `overlay.applied`, `overlay.removed`, `overlay.failed`, `graph.changed`. */
+  /** `plugin.loaded`, `plugin.reloaded`, `plugin.failed`, `plugin.removed`, `plugin.log`, `overlay.applying`, `overlay.progress`, `overlay.applied`, `overlay.removed`, `overlay.failed`, `graph.changed`. */
   type: string;
   data: Record<string, unknown>;
 }

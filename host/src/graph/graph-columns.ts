@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { graphPayloadOf, type GraphPayload } from '@strata/sdk/sandbox';
+import { graphPayloadOf, type GraphPayload } from '@strata/sandbox';
 import { GraphStore } from './graph-store.js';
 
 /**

@@ -8,7 +8,7 @@ import { StrataConfig } from '../config/strata-config.js';
 import { statusOf, type ErrorCode } from '../errors/error-codes.js';
 import { StrataError } from '../errors/strata-error.js';
 import { Logger } from '../logging/logger.js';
-import type { SchemaCheck } from '../validation/schema-check.js';
+import type { SchemaCheck } from '@strata/sandbox';
 import { compileSchema } from '../validation/schema-validator.js';
 import { ApiResource, SerializedJson, StreamedResponse, defineRoute, type ApiRoute } from './api-route.js';
 import { Type } from '@sinclair/typebox';

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { LayoutSettings, Position } from '@strata/sdk';
+import type { Position } from '@strata/sdk';
+import type { LayoutSettings } from '@strata/extension-gpu-layout';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';

@@ -5,7 +5,7 @@
  * between iterations, so it takes effect within one iteration.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LayoutEngine, LayoutInput } from '@strata/sdk';
+import type { LayoutEngine, LayoutInput } from '@strata/extension-gpu-layout';
 
 interface WorkerData {
   enginePackage: string;

@@ -1,5 +1,5 @@
 import type { NodeStyle } from '@strata/sdk';
-import { SandboxError, type ApplyLimits, type ApplyProgress, type GraphPayload, type OverlayColumns } from '@strata/sdk/sandbox';
+import { checkApplyRequest, SandboxError, styleAt, type ApplyLimits, type ApplyProgress, type GraphPayload, type OverlayColumns } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
@@ -128,7 +128,7 @@ export class OverlayService {
 
   /** The status of a plugin's overlays, once the plugins found at start are loaded. */
   async status(pluginId: string): Promise<OverlayStatus> {
-    const record = await this.loadedOrListed(pluginId);
+    const record = await this.plugins.listed(pluginId);
     return this.snapshot(record.id);
   }
 
@@ -182,7 +182,7 @@ export class OverlayService {
    * plugin serves nothing (inactive, or not loaded).
    */
   async servedStyles(pluginId: string): Promise<{ pluginId: string; state: OverlayState; serving: boolean; overlays: Array<{ id: string; legend: Record<string, string>; styles: Record<string, NodeStyle> }> }> {
-    const record = await this.loadedOrListed(pluginId);
+    const record = await this.plugins.listed(pluginId);
     const entry = this.byPlugin.get(record.id);
     const state = this.snapshot(record.id).state;
     if (!entry || !this.serves(record.id, entry)) return { pluginId: record.id, state, serving: false, overlays: [] };
@@ -229,14 +229,12 @@ export class OverlayService {
    * not loaded, bad parameters or inputs, busy); runs nothing.
    */
   async checkApply(pluginId: string, body: ApplyBody | undefined): Promise<{ record: PluginRecord; params: Record<string, unknown>; inputs: Record<string, string[]> }> {
-    const record = await this.loadedOrListed(pluginId);
+    const record = await this.plugins.listed(pluginId);
     if (record.state !== 'loaded' || !record.sandbox || !record.package) throw new StrataError('PLUGIN_NOT_LOADED', `plugin "${pluginId}" is not loaded: ${record.reason ?? record.state}`);
-    const { inputs: rawInputs, ...params } = body ?? {};
-    const inputs = checkInputs(rawInputs, record);
-    const checked = record.package.checkParameters(params);
+    const checked = checkApplyRequest(record.package, body);
     if (!checked.ok) throw new StrataError('INVALID_PARAMETER', checked.message);
     if (this.byPlugin.get(pluginId)?.status.state === 'applying') throw new StrataError('OVERLAY_BUSY', `plugin "${pluginId}" is applying already; wait for it or remove it`);
-    return { record, params, inputs };
+    return { record, ...checked.request };
   }
 
   /**
@@ -289,7 +287,7 @@ export class OverlayService {
 
   /** Removes the plugin's overlays; stops an apply under way. Harmless when nothing is applied. */
   async remove(pluginId: string): Promise<OverlayStatus> {
-    const record = await this.loadedOrListed(pluginId);
+    const record = await this.plugins.listed(pluginId);
     const entry = this.byPlugin.get(record.id);
     if (entry) {
       // The store first: on a full disk nothing changes, and the overlays keep serving as the store keeps them.
@@ -420,56 +418,17 @@ export class OverlayService {
   private unstore(pluginId: string): Promise<unknown> {
     return this.dataDirectory.write('overlays', `removing the overlays of plugin "${pluginId}"`, (collection) => collection.deleteOne({ _id: pluginId }, {}));
   }
-
-  /** The plugin's record, once the plugins found at start are loaded (a request must not see them half loaded). */
-  private async loadedOrListed(pluginId: string): Promise<PluginRecord> {
-    await this.plugins.whenLoaded();
-    const record = this.plugins.get(pluginId);
-    if (!record) {
-      const known = this.plugins.list().map((plugin) => plugin.id).sort();
-      throw new StrataError('NOT_FOUND', `plugin "${pluginId.slice(0, 200)}" does not exist; the plugins are: ${known.length > 0 ? known.join(', ') : 'none'}`);
-    }
-    return record;
-  }
 }
 
 function inactive(pluginId: string): OverlayStatus {
   return { pluginId, state: 'inactive', params: null, inputs: [], startedAt: null, appliedAt: null, durationMs: null, styledNodes: 0, graphRevision: null, summary: {}, error: null, progress: null };
 }
 
-function checkInputs(raw: unknown, record: PluginRecord): Record<string, string[]> {
-  if (raw === undefined) return {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StrataError('INVALID_PARAMETER', 'body.inputs: must be an object of name -> text (or array of texts)');
-  if (!record.capabilities.includes('inputs:read')) throw new StrataError('INVALID_PARAMETER', `body.inputs: plugin "${record.id}" reads no inputs (it does not declare inputs:read)`);
-  // Inputs the manifest names are the only ones taken (a plugin that lists none reads whatever it is sent).
-  const declared = Object.keys(record.package?.manifest.inputs ?? {});
-  const undeclared = declared.length > 0 ? Object.keys(raw).filter((name) => !declared.includes(name)) : [];
-  if (undeclared.length > 0) {
-    throw new StrataError('INVALID_PARAMETER', `body.inputs: plugin "${record.id}" reads no input named ${undeclared.slice(0, 20).map((name) => JSON.stringify(name)).join(', ')}; it reads ${declared.map((name) => JSON.stringify(name)).join(', ')}`);
-  }
-  const inputs: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    const texts = typeof value === 'string' ? [value] : value;
-    if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string')) throw new StrataError('INVALID_PARAMETER', `body.inputs[${JSON.stringify(name)}]: must be a string or an array of strings`);
-    inputs[name] = texts as string[];
-  }
-  return inputs;
-}
-
 function toApplied(columns: OverlayColumns, ids: readonly string[], declaredLegend: Record<string, string>): AppliedOverlay {
   const styles = new Map<string, NodeStyle>();
   for (let i = 0; i < ids.length; i++) {
-    const color = columns.color[i]!;
-    const size = columns.size[i]!;
-    const value = columns.value[i]!;
-    const badge = columns.badge[i]!;
-    if (color === 0 && Number.isNaN(size) && Number.isNaN(value) && badge === -1) continue;
-    const style: NodeStyle = {};
-    if (color !== 0) style.color = `#${(color - 0x1000000).toString(16).padStart(6, '0')}`;
-    if (!Number.isNaN(size)) style.size = size;
-    if (!Number.isNaN(value)) style.value = value;
-    if (badge !== -1) style.badge = columns.badgeText[badge]!;
-    styles.set(ids[i]!, style);
+    const style = styleAt(columns, i);
+    if (style) styles.set(ids[i]!, style);
   }
   return { id: columns.id, legend: columns.legend ?? declaredLegend, styles };
 }

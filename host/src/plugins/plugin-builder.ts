@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { build, type Plugin } from 'esbuild';
-import type { PluginPackage } from './plugin-manifest.js';
+import type { PluginPackage } from '@strata/sandbox';
 
 /** A build that failed; the message lists esbuild's errors with their locations. */
 export class PluginBuildError extends Error {

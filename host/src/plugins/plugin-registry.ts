@@ -1,14 +1,28 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { inject, injectable } from 'tsyringe';
-import { FORK_ON_DEMAND, PluginSandbox, SandboxError, SpareSandboxProcess, type DeclaredOverlay, type SandboxProcessSource } from '@strata/sdk/sandbox';
+import {
+  FORK_ON_DEMAND,
+  isPluginFolder,
+  PluginManifestError,
+  PluginSandbox,
+  readPluginPackage,
+  SandboxError,
+  SpareSandboxProcess,
+  withDeclaredParameters,
+  type DeclaredOverlay,
+  type PluginPackage,
+  type SandboxProcessSource,
+} from '@strata/sandbox';
 import { StrataConfig } from '../config/strata-config.js';
 import { EventBus } from '../events/event-bus.js';
+import { StrataError } from '../errors/strata-error.js';
 import { Logger } from '../logging/logger.js';
-import { PluginManifestError, isPluginFolder, readPluginPackage, type PluginPackage } from './plugin-manifest.js';
+import { PluginLogs } from './plugin-logs.js';
 import { RepositoryCapabilities } from './repository-capabilities.js';
 import { Semaphore } from '../concurrency/semaphore.js';
 
@@ -37,8 +51,26 @@ export interface PluginRecord {
   loadedAt?: string;
 }
 
-/** Where the built-in plugins live: `extensions/` next to the host package. */
-export const BUILT_IN_PLUGINS_DIR = fileURLToPath(new URL('../../../extensions/', import.meta.url));
+/**
+ * The built-in overlay plugins: packages the host depends on, found where
+ * Node resolves them from the host (`node_modules` of an installed host; in
+ * this repository, links to the `extensions/` workspaces).
+ */
+export const BUILT_IN_PLUGIN_PACKAGES = ['@strata/extension-complexity', '@strata/extension-git-activity', '@strata/extension-ownership', '@strata/extension-test-coverage'] as const;
+
+/** The folder of each built-in plugin package that resolves (real paths, so that a workspace link is watched at its target). */
+export function builtInPluginFolders(): string[] {
+  const require = createRequire(import.meta.url);
+  const folders: string[] = [];
+  for (const name of BUILT_IN_PLUGIN_PACKAGES) {
+    try {
+      folders.push(path.dirname(realpathSync(require.resolve(`${name}/package.json`))));
+    } catch {
+      // Not installed: the host serves without it (GET /api/overlays does not list it).
+    }
+  }
+  return folders;
+}
 
 /** How long the loads that ran out of time at start wait, once the others are done, before they are tried again. */
 const LOAD_RETRY_PAUSE_MS = 1000;
@@ -49,7 +81,7 @@ interface LoadOptions {
 }
 
 /**
- * Finds plugin folders (built-in ones in `extensions/`, and those in the
+ * Finds plugin folders (the built-in packages, and those in the
  * configured directories), checks their manifests, and keeps one sandbox per
  * loaded plugin.
  */
@@ -69,11 +101,13 @@ export class PluginRegistry {
    * process is started when needed, and none is kept idle.
    */
   private readonly processes: SandboxProcessSource;
+  private readonly builtInFolders = builtInPluginFolders();
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(RepositoryCapabilities) private readonly capabilities: RepositoryCapabilities,
     @inject(EventBus) private readonly events: EventBus,
+    @inject(PluginLogs) private readonly logs: PluginLogs,
     @inject(Logger) private readonly logger: Logger,
   ) {
     this.processes = config.dev ? new SpareSandboxProcess() : FORK_ON_DEMAND;
@@ -81,7 +115,7 @@ export class PluginRegistry {
 
   /** The folders plugins are looked for in: built-in first, then configured. */
   get roots(): Array<{ dir: string; builtIn: boolean }> {
-    return [{ dir: BUILT_IN_PLUGINS_DIR, builtIn: true }, ...this.config.plugins.directories.map((dir) => ({ dir, builtIn: false }))];
+    return [...this.builtInFolders.map((dir) => ({ dir, builtIn: true })), ...this.config.plugins.directories.map((dir) => ({ dir, builtIn: false }))];
   }
 
   /** Plugin folders under the roots: a root may be a plugin itself or hold plugins one level down. */
@@ -146,6 +180,21 @@ export class PluginRegistry {
     return [...this.records.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 
+  /**
+   * The record of plugin `id`, once the plugins found at start are loaded (a
+   * request must not see them half loaded); `NOT_FOUND`, naming the plugins
+   * there are, when there is none.
+   */
+  async listed(id: string): Promise<PluginRecord> {
+    await this.whenLoaded();
+    const record = this.get(id);
+    if (!record) {
+      const known = this.list().map((plugin) => plugin.id).sort();
+      throw new StrataError('NOT_FOUND', `plugin "${id.slice(0, 200)}" does not exist; the plugins are: ${known.length > 0 ? known.join(', ') : 'none'}`);
+    }
+    return record;
+  }
+
   get(id: string): PluginRecord | undefined {
     return this.records.get(id);
   }
@@ -172,6 +221,7 @@ export class PluginRegistry {
     const record = this.byFolder(folder);
     if (!record) return undefined;
     this.records.delete(record.id);
+    this.logs.forget(record.id);
     await record.sandbox?.dispose();
     this.events.publish('plugin.removed', { pluginId: record.id });
     return record;
@@ -228,7 +278,6 @@ export class PluginRegistry {
       return this.settleFailure(existing, { ...described, state: 'failed', reason: `its entry ${manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}` });
     }
     try {
-      const log = this.logger.child({ pluginId: manifest.id });
       const sandbox = await PluginSandbox.start({
         pluginId: manifest.id,
         code,
@@ -237,10 +286,19 @@ export class PluginRegistry {
         capabilities: manifest.capabilities ?? [],
         limits: this.config.plugins,
         callCapability: (name, args, signal) => this.capabilities.call(manifest.id, name, args, signal),
-        log: (message) => log.info({ plugin: manifest.id }, message),
+        log: (message, source) => this.logs.append(manifest.id, source, message),
         processes: this.processes,
       });
-      const record: PluginRecord = { ...described, state: 'loaded', overlays: [...sandbox.overlays], sandbox, loadedAt: new Date().toISOString() };
+      // The parameters the plugin declares in definePlugin are checked as a manifest's are.
+      let loaded: PluginPackage;
+      try {
+        loaded = withDeclaredParameters(pkg, sandbox.parameters);
+      } catch (error) {
+        await sandbox.dispose('its parameter schema is not usable');
+        if (!(error instanceof PluginManifestError)) throw error;
+        return this.settleFailure(existing, { ...described, state: 'invalid', reason: error.message });
+      }
+      const record: PluginRecord = { ...described, package: loaded, state: 'loaded', overlays: [...sandbox.overlays], sandbox, loadedAt: new Date().toISOString() };
       if (existing && existing.id !== record.id) this.records.delete(existing.id);
       this.records.set(record.id, record);
       await existing?.sandbox?.dispose('the plugin was reloaded; its overlays are applied again with the new version');

@@ -7,7 +7,7 @@ import { EventBus } from '../events/event-bus.js';
 import { Logger } from '../logging/logger.js';
 import { OverlayService } from '../overlays/overlay-service.js';
 import { PluginBuildError, buildPlugin } from './plugin-builder.js';
-import { PluginManifestError, isPluginFolder, readPluginPackage } from './plugin-manifest.js';
+import { PluginManifestError, isPluginFolder, readPluginPackage } from '@strata/sandbox';
 import { PluginRegistry } from './plugin-registry.js';
 
 /** Quiet time after the last save before a plugin is rebuilt and reloaded. */

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TSchema } from '@sinclair/typebox';
-import { fieldName, type SchemaCheck } from './schema-check.js';
+import { fieldName, type SchemaCheck } from '@strata/sandbox';
 import { compileSchema } from './schema-validator.js';
 
 /** Entries of a record checked between two turns of the event loop (about 20 ms of Ajv's work here). */

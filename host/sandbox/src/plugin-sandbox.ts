@@ -14,8 +14,7 @@
  *   finite numbers, badge lengths, legends).
  */
 import type { ChildProcess } from 'node:child_process';
-import type { Capability, OverlayType } from '../plugin.js';
-import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS } from '../plugin.js';
+import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS, type Capability, type OverlayType } from '@strata/sdk';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
 import { FORK_ON_DEMAND, type SandboxProcessSource } from './sandbox-processes.js';
@@ -73,8 +72,8 @@ export interface PluginSandboxOptions {
    * call ends (finished, failed, cancelled): stop the work then.
    */
   callCapability(name: Capability, args: unknown[], signal: AbortSignal): Promise<unknown>;
-  /** Lines the plugin logs, and what the sandbox process writes to stderr. */
-  log?(message: string): void;
+  /** Lines the plugin logs (`plugin`), and what the sandbox process writes to stderr (`sandbox`). */
+  log?(message: string, source: 'plugin' | 'sandbox'): void;
   /** Where its processes come from (default: each started when needed). */
   processes?: SandboxProcessSource;
 }
@@ -98,7 +97,7 @@ export class PluginSandbox {
   private child: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextRequestId = 1;
-  private declared: { sdkVersion: string; overlays: DeclaredOverlay[] } | undefined;
+  private declared: { sdkVersion: string; overlays: DeclaredOverlay[]; parameters: Record<string, unknown> | undefined } | undefined;
   private sentGraphRevision = -1;
   private disposed = false;
   private disposeReason = 'the plugin was unloaded';
@@ -138,6 +137,15 @@ export class PluginSandbox {
   /** The overlays the plugin declares. */
   get overlays(): readonly DeclaredOverlay[] {
     return this.declared!.overlays;
+  }
+
+  /**
+   * The parameter schema the plugin declares in `definePlugin`, as plain
+   * JSON, unchecked: `parameterCheck` checks and compiles it, as it does a
+   * manifest's `strata.parameters`.
+   */
+  get parameters(): Record<string, unknown> | undefined {
+    return this.declared!.parameters;
   }
 
   /** The process id of the sandbox process, while one runs. */
@@ -235,7 +243,7 @@ export class PluginSandbox {
     this.child = child;
     this.sentGraphRevision = -1;
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => this.options.log?.(`sandbox process: ${text.trimEnd().slice(0, 2000)}`));
+    child.stderr?.on('data', (text: string) => this.options.log?.(text.trimEnd().slice(0, 2000), 'sandbox'));
     child.on('message', (message: FromSandbox) => this.receive(child, message));
     child.once('exit', (code, signal) => {
       if (this.child !== child) return;
@@ -253,7 +261,7 @@ export class PluginSandbox {
         void this.answerCapability(child, message.callId, message.name, message.args);
         return;
       case 'log':
-        this.options.log?.(message.message);
+        this.options.log?.(message.message, 'plugin');
         return;
       case 'progress':
         this.onProgress?.(message.progress);
@@ -352,13 +360,25 @@ export class PluginSandbox {
     }
   }
 
-  private checkRegistration(outcome: RuntimeRegisterOutcome): { sdkVersion: string; overlays: DeclaredOverlay[] } {
+  private checkRegistration(outcome: RuntimeRegisterOutcome): { sdkVersion: string; overlays: DeclaredOverlay[]; parameters: Record<string, unknown> | undefined } {
     if (!isObject(outcome)) throw new SandboxError('load', 'the plugin registration gave nothing usable');
     if (outcome.ok !== true) throw new SandboxError('load', `the plugin is not valid: ${String((outcome as { error?: { message?: unknown } }).error?.message ?? 'unknown reason')}`);
     const overlays = Array.isArray(outcome.overlays) ? outcome.overlays : [];
     if (typeof outcome.sdkVersion !== 'string' || overlays.length === 0) throw new SandboxError('load', 'the plugin descriptor has no SDK version or no overlays');
+    let parameters: Record<string, unknown> | undefined;
+    if (outcome.parameters !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = typeof outcome.parameters === 'string' && outcome.parameters.length <= 64 * 1024 ? JSON.parse(outcome.parameters) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (!isObject(parsed) || Array.isArray(parsed)) throw new SandboxError('load', 'the parameters the plugin declares are not a JSON schema object of at most 64 KB');
+      parameters = parsed;
+    }
     return {
       sdkVersion: outcome.sdkVersion,
+      parameters,
       overlays: overlays.slice(0, 16).map((overlay, index) => {
         // Checked again here: the plugin shares its isolate with the runtime that checked it first.
         const where = `overlays[${index}]`;

@@ -1,4 +1,4 @@
-import type { GraphEdge, GraphNode } from '../graph.js';
+import type { GraphEdge, GraphNode } from '@strata/sdk';
 import type { GraphPayload } from './isolate-runtime.js';
 
 /** The graph as the columns a sandbox keeps resident: one entry per node (and per edge) in the order given. */

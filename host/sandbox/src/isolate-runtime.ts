@@ -71,7 +71,13 @@ export type RuntimeApplyOutcome =
 
 /** What registering the plugin's default export gives back. */
 export type RuntimeRegisterOutcome =
-  | { ok: true; sdkVersion: string; overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }> }
+  | {
+      ok: true;
+      sdkVersion: string;
+      overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>;
+      /** The parameter schema the plugin declares in `definePlugin`, as JSON text (the host checks and compiles it). */
+      parameters?: string;
+    }
   | { ok: false; error: { name: string; message: string; stack: string } };
 
 /** The runtime's entry points, called by the sandbox process. */
@@ -125,6 +131,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const PROGRESS_EVERY_MS = 200;
   const MAX_PROGRESS_MESSAGE = 200;
   const OVERLAY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+  /** The largest parameter schema a plugin may declare in `definePlugin`, in characters of JSON. */
+  const MAX_PARAMETERS_SCHEMA = 64 * 1024;
 
   let descriptor: { overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>; apply: unknown } | undefined;
   let graph: GraphPayload | undefined;
@@ -286,8 +294,16 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         if (description !== undefined && typeof description !== 'string') fail(`${where}.description must be a string`);
         append(checked, { id, name, type, description: typeof description === 'string' ? description.slice(0, 500) : '', legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`) });
       }
+      // The parameter schema goes out as JSON text; the host checks it as it checks a manifest's.
+      const declared = own(candidate, 'parameters');
+      let parameters: string | undefined;
+      if (declared !== undefined) {
+        if (typeof declared !== 'object' || declared === null || isArray(declared)) fail('parameters must be a JSON schema object');
+        parameters = stringify(declared);
+        if (typeof parameters !== 'string' || parameters.length > MAX_PARAMETERS_SCHEMA) fail(`parameters must be a JSON schema of at most ${MAX_PARAMETERS_SCHEMA} characters as JSON`);
+      }
       descriptor = { overlays: checked, apply };
-      return { ok: true, sdkVersion, overlays: checked };
+      return parameters === undefined ? { ok: true, sdkVersion, overlays: checked } : { ok: true, sdkVersion, overlays: checked, parameters };
     } catch (error) {
       return { ok: false, error: describe(error) };
     }
@@ -494,6 +510,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     const started = now();
     if (applying) return { ok: false, error: { name: 'Error', message: 'an apply is already running in this sandbox', stack: '' } };
     applying = true;
+    let logLines = 0;
     try {
       if (!descriptor) fail('the plugin is not registered');
       const declared = new MapCtor<string, boolean>();
@@ -514,7 +531,6 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         reflectApply(mapSet, writers, [overlay.id, writer(overlay.id, payload, view)]);
         append(order, overlay.id);
       }
-      let logLines = 0;
       let progressSentAt = -Infinity;
       const call = (capability: string, args: unknown[]): Promise<unknown> => {
         need(capability);
@@ -578,6 +594,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       return { ok: false, error: describe(error) };
     } finally {
       applying = false;
+      // The lines over the limit are counted, and the count said in a last line.
+      if (logLines > MAX_LOG_LINES) host.log(`(${logLines - MAX_LOG_LINES} more lines of this apply were dropped: at most ${MAX_LOG_LINES} are kept per apply)`);
     }
   }
 

@@ -6,9 +6,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 import semver from 'semver';
 import { CAPABILITIES, SDK_VERSION, type Capability, type PluginInput } from '@strata/sdk';
-import { checkWith, fieldName } from '../validation/schema-check.js';
-import { compileSchema } from '../validation/schema-validator.js';
-import { StringEnum } from '../validation/string-enum.js';
+import { checkWith, fieldName } from './schema-check.js';
 
 const PLUGIN_ID = '^[a-z0-9][a-z0-9-]{0,63}$';
 /** Input names: what `ctx.inputs.get(name)` takes and the apply body's `inputs` holds. */
@@ -35,7 +33,7 @@ export const PluginManifestSchema = Type.Object(
     sdk: Type.String({ minLength: 1, description: 'Semver range of SDK versions the plugin works with.' }),
     entry: Type.String({ minLength: 1 }),
     source: Type.Optional(Type.String({ minLength: 1 })),
-    capabilities: Type.Optional(Type.Array(StringEnum(CAPABILITIES as Capability[]), { uniqueItems: true })),
+    capabilities: Type.Optional(Type.Array(Type.Unsafe<Capability>({ type: 'string', enum: [...CAPABILITIES] }), { uniqueItems: true })),
     parameters: Type.Optional(Type.Object({ type: Type.Literal('object') }, { additionalProperties: true })),
     inputs: Type.Optional(Type.Record(Type.String(), PluginInputSchema, { maxProperties: 32 })),
   },
@@ -64,6 +62,9 @@ export class PluginManifestError extends Error {
   }
 }
 
+/** Checks an apply request's parameters (the body, without `inputs`); fills in the schema's defaults. */
+export type ParameterCheck = (value: unknown) => { ok: true } | { ok: false; message: string };
+
 /** A plugin folder whose manifest checks out. */
 export interface PluginPackage {
   folder: string;
@@ -74,11 +75,18 @@ export interface PluginPackage {
   entryPath: string;
   /** Absolute path of the source to bundle, when the plugin has one. */
   sourcePath: string | undefined;
-  /** Checks apply parameters against `strata.parameters`. */
-  checkParameters(value: unknown): { ok: true } | { ok: false; message: string };
+  /**
+   * The parameter schema in force: the manifest's `strata.parameters`, or
+   * the one the plugin declares in `definePlugin` once it is loaded
+   * (`withDeclaredParameters`); undefined when it takes none.
+   */
+  parameters: Record<string, unknown> | undefined;
+  /** Checks apply parameters against `parameters` (none accepted when there is no schema). */
+  checkParameters: ParameterCheck;
 }
 
-const checkManifest = compileSchema(PluginManifestSchema);
+const manifestAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+const checkManifest = checkWith<ValidManifest>(manifestAjv.compile(PluginManifestSchema));
 /**
  * `pattern` and `patternProperties` of a plugin's schema run on RE2 (RE2JS),
  * which matches in linear time: a schema is plugin code, and a pattern such
@@ -136,31 +144,96 @@ export function readPluginPackage(folder: string): PluginPackage {
   const defaultSource = path.join(folder, 'src', 'index.ts');
   const sourcePath = manifest.source !== undefined ? inside(folder, manifest.source, 'strata.source', manifest.id) : existsSync(defaultSource) ? defaultSource : undefined;
 
-  // A plugin that declares no parameters takes none: an option sent to it by mistake (`--since` to complexity) is refused, not ignored.
-  let checkParameters: PluginPackage['checkParameters'] = (value) => {
-    const sent = typeof value === 'object' && value !== null ? Object.keys(value) : [];
-    return sent.length === 0 ? { ok: true } : { ok: false, message: `body: plugin "${manifest.id}" takes no parameters; it was sent ${sent.slice(0, 20).map((key) => JSON.stringify(key)).join(', ')}` };
-  };
-  if (manifest.parameters) {
-    const properties = (manifest.parameters as { properties?: Record<string, unknown> }).properties ?? {};
-    if ('inputs' in properties) throw new PluginManifestError('package.json: strata.parameters may not declare "inputs": that key of the apply body carries input texts', 'invalid', manifest.id);
-    let validate: ReturnType<Ajv['compile']>;
-    try {
-      validate = parameterAjv.compile(manifest.parameters);
-    } catch (error) {
-      throw new PluginManifestError(`package.json: strata.parameters is not a valid JSON schema: ${(error as Error).message}`, 'invalid', manifest.id);
-    }
-    const check = checkWith(validate);
-    const known = Object.keys(properties);
-    checkParameters = (value) => {
-      const result = check(value, 'body');
-      if (result.ok) return { ok: true };
-      // A mistyped or misplaced option: say which ones the plugin takes.
-      const takes = / is not a known field/.test(result.message) && known.length > 0 ? `; plugin "${manifest.id}" takes ${known.map((key) => JSON.stringify(key)).join(', ')}` : '';
-      return { ok: false, message: result.message + takes };
-    };
+  const checkParameters = manifest.parameters ? parameterCheck(manifest.id, manifest.parameters, 'package.json: strata.parameters') : noParameters(manifest.id);
+  return { folder, manifest, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', entryPath, sourcePath, parameters: manifest.parameters, checkParameters };
+}
+
+/**
+ * The package once its plugin is loaded: the parameter schema it declares in
+ * `definePlugin` (`PluginSandbox.parameters`) is checked and put in force as
+ * a manifest's would be. Throws `PluginManifestError` when the schema is not
+ * usable, or when the manifest declares parameters too (one place only).
+ */
+export function withDeclaredParameters(pkg: PluginPackage, declared: Record<string, unknown> | undefined): PluginPackage {
+  if (declared === undefined) return pkg;
+  const id = pkg.manifest.id;
+  if (pkg.manifest.parameters) {
+    throw new PluginManifestError('the parameters are declared twice, in package.json (strata.parameters) and in definePlugin: keep one (definePlugin also types ctx.params)', 'invalid', id);
   }
-  return { folder, manifest, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', entryPath, sourcePath, checkParameters };
+  if (declared.type !== 'object') throw new PluginManifestError('definePlugin parameters: must be an object schema ({"type": "object", ...})', 'invalid', id);
+  return { ...pkg, parameters: declared, checkParameters: parameterCheck(id, declared, 'definePlugin parameters') };
+}
+
+/** An apply request, checked: its parameters (the schema's defaults filled in) and its input texts by name. */
+export interface CheckedApplyRequest {
+  params: Record<string, unknown>;
+  inputs: Record<string, string[]>;
+}
+
+/**
+ * Checks an apply request's body as the host does before it runs anything:
+ * `inputs` against the inputs the manifest declares, the rest (the
+ * parameters) against the parameter schema in force. A refusal's message
+ * is the one the host answers 400 `INVALID_PARAMETER` with.
+ */
+export function checkApplyRequest(pkg: PluginPackage, body: Record<string, unknown> | undefined): { ok: true; request: CheckedApplyRequest } | { ok: false; message: string } {
+  const { inputs: rawInputs, ...params } = body ?? {};
+  const inputs = checkInputTexts(rawInputs, pkg);
+  if (!inputs.ok) return inputs;
+  const checked = pkg.checkParameters(params);
+  if (!checked.ok) return checked;
+  return { ok: true, request: { params, inputs: inputs.inputs } };
+}
+
+function checkInputTexts(raw: unknown, pkg: PluginPackage): { ok: true; inputs: Record<string, string[]> } | { ok: false; message: string } {
+  const id = pkg.manifest.id;
+  if (raw === undefined) return { ok: true, inputs: {} };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'body.inputs: must be an object of name -> text (or array of texts)' };
+  if (!pkg.manifest.capabilities?.includes('inputs:read')) return { ok: false, message: `body.inputs: plugin "${id}" reads no inputs (it does not declare inputs:read)` };
+  // Inputs the manifest names are the only ones taken (a plugin that lists none reads whatever it is sent).
+  const declared = Object.keys(pkg.manifest.inputs ?? {});
+  const undeclared = declared.length > 0 ? Object.keys(raw).filter((name) => !declared.includes(name)) : [];
+  if (undeclared.length > 0) {
+    return { ok: false, message: `body.inputs: plugin "${id}" reads no input named ${undeclared.slice(0, 20).map((name) => JSON.stringify(name)).join(', ')}; it reads ${declared.map((name) => JSON.stringify(name)).join(', ')}` };
+  }
+  const inputs: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const texts: unknown = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string')) return { ok: false, message: `body.inputs[${JSON.stringify(name)}]: must be a string or an array of strings` };
+    inputs[name] = texts as string[];
+  }
+  return { ok: true, inputs };
+}
+
+/** A plugin that declares no parameters takes none: an option sent to it by mistake (`--since` to complexity) is refused, not ignored. */
+function noParameters(pluginId: string): ParameterCheck {
+  return (value) => {
+    const sent = typeof value === 'object' && value !== null ? Object.keys(value) : [];
+    return sent.length === 0 ? { ok: true } : { ok: false, message: `body: plugin "${pluginId}" takes no parameters; it was sent ${sent.slice(0, 20).map((key) => JSON.stringify(key)).join(', ')}` };
+  };
+}
+
+/** Compiles a plugin's parameter schema (on RE2, see above); `where` names where it was declared, for its errors. */
+function parameterCheck(pluginId: string, schema: Record<string, unknown>, where: string): ParameterCheck {
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  if (typeof properties === 'object' && properties !== null && 'inputs' in properties) {
+    throw new PluginManifestError(`${where} may not declare "inputs": that key of the apply body carries input texts`, 'invalid', pluginId);
+  }
+  let validate: ReturnType<Ajv['compile']>;
+  try {
+    validate = parameterAjv.compile(schema);
+  } catch (error) {
+    throw new PluginManifestError(`${where} is not a valid JSON schema: ${(error as Error).message}`, 'invalid', pluginId);
+  }
+  const check = checkWith(validate);
+  const known = Object.keys(properties);
+  return (value) => {
+    const result = check(value, 'body');
+    if (result.ok) return { ok: true };
+    // A mistyped or misplaced option: say which ones the plugin takes.
+    const takes = / is not a known field/.test(result.message) && known.length > 0 ? `; plugin "${pluginId}" takes ${known.map((key) => JSON.stringify(key)).join(', ')}` : '';
+    return { ok: false, message: result.message + takes };
+  };
 }
 
 /** Checks what the schema cannot say well of `strata.inputs`: names, `accept` lists, and the capability to read them. */

@@ -1,7 +1,9 @@
 /**
- * The layout-engine interface: what the host asks of a layout extension.
- * The host runs an engine in a worker thread and never imports its
- * libraries (TensorFlow.js for the built-in one).
+ * The layout-engine interface: what the host asks of a layout engine. It
+ * lives with the built-in engine, which implements it, and the host imports
+ * it from here (types only): the host runs an engine in a worker thread and
+ * never imports its libraries (TensorFlow.js for the built-in one). Plugin
+ * authors do not see it: it is not part of `@strata/sdk`.
  */
 
 /** Tunable forces of a force layout; every field optional. */

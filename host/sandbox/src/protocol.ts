@@ -5,7 +5,17 @@
  */
 import type { GraphPayload, RuntimeApplyOutcome, RuntimeApplyRequest, RuntimeRegisterOutcome } from './isolate-runtime.js';
 
-/** Limits of one plugin's sandbox. */
+/**
+ * Limits of one plugin's sandbox.
+ *
+ * @example
+ * ```ts
+ * import type { SandboxLimits } from '@strata/sdk-testing';
+ *
+ * // A test that a runaway apply is stopped within a second of CPU time.
+ * const tight: Partial<SandboxLimits> = { cpuTimeMs: 1000, wallTimeMs: 5000 };
+ * ```
+ */
 export interface SandboxLimits {
   /**
    * Heap limit of the isolate, in MiB. isolated-vm's limit is soft: an
@@ -55,14 +65,38 @@ export type ToSandbox =
 /** The time limits of one apply, when they differ from the plugin's (the host scales them with the repository). */
 export type ApplyLimits = Pick<SandboxLimits, 'cpuTimeMs' | 'wallTimeMs'>;
 
-/** How far an apply has come, as the plugin reports it with `ctx.progress`. */
+/**
+ * How far an apply has come, as the plugin reports it with `ctx.progress`.
+ *
+ * @example
+ * ```ts
+ * import type { ApplyProgress } from '@strata/sdk-testing';
+ *
+ * const percent = (progress: ApplyProgress): string =>
+ *   progress.total ? `${Math.round((100 * progress.done) / progress.total)} %` : `${progress.done}`;
+ * percent({ done: 30, total: 120, message: 'blaming files' }); // '25 %'
+ * ```
+ */
 export interface ApplyProgress {
+  /** Work done so far, in the plugin's unit (files, commits...). */
   done: number;
+  /** Work to do in all, when the plugin knows it. */
   total?: number;
+  /** What the apply is doing ("blaming files"). */
   message?: string;
 }
 
-/** Why a sandbox call failed. */
+/**
+ * Why a sandbox call failed.
+ *
+ * @example
+ * ```ts
+ * import type { SandboxFailureKind } from '@strata/sdk-testing';
+ *
+ * // Failures that a faster or smaller apply would avoid.
+ * const isLimit = (kind: SandboxFailureKind): boolean => kind === 'cpu-time' || kind === 'wall-time' || kind === 'memory';
+ * ```
+ */
 export type SandboxFailureKind = 'load' | 'threw' | 'cpu-time' | 'wall-time' | 'memory' | 'crashed' | 'invalid-result' | 'invalid-input' | 'disposed' | 'cancelled';
 
 export type FromSandbox =
