@@ -9,6 +9,10 @@ import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
 
+// Each case runs the CLI several times, each indexing a repository: about 100 s in all on two busy cores, near
+// tap's 120 s a file (it ran past it once under load).
+t.setTimeout(300_000);
+
 /** The sample repository with one commit, so that git-activity has history to read. */
 async function gitRepo(t: Parameters<typeof makeRepo>[0]): Promise<string> {
   const repo = await makeRepo(t, SAMPLE_REPO);
