@@ -71,15 +71,28 @@ export function nodePath(id: string): string {
   return `/api/graph/nodes/${encodeURIComponent(id)}`;
 }
 
-/** Event types and data from /api/events, as they arrive. */
+/** Event types and data from /api/events, as they arrive (the stream is asked for now and connects soon after). */
 export function followEvents(t: { teardown(fn: () => unknown): void }, server: TestServer): Array<{ type: string; data: any }> {
   const events: Array<{ type: string; data: any }> = [];
+  void readEvents(t, server, events).catch(() => undefined);
+  return events;
+}
+
+/** Like `followEvents`, once the stream is connected: no event published after it resolves is missed. */
+export async function followEventsConnected(t: { teardown(fn: () => unknown): void }, server: TestServer): Promise<Array<{ type: string; data: any }>> {
+  const events: Array<{ type: string; data: any }> = [];
+  await readEvents(t, server, events);
+  return events;
+}
+
+/** Connects to /api/events and, in the background, pushes each event onto `events`; resolves once connected. */
+async function readEvents(t: { teardown(fn: () => unknown): void }, server: TestServer, events: Array<{ type: string; data: any }>): Promise<void> {
   const controller = new AbortController();
   t.teardown(() => controller.abort());
+  const stream = await fetch(`${server.url}/api/events`, { signal: controller.signal });
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     try {
-      const stream = await fetch(`${server.url}/api/events`, { signal: controller.signal });
-      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
         const { value, done } = await reader.read();
@@ -97,5 +110,4 @@ export function followEvents(t: { teardown(fn: () => unknown): void }, server: T
       // aborted
     }
   })();
-  return events;
 }

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
-import { postJson, startTestServer } from '../helpers/strata-server.ts';
+import { followEventsConnected, postJson, startTestServer } from '../helpers/strata-server.ts';
 
 interface LogLine {
   seq: number;
@@ -11,35 +11,6 @@ interface LogLine {
   source: 'plugin' | 'sandbox';
   message: string;
   truncated: boolean;
-}
-
-/** Collects the events of GET /api/events until the test ends. */
-async function eventsOf(t: { teardown(fn: () => unknown): void }, url: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
-  const events: Array<{ type: string; data: Record<string, unknown> }> = [];
-  const controller = new AbortController();
-  t.teardown(() => controller.abort());
-  const stream = await fetch(`${url}/api/events`, { signal: controller.signal });
-  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        pending += value;
-        const blocks = pending.split('\n\n');
-        pending = blocks.pop()!;
-        for (const block of blocks) {
-          const type = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (type && data) events.push({ type, data: JSON.parse(data) as Record<string, unknown> });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return events;
 }
 
 async function until(check: () => boolean, ms = 5000): Promise<boolean> {
@@ -58,7 +29,7 @@ t.test('the lines a plugin logs are served with their order, source and time, an
     { id: 'quiet', code: pluginCode('') },
   ]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
-  const events = await eventsOf(t, server.url);
+  const events = await followEventsConnected(t, server);
   const empty = await server.api('/api/overlays/quiet/logs');
   t.equal(empty.status, 200);
   t.match(empty.body.data, { pluginId: 'quiet', lines: [], dropped: { rateLimited: 0, overwritten: 0 }, limits: { lines: 500, lineChars: 1000, burst: 200, perSecond: 20 } });
@@ -88,7 +59,7 @@ t.test('a plugin that floods its log is bounded: per apply, per second, in the b
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginsFolder(t, [{ id: 'flood', code: pluginCode(`for (let i = 0; i < 100000; i++) ctx.log('line ' + i);`) }]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
-  const events = await eventsOf(t, server.url);
+  const events = await followEventsConnected(t, server);
 
   t.equal((await server.api('/api/overlays/flood/apply', postJson({}))).status, 200, 'the apply is not held up');
   let log = (await server.api('/api/overlays/flood/logs')).body.data;
