@@ -64,14 +64,14 @@ export async function indexRepository(options: ConfigSources & { onProgress?: (p
  * out (what `strata overlay` does when no server answers).
  */
 export async function withOfflineOverlays<T>(
-  options: ConfigSources & { logDestination?: DestinationStream; onProgress?: (progress: BuildProgress) => void },
+  options: ConfigSources & { logDestination?: DestinationStream; onProgress?: (progress: BuildProgress) => void; onlyPlugin?: string },
   work: (session: import('./app/offline-overlays.js').OfflineSession) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(options);
   // Plugins that cannot load are shown by `strata overlay list`; only errors are logged here.
   const [{ createContainer }, { OfflineOverlays }, { createLogger }] = await Promise.all([import('./composition-root.js'), import('./app/offline-overlays.js'), import('./logging/create-logger.js')]);
   const logger = createLogger('error', options.logDestination);
-  return createContainer(config, logger).resolve(OfflineOverlays).run(work, options.onProgress);
+  return createContainer(config, logger).resolve(OfflineOverlays).run(work, options.onProgress, options.onlyPlugin);
 }
 
 /** Loads the configuration, indexes the repository and serves it. */

@@ -31,10 +31,11 @@ export class OfflineOverlays {
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
   ) {}
 
-  async run<T>(work: (session: OfflineSession) => Promise<T>, onProgress?: (progress: BuildProgress) => void): Promise<T> {
+  /** Does `work`; with `onlyPlugin`, loads that plugin alone (one sandbox process instead of one per plugin). */
+  async run<T>(work: (session: OfflineSession) => Promise<T>, onProgress?: (progress: BuildProgress) => void, onlyPlugin?: string): Promise<T> {
     let building: Promise<void> | undefined;
     try {
-      await Promise.all([this.overlays.load(), this.plugins.loadAll()]);
+      await Promise.all([this.overlays.load(), this.plugins.loadAll(onlyPlugin === undefined ? {} : { only: onlyPlugin })]);
       const buildGraph = (): Promise<void> => (building ??= this.source.build(onProgress).then((graph) => this.graph.replace(graph)));
       return await work({ overlays: this.overlays, plugins: this.plugins, buildGraph });
     } finally {

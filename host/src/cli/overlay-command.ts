@@ -72,7 +72,7 @@ works against a remote server too.`,
       const progress = new ApplyProgressLine(`Applying ${plugin}`);
       const statusPath = `/api/overlays/${encodeURIComponent(plugin)}/status`;
       try {
-        const request = { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, body, whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>) };
+        const request = { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin, body, whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>) };
         const status = (await perform(options, request, async ({ overlays, buildGraph }) => {
           await overlays.checkApply(plugin, body);
           await buildGraph();
@@ -88,12 +88,12 @@ works against a remote server too.`,
     });
 
   common(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply` }, ({ overlays }) => overlays.remove(plugin));
+    await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin }, ({ overlays }) => overlays.remove(plugin));
     process.stdout.write(`Removed the overlays of ${plugin}\n`);
   });
 
   common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status` }, ({ overlays }) => overlays.status(plugin))) as Status;
+    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status`, plugin }, ({ overlays }) => overlays.status(plugin))) as Status;
     process.stdout.write(`${plugin}: ${status.state}\n`);
     if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
     if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
@@ -130,7 +130,12 @@ type OfflineWork = Parameters<typeof withOfflineOverlays<unknown>>[1];
  * Sends the request to the server; when nothing answers there, does the
  * same work in this process on the repository's data directory.
  */
-async function perform(options: CommonOptions, request: { method: string; path: string; body?: unknown; envelope?: boolean; whileSent?: (get: (path: string) => Promise<unknown>) => void }, offline: OfflineWork): Promise<unknown> {
+async function perform(
+  options: CommonOptions,
+  /** `plugin`: the one plugin the request is about; without a server, only that plugin is loaded. */
+  request: { method: string; path: string; plugin?: string; body?: unknown; envelope?: boolean; whileSent?: (get: (path: string) => Promise<unknown>) => void },
+  offline: OfflineWork,
+): Promise<unknown> {
   const base = options.server.replace(/\/+$/, '');
   const plugins = options.plugins && pluginDirectories(options.plugins);
   const authorization = options.token ? { authorization: `Bearer ${options.token}` } : undefined;
@@ -165,7 +170,10 @@ async function perform(options: CommonOptions, request: { method: string; path: 
   const indexing = new ProgressLine();
   try {
     const { withOfflineOverlays } = await import('../index.js');
-    return await withOfflineOverlays({ repository, env: process.env, ...(plugins && { flags: { plugins: { directories: plugins } } }), onProgress: indexing.update }, offline);
+    return await withOfflineOverlays(
+      { repository, env: process.env, ...(plugins && { flags: { plugins: { directories: plugins } } }), onProgress: indexing.update, ...(request.plugin !== undefined && { onlyPlugin: request.plugin }) },
+      offline,
+    );
   } catch (error) {
     if (error instanceof StrataError) throw new OperationError(`${error.message} (${error.code})`);
     throw error;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -70,6 +70,16 @@ export function builtInPluginFolders(): string[] {
     }
   }
   return folders;
+}
+
+/** The id a plugin folder's manifest claims, without checking the rest of it; undefined when it names none. */
+function claimedId(folder: string): string | undefined {
+  try {
+    const id = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { strata?: { id?: unknown } }).strata?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long the loads that ran out of time at start wait, once the others are done, before they are tried again. */
@@ -146,7 +156,7 @@ export class PluginRegistry {
    * that still runs out of time (the machine was busy, or the plugin hangs)
    * is tried once more, alone, once the others are done and after a pause.
    */
-  loadAll(): Promise<void> {
+  loadAll(options: { only?: string } = {}): Promise<void> {
     const slots = new Semaphore(Math.max(2, availableParallelism()));
     const outOfTime: Array<{ folder: string; builtIn: boolean }> = [];
     const loadInTurn = async (folder: string, builtIn: boolean): Promise<void> => {
@@ -167,7 +177,14 @@ export class PluginRegistry {
         await this.reload(folder, builtIn);
       }
     };
-    this.loading = Promise.all(this.discover().map(({ folder, builtIn }) => loadInTurn(folder, builtIn))).then(loadAgainAlone);
+    let found = this.discover();
+    // One plugin asked for (the CLI's offline apply, status, remove): only its folder is loaded, unless no folder
+    // claims its id, and then all are (the answer lists the plugins there are).
+    if (options.only !== undefined) {
+      const claiming = found.filter(({ folder }) => claimedId(folder) === options.only);
+      if (claiming.length > 0) found = claiming;
+    }
+    this.loading = Promise.all(found.map(({ folder, builtIn }) => loadInTurn(folder, builtIn))).then(loadAgainAlone);
     return this.loading;
   }
 
