@@ -7,7 +7,7 @@ import t from 'tap';
 import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 // Each case runs the CLI several times, each indexing a repository: about 100 s in all on two busy cores, near
 // tap's 120 s a file (it ran past it once under load).
@@ -37,7 +37,7 @@ t.test('without a server, the CLI works on the repository and the next serve sho
   t.equal(await status.exited, 0);
   t.match(status.stdout(), /git-activity: active/);
 
-  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { watch: false } });
   t.match((await server.api('/api/overlays/git-activity/status')).body.data.state, /^(active|applying)$/, 'restored (and being applied again on this run\'s graph)');
   const node = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
   t.equal(node.body.data.overlays['git-activity'].churn.value, 1);
@@ -66,7 +66,7 @@ t.test('without a server, only an apply that can run indexes the repository', as
 
 t.test('with a server, the CLI sends the operation there', async (t) => {
   const repo = await gitRepo(t);
-  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { watch: false } });
   const applied = runStrata(t, ['overlay', 'apply', 'git-activity', '--server', server.url, '--since', '2020-01-01']);
   t.equal(await applied.exited, 0, applied.stderr());
   t.notMatch(applied.stderr(), /No server answers/);
@@ -87,7 +87,7 @@ t.test('with a server, the CLI sends the operation there', async (t) => {
 
 t.test('files named on the command line are read and sent', async (t) => {
   const repo = await gitRepo(t);
-  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { watch: false } });
   await mkdir(path.join(repo, 'coverage', 'a'), { recursive: true });
   await writeFile(path.join(repo, 'coverage', 'a', 'cobertura-coverage.xml'), '<coverage/>');
   // The plugin decides what a report means; here the point is that the text arrives.
@@ -145,7 +145,7 @@ t.test("without a server, --plugins loads an author's plugin from outside the re
   t.match(byVariable.stdout(), /^my-plugin: active$/m, 'STRATA_PLUGINS_DIRECTORIES does the same');
 
   // A server that answers has its own plugin folders: the flag is said to do nothing there.
-  const server = await startTestServer(t, repo);
+  const server = await startTestServerWithBuiltIns(t, repo);
   const remote = runStrata(t, ['overlay', 'list', '--server', server.url, '--plugins', outside]);
   t.equal(await remote.exited, 0, remote.stderr());
   t.match(remote.stderr(), /--plugins is for when no server answers: the server at http:\/\/[^ ]+ loads plugins from its own folders/);

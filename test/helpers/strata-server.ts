@@ -22,7 +22,11 @@ interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-/** Starts a host on `repository` (port 0, silent unless a test reads `logs`); stopped when the test ends. */
+/**
+ * Starts a host on `repository` (port 0, silent unless a test reads `logs`); stopped when the test ends. Without
+ * the built-in plugins unless the test asks for them (`plugins.builtIns`, or `startTestServerWithBuiltIns`): each
+ * starts a sandbox process, about 1.3 s of CPU a server that most tests do not use.
+ */
 export async function startTestServer(t: Teardown, repository: string, options: Partial<StartOptions> = {}): Promise<TestServer> {
   const logs: Array<Record<string, unknown>> = [];
   const logDestination = new Writable({
@@ -35,7 +39,7 @@ export async function startTestServer(t: Teardown, repository: string, options: 
     repository,
     env: {},
     ...options,
-    flags: { port: 0, logLevel: 'info', ...options.flags },
+    flags: { port: 0, logLevel: 'info', ...options.flags, plugins: { builtIns: false, ...options.flags?.plugins } },
     logDestination,
   });
   let stopped = false;
@@ -69,6 +73,11 @@ export function postJson(body: unknown, headers: Record<string, string> = {}): R
 /** The URL path of a node. */
 export function nodePath(id: string): string {
   return `/api/graph/nodes/${encodeURIComponent(id)}`;
+}
+
+/** `startTestServer` with the built-in plugins loaded, as `strata serve` loads them. */
+export function startTestServerWithBuiltIns(t: Teardown, repository: string, options: Partial<StartOptions> = {}): Promise<TestServer> {
+  return startTestServer(t, repository, { ...options, flags: { ...options.flags, plugins: { builtIns: true, ...options.flags?.plugins } } });
 }
 
 /** Event types and data from /api/events, as they arrive (the stream is asked for now and connects soon after). */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
+import { postJson, startTestServerWithBuiltIns, type TestServer } from '../helpers/strata-server.ts';
 
 const TMPFS_MAGIC = 0x01021994;
 
@@ -65,7 +65,7 @@ async function positionOf(server: TestServer, id: string): Promise<unknown> {
 t.test('a full disk: saves, clears, applies and removals answer 507 DISK_FULL and change nothing, now or after a restart', async (t) => {
   const repo = await makeRepo(t, LARGE_REPO);
   const dataDir = smallDisk(t, '2m');
-  const server = await startTestServer(t, repo, { flags: { dataDir } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });
   const file = 'file:src/module-0.ts';
 
   t.equal((await server.api('/api/graph/layout', postJson({ positions: positionsOfAll(1) }))).status, 200);
@@ -100,7 +100,7 @@ t.test('a full disk: saves, clears, applies and removals answer 507 DISK_FULL an
   t.ok(server.logs.some((record) => /was not compacted: the disk that holds the data directory is full/.test(String(record.msg))), 'and says why it did not compact');
 
   rmSync(path.join(dataDir, 'filler'));
-  const again = await startTestServer(t, repo, { flags: { dataDir } });
+  const again = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });
   t.same(await positionOf(again, file), { x: 1, y: -1 }, 'after a restart: the layout saved before the disk was full');
   // A start re-applies what was active on the graph as it is now: wait for that apply.
   status = (await again.api('/api/overlays/complexity/status')).body.data;
@@ -116,7 +116,7 @@ t.test('a full disk: saves, clears, applies and removals answer 507 DISK_FULL an
 
 t.test('removals on a full disk: clearing the layout and removing an overlay answer 507 and keep serving what the store keeps', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const server = await startTestServer(t, repo);
+  const server = await startTestServerWithBuiltIns(t, repo);
   t.equal((await server.api('/api/graph/layout', postJson({ positions: { 'file:src/index.ts': { x: 1, y: 2 } } }))).status, 200);
   t.equal((await server.api('/api/overlays/complexity/apply', postJson({}))).status, 200);
   const styles = (await server.api('/api/overlays/complexity/styles')).body.data.overlays;
@@ -146,7 +146,7 @@ t.test('removals on a full disk: clearing the layout and removing an overlay ans
   t.equal((await server.api('/api/overlays/complexity/apply', { method: 'DELETE' })).status, 200, 'with space again, the removal works');
   t.equal((await server.api('/api/overlays/complexity/status')).body.data.state, 'inactive');
   await server.stop();
-  const again = await startTestServer(t, repo, { flags: { dataDir: path.join(repo, '.strata') } });
+  const again = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir: path.join(repo, '.strata') } });
   t.equal((await again.api('/api/overlays/complexity/status')).body.data.state, 'inactive', 'and a restart agrees');
   t.same(await positionOf(again, 'file:src/index.ts'), { x: 1, y: 2 }, 'the layout too');
 });
@@ -154,13 +154,13 @@ t.test('removals on a full disk: clearing the layout and removing an overlay ans
 t.test('a server starts on a full disk: it serves what the store holds, and its writes answer 507', async (t) => {
   const repo = await makeRepo(t, LARGE_REPO);
   const dataDir = smallDisk(t, '2m');
-  const first = await startTestServer(t, repo, { flags: { dataDir } });
+  const first = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });
   t.equal((await first.api('/api/graph/layout', postJson({ positions: positionsOfAll(3) }))).status, 200);
   t.equal((await first.api('/api/overlays/complexity/apply', postJson({}))).status, 200);
   await first.stop();
 
   fillDisk(dataDir);
-  const full = await startTestServer(t, repo, { flags: { dataDir } });
+  const full = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });
   t.same(await positionOf(full, 'file:src/module-0.ts'), { x: 3, y: -3 }, 'the saved layout is served');
   const save = await full.api('/api/graph/layout', postJson({ positions: positionsOfAll(8) }));
   t.equal(save.status, 507, 'a save: 507');
@@ -171,7 +171,7 @@ t.test('a server starts on a full disk: it serves what the store holds, and its 
   t.same(readdirSync(dataDir).filter((name) => name.endsWith('~')), [], 'no half-written file');
 
   rmSync(path.join(dataDir, 'filler'));
-  const again = await startTestServer(t, repo, { flags: { dataDir } });
+  const again = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });
   t.same(await positionOf(again, 'file:src/module-0.ts'), { x: 3, y: -3 }, 'with space again, the same layout');
   t.equal((await again.api('/api/graph/layout', postJson({ positions: positionsOfAll(9) }))).status, 200, 'and saves work');
 });

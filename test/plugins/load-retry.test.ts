@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { LOC_PLUGIN, pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 t.setTimeout(240_000);
 
@@ -71,7 +71,7 @@ t.test('a load that ran out of time on a busy machine is tried again alone and l
     }
   });
 
-  const server = await startTestServer(t, repo, { flags: { watch: false, plugins: { directories: [plugins], loadTimeMs: 300 } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { watch: false, plugins: { directories: [plugins], loadTimeMs: 300 } } });
   clearInterval(starve);
   t.equal(starved.size, pluginCount, 'the first sandbox process of every plugin got no CPU');
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { pluginCode, writePlugins, type FixturePlugin } from '../helpers/fixture-plugins.ts';
-import { postJson, startTestServer } from '../helpers/strata-server.ts';
+import { postJson, startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 const EXTENSIONS = fileURLToPath(new URL('../../extensions/', import.meta.url));
 
@@ -31,7 +31,7 @@ t.test('GET /api/overlays gives each plugin its parameters schema and its inputs
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [NOTES_PLUGIN, { id: 'plain', code: pluginCode('') }]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const { status, body } = await server.api('/api/overlays');
   t.equal(status, 200);
   const byId = Object.fromEntries(body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
@@ -76,7 +76,7 @@ t.test('an invalid inputs declaration lists the plugin as not loaded, with a rea
     ['not-an-object', { inputs: ['report'] }, /strata\.inputs: must be object/],
   ];
   await writePlugins(plugins, cases.map(([id, changes]) => ({ id, code: pluginCode(''), manifest: manifest(id, changes) })));
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const { body } = await server.api('/api/overlays');
   const byId = Object.fromEntries(body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
   for (const [id, , reason] of cases) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { LOC_PLUGIN, pluginCode, writePlugin, writePlugins } from '../helpers/fixture-plugins.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 async function pluginDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'strata-plugins-'));
@@ -21,7 +21,7 @@ t.test('GET /api/overlays lists plugins as spec 2.5 and 2.6, including those tha
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [LOC_PLUGIN, BADGE_PLUGIN, { id: 'future', code: pluginCode(''), sdk: '^9.0.0' }, { id: 'broken', code: '', manifest: { id: 'Bad Id' } }]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const { status, body } = await server.api('/api/overlays');
   t.equal(status, 200);
   t.notOk('data' in body, 'no envelope');
@@ -38,7 +38,7 @@ t.test('apply, status, styles on the graph and on a node, remove', async (t) => 
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [LOC_PLUGIN, BADGE_PLUGIN]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
 
   t.match((await server.api('/api/overlays/loc/status')).body.data, { pluginId: 'loc', state: 'inactive', styledNodes: 0 });
   const applied = await server.api('/api/overlays/loc/apply', { method: 'POST' });
@@ -70,7 +70,7 @@ t.test('bad requests are 400 naming the field; unknown plugins are 404', async (
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [LOC_PLUGIN]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const post = (body: string) => server.api('/api/overlays/loc/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   let response = await post('{"threshold": -1}');
   t.equal(response.status, 400);
@@ -97,11 +97,11 @@ t.test('active overlays survive a restart', async (t) => {
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [LOC_PLUGIN]);
   const flags = { plugins: { directories: [plugins] }, watch: false };
-  const first = await startTestServer(t, repo, { flags });
+  const first = await startTestServerWithBuiltIns(t, repo, { flags });
   await first.api('/api/overlays/loc/apply', { method: 'POST' });
   const before = (await first.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays;
   await first.stop();
-  const second = await startTestServer(t, repo, { flags });
+  const second = await startTestServerWithBuiltIns(t, repo, { flags });
   // Served from the store at once, while the overlay is applied again on this run's graph.
   t.same((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, before);
   t.match((await second.api('/api/overlays/loc/status')).body.data.state, /^(active|applying)$/);
@@ -119,12 +119,12 @@ t.test('overlays kept for a plugin that no longer loads are not shown active', a
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [LOC_PLUGIN]);
   const flags = { plugins: { directories: [plugins] }, watch: false };
-  const first = await startTestServer(t, repo, { flags });
+  const first = await startTestServerWithBuiltIns(t, repo, { flags });
   t.equal((await first.api('/api/overlays/loc/apply', { method: 'POST' })).body.data.state, 'active');
   await first.stop();
   // Restarted with the plugin built for another SDK.
   await writePlugins(plugins, [{ ...LOC_PLUGIN, sdk: '^9.0.0' }]);
-  const second = await startTestServer(t, repo, { flags });
+  const second = await startTestServerWithBuiltIns(t, repo, { flags });
   const listed = (await second.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'loc');
   t.match(listed, { loaded: false, state: 'incompatible', overlayState: 'inactive', name: 'Plugin loc', description: 'Fixture plugin loc' }, 'listed inactive, under the name its manifest gives');
   const serving = second.logs.find((record) => record.msg === 'serving')!;
@@ -137,7 +137,7 @@ t.test('overlays kept for a plugin that no longer loads are not shown active', a
 
   // Fixed again: its overlays come back.
   await writePlugins(plugins, [LOC_PLUGIN]);
-  const third = await startTestServer(t, repo, { flags });
+  const third = await startTestServerWithBuiltIns(t, repo, { flags });
   let state = '';
   for (let i = 0; i < 100 && state !== 'active'; i++) {
     state = (await third.api('/api/overlays/loc/status')).body.data.state;
@@ -160,7 +160,7 @@ t.test('inputs reach plugins that declare inputs:read', async (t) => {
         return { summary: { filesWithoutData: 3, source: 'report' } };`),
     },
   ]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const response = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'hello' } }) });
   t.equal(response.status, 200);
   t.same(response.body.data.inputs, ['report']);
@@ -180,7 +180,7 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
   const folder = path.join(plugins, 'live');
   const version = (color: string) => pluginCode(`for (const i of ctx.graph.nodesOfKind('file')) ctx.overlay('main').set(i, { color: '${color}' });`);
   await writePlugin(folder, { id: 'live', code: version('#111111') });
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] }, dev: true } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] }, dev: true } });
   t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200);
 
   const events: string[] = [];
@@ -305,7 +305,7 @@ t.test('git and file capabilities answer from the served repository', async (t) 
       `),
     },
   ]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] }, watch: false } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] }, watch: false } });
   const response = await server.api('/api/overlays/history/apply', { method: 'POST' });
   t.equal(response.status, 200, JSON.stringify(response.body));
   const style = async (id: string) => (await server.api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays.history.main;
@@ -325,7 +325,7 @@ t.test('active overlays follow the graph as the repository changes', async (t) =
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [LOC_PLUGIN]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   t.equal((await server.api('/api/overlays/loc/apply', { method: 'POST' })).status, 200);
   await writeFile(path.join(repo, 'src', 'added.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport const d = 4;\n');
   let overlays: unknown;

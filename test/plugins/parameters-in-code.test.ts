@@ -8,7 +8,7 @@ import t from 'tap';
 import { PluginTester } from '@strata/sdk-testing';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { writePlugins, type FixturePlugin } from '../helpers/fixture-plugins.ts';
-import { postJson, startTestServer } from '../helpers/strata-server.ts';
+import { postJson, startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 /** A descriptor as definePlugin makes it, with `parameters` (any JavaScript expression) and an apply body. */
 function withParameters(parameters: string, apply = ''): string {
@@ -40,7 +40,7 @@ async function pluginDir(t: { teardown(fn: () => unknown): void }, plugins: Fixt
 t.test('a schema declared in definePlugin is served, checked, and its defaults filled in', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t, [LEVELS]);
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const listed = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'levels');
   t.match(listed, { loaded: true, state: 'loaded' });
   t.same(listed.parameters, SCHEMA, 'GET /api/overlays serves it, for the apply form');
@@ -87,7 +87,7 @@ t.test('a schema the host cannot use keeps the plugin from loading, with the rea
     t,
     cases.map(([id, parameters, , manifestParameters]) => ({ id, code: withParameters(parameters), ...(manifestParameters && { parameters: manifestParameters }) })),
   );
-  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const byId = Object.fromEntries((await server.api('/api/overlays')).body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
   for (const [id, , reason] of cases) {
     t.match(byId[id], { loaded: false, reason }, id);

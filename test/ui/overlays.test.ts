@@ -8,7 +8,7 @@ import path from 'node:path';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { pluginCode, writePlugins } from '../helpers/fixture-plugins.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 
 const MAGENTA = '#ff00ff';
@@ -50,7 +50,7 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
     { id: 'broken', code: pluginCode(`throw new Error('the report is missing');`, `[{ id: 'main', name: 'Broken Overlay', type: 'color', legend: {} }]`) },
     { id: 'future', sdk: '^9.0.0', code: pluginCode('') },
   ]);
-  const server = await startTestServer(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
   const watched = await openPage(browser);
   const { page } = watched;
   await openUi(watched, server.url);
@@ -145,7 +145,7 @@ t.test('built-in plugins: dates for git-activity, a file picker for test-coverag
       `<class name="b" filename="src/util/format.ts" line-rate="0"><lines><line number="4" hits="0"/></lines></class>` +
       `</classes></package></packages></coverage>`,
   );
-  const server = await startTestServer(t, repo);
+  const server = await startTestServerWithBuiltIns(t, repo);
   const watched = await openPage(browser);
   const { page } = watched;
   await openUi(watched, server.url);
@@ -182,7 +182,7 @@ t.test("a long apply shows how far it has come on its plugin's line", async (t) 
   const steps = `ctx.progress(0, 10, 'steps'); for (let step = 1; step <= 10; step++) { const until = Date.now() + 400; while (Date.now() < until) {} ctx.progress(step, 10, 'steps'); }
     const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { color: '${CYAN}' });`;
   await writePlugins(plugins, [{ id: 'slow', code: pluginCode(steps, `[{ id: 'paint', name: 'Slow Paint', type: 'color', legend: { all: '${CYAN}' } }]`) }]);
-  const server = await startTestServer(t, repo, { flags: { port: 0, plugins: { directories: [plugins], cpuTimeMs: 30_000 } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins], cpuTimeMs: 30_000 } } });
   const watched = await openPage(browser);
   const { page } = watched;
   await openUi(watched, server.url);
@@ -208,7 +208,7 @@ t.test('a link to a symbol with an overlay that paints symbols: the symbol is sh
       ),
     },
   ]);
-  const server = await startTestServer(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
   t.equal((await server.api('/api/overlays/symbols/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
   const watched = await openPage(browser);
   const { page } = watched;

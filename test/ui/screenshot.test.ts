@@ -6,7 +6,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { startTestServer, postJson } from '../helpers/strata-server.ts';
+import { startTestServerWithBuiltIns, postJson } from '../helpers/strata-server.ts';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 
 t.setTimeout(600_000);
@@ -16,7 +16,7 @@ const browser = await launchBrowser(t);
 t.test("Strata's own repository with an overlay on, at 1280x800", async (t) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'strata-screenshot-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const server = await startTestServer(t, checkout, { flags: { port: 0, dataDir, watch: false } });
+  const server = await startTestServerWithBuiltIns(t, checkout, { flags: { port: 0, dataDir, watch: false } });
   t.equal((await server.api('/api/graph/layout/compute', postJson({ iterations: 400, seed: 1 }))).status, 200);
   for (let i = 0; i < 600; i++) {
     const { state } = (await server.api('/api/graph/layout/compute/status')).body.data;

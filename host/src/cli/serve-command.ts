@@ -15,6 +15,8 @@ interface ServeOptions {
   watch?: boolean;
   dev?: boolean;
   plugins?: string[];
+  /** false with --no-built-ins. */
+  builtIns?: boolean;
   open?: boolean;
 }
 
@@ -29,6 +31,7 @@ export function serveCommand(): Command {
     .option('--no-watch', 'do not follow edits to the repository')
     .option('--dev', 'plugin development: rebuild and reload plugins when their files change')
     .option('--plugins <dir...>', PLUGINS_OPTION_HELP)
+    .option('--no-built-ins', 'load only the plugins of --plugins, not the built-in overlays (git-activity, test-coverage, complexity, ownership)')
     .option('--open', 'open the web UI in the default browser once it is served')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
@@ -55,6 +58,7 @@ Examples:
       if (options.watch === false) flags.watch = false;
       if (options.dev) flags.dev = true;
       if (options.plugins) flags.plugins = { directories: pluginDirectories(options.plugins) };
+      if (options.builtIns === false) flags.plugins = { ...flags.plugins, builtIns: false };
       if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
 
       const progress = new ProgressLine();

@@ -49,6 +49,7 @@ export const StrataSettingsSchema = Type.Object(
       Type.Object(
         {
           directories: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.' })),
+          builtIns: Type.Optional(Type.Boolean({ description: 'Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership); off: only the plugins of directories.' })),
           memoryMb: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096, description: 'Heap limit of each plugin sandbox, in MiB.' })),
           cpuTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.' })),
           cpuTimeMsPerFile: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, description: 'CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).' })),

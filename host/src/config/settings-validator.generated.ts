@@ -3,7 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import ajvRuntime0 from 'ajv/dist/runtime/ucs2length.js';
 const settings = validate10;
-const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"headersTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"},"maxConnections":{"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"},"maxConnectionsPerAddress":{"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"allowedHosts":{"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}},"cors":{"additionalProperties":false,"type":"object","properties":{"origins":{"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}}}},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"},"cpuTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"},"wallTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"}}}}};
+const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"headersTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"},"maxConnections":{"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"},"maxConnectionsPerAddress":{"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"allowedHosts":{"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}},"cors":{"additionalProperties":false,"type":"object","properties":{"origins":{"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}}}},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"builtIns":{"description":"Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership); off: only the plugins of directories.","type":"boolean"},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"},"cpuTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"},"wallTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = ajvRuntime0.default;
 const pattern0 = new RegExp("^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", "u");
@@ -484,26 +484,11 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.memoryMb !== undefined){
-let data21 = data18.memoryMb;
+if(data18.builtIns !== undefined){
 const _errs46 = errors;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data18.builtIns !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/plugins/builtIns",schemaPath:"#/properties/plugins/properties/builtIns/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs46){
-if(typeof data21 == "number"){
-if(data21 > 4096 || isNaN(data21)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data21 < 8 || isNaN(data21)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
 }
 var valid4 = _errs46 === errors;
 }
@@ -511,22 +496,22 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.cpuTimeMs !== undefined){
-let data22 = data18.cpuTimeMs;
+if(data18.memoryMb !== undefined){
+let data22 = data18.memoryMb;
 const _errs48 = errors;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs48){
 if(typeof data22 == "number"){
-if(data22 > 600000 || isNaN(data22)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data22 > 4096 || isNaN(data22)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data22 < 10 || isNaN(data22)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data22 < 8 || isNaN(data22)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -538,17 +523,44 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.cpuTimeMsPerFile !== undefined){
-let data23 = data18.cpuTimeMsPerFile;
+if(data18.cpuTimeMs !== undefined){
+let data23 = data18.cpuTimeMs;
 const _errs50 = errors;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs50){
 if(typeof data23 == "number"){
-if(data23 > 1000 || isNaN(data23)){
+if(data23 > 600000 || isNaN(data23)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+return false;
+}
+else {
+if(data23 < 10 || isNaN(data23)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs50 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data18.cpuTimeMsPerFile !== undefined){
+let data24 = data18.cpuTimeMsPerFile;
+const _errs52 = errors;
+if(errors === _errs52){
+if(typeof data24 == "number"){
+if(data24 > 1000 || isNaN(data24)){
 validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMsPerFile",schemaPath:"#/properties/plugins/properties/cpuTimeMsPerFile/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data23 < 0 || isNaN(data23)){
+if(data24 < 0 || isNaN(data24)){
 validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMsPerFile",schemaPath:"#/properties/plugins/properties/cpuTimeMsPerFile/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -559,50 +571,50 @@ validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMsPerFile",sche
 return false;
 }
 }
-var valid4 = _errs50 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data18.wallTimeMs !== undefined){
-let data24 = data18.wallTimeMs;
-const _errs52 = errors;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs52){
-if(typeof data24 == "number"){
-if(data24 > 3600000 || isNaN(data24)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data24 < 10 || isNaN(data24)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
 var valid4 = _errs52 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.wallTimeMsPerFile !== undefined){
-let data25 = data18.wallTimeMsPerFile;
+if(data18.wallTimeMs !== undefined){
+let data25 = data18.wallTimeMs;
 const _errs54 = errors;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs54){
 if(typeof data25 == "number"){
-if(data25 > 1000 || isNaN(data25)){
+if(data25 > 3600000 || isNaN(data25)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data25 < 10 || isNaN(data25)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs54 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data18.wallTimeMsPerFile !== undefined){
+let data26 = data18.wallTimeMsPerFile;
+const _errs56 = errors;
+if(errors === _errs56){
+if(typeof data26 == "number"){
+if(data26 > 1000 || isNaN(data26)){
 validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMsPerFile",schemaPath:"#/properties/plugins/properties/wallTimeMsPerFile/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data25 < 0 || isNaN(data25)){
+if(data26 < 0 || isNaN(data26)){
 validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMsPerFile",schemaPath:"#/properties/plugins/properties/wallTimeMsPerFile/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -613,55 +625,28 @@ validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMsPerFile",sch
 return false;
 }
 }
-var valid4 = _errs54 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data18.loadTimeMs !== undefined){
-let data26 = data18.loadTimeMs;
-const _errs56 = errors;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs56){
-if(typeof data26 == "number"){
-if(data26 > 600000 || isNaN(data26)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
-return false;
-}
-else {
-if(data26 < 10 || isNaN(data26)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
 var valid4 = _errs56 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.maxCapabilityCalls !== undefined){
-let data27 = data18.maxCapabilityCalls;
+if(data18.loadTimeMs !== undefined){
+let data27 = data18.loadTimeMs;
 const _errs58 = errors;
 if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs58){
 if(typeof data27 == "number"){
-if(data27 > 10000000 || isNaN(data27)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data27 > 600000 || isNaN(data27)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data27 < 1 || isNaN(data27)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data27 < 10 || isNaN(data27)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -673,16 +658,44 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.gitCommitGraph !== undefined){
+if(data18.maxCapabilityCalls !== undefined){
+let data28 = data18.maxCapabilityCalls;
 const _errs60 = errors;
-if(typeof data18.gitCommitGraph !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/plugins/gitCommitGraph",schemaPath:"#/properties/plugins/properties/gitCommitGraph/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs60){
+if(typeof data28 == "number"){
+if(data28 > 10000000 || isNaN(data28)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data28 < 1 || isNaN(data28)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 var valid4 = _errs60 === errors;
 }
 else {
 var valid4 = true;
+}
+if(valid4){
+if(data18.gitCommitGraph !== undefined){
+const _errs62 = errors;
+if(typeof data18.gitCommitGraph !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/plugins/gitCommitGraph",schemaPath:"#/properties/plugins/properties/gitCommitGraph/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid4 = _errs62 === errors;
+}
+else {
+var valid4 = true;
+}
 }
 }
 }
@@ -706,58 +719,58 @@ var valid0 = true;
 }
 if(valid0){
 if(data.layout !== undefined){
-let data29 = data.layout;
-const _errs62 = errors;
-if(errors === _errs62){
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+let data30 = data.layout;
 const _errs64 = errors;
-for(const key3 in data29){
+if(errors === _errs64){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+const _errs66 = errors;
+for(const key3 in data30){
 if(!((key3 === "backend") || (key3 === "maxIterations"))){
 validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs64 === errors){
-if(data29.backend !== undefined){
-let data30 = data29.backend;
-const _errs65 = errors;
-if(typeof data30 !== "string"){
+if(_errs66 === errors){
+if(data30.backend !== undefined){
+let data31 = data30.backend;
+const _errs67 = errors;
+if(typeof data31 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((data30 === "auto") || (data30 === "tensorflow-gpu")) || (data30 === "tensorflow")) || (data30 === "wasm")) || (data30 === "cpu"))){
+if(!(((((data31 === "auto") || (data31 === "tensorflow-gpu")) || (data31 === "tensorflow")) || (data31 === "wasm")) || (data31 === "cpu"))){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/enum",keyword:"enum",params:{allowedValues: schema11.properties.layout.properties.backend.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid6 = _errs65 === errors;
+var valid6 = _errs67 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data29.maxIterations !== undefined){
-let data31 = data29.maxIterations;
-const _errs67 = errors;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+if(data30.maxIterations !== undefined){
+let data32 = data30.maxIterations;
+const _errs69 = errors;
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs67){
-if(typeof data31 == "number"){
-if(data31 > 1000000 || isNaN(data31)){
+if(errors === _errs69){
+if(typeof data32 == "number"){
+if(data32 > 1000000 || isNaN(data32)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data31 < 1 || isNaN(data31)){
+if(data32 < 1 || isNaN(data32)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid6 = _errs67 === errors;
+var valid6 = _errs69 === errors;
 }
 else {
 var valid6 = true;
@@ -770,54 +783,54 @@ validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.index !== undefined){
-let data32 = data.index;
-const _errs69 = errors;
-if(errors === _errs69){
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let data33 = data.index;
 const _errs71 = errors;
-for(const key4 in data32){
+if(errors === _errs71){
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+const _errs73 = errors;
+for(const key4 in data33){
 if(!((key4 === "maxFileBytes") || (key4 === "cache"))){
 validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs71 === errors){
-if(data32.maxFileBytes !== undefined){
-let data33 = data32.maxFileBytes;
-const _errs72 = errors;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+if(_errs73 === errors){
+if(data33.maxFileBytes !== undefined){
+let data34 = data33.maxFileBytes;
+const _errs74 = errors;
+if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs72){
-if(typeof data33 == "number"){
-if(data33 < 1024 || isNaN(data33)){
+if(errors === _errs74){
+if(typeof data34 == "number"){
+if(data34 < 1024 || isNaN(data34)){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
 return false;
 }
 }
 }
-var valid7 = _errs72 === errors;
+var valid7 = _errs74 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
-if(data32.cache !== undefined){
-const _errs74 = errors;
-if(typeof data32.cache !== "boolean"){
+if(data33.cache !== undefined){
+const _errs76 = errors;
+if(typeof data33.cache !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/index/cache",schemaPath:"#/properties/index/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs74 === errors;
+var valid7 = _errs76 === errors;
 }
 else {
 var valid7 = true;
@@ -830,7 +843,7 @@ validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs69 === errors;
+var valid0 = _errs71 === errors;
 }
 else {
 var valid0 = true;
@@ -1308,35 +1321,21 @@ return errors === 0;
 }
 
 const leaf16 = validate27;
-const schema28 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
+const schema28 = {"description":"Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership); off: only the plugins of directories.","type":"boolean"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "boolean"){
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 4096 || isNaN(data)){
-validate27.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data < 8 || isNaN(data)){
-validate27.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
 }
 validate27.errors = vErrors;
 return errors === 0;
 }
 
 const leaf17 = validate28;
-const schema29 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"};
+const schema29 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1347,13 +1346,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 4096 || isNaN(data)){
+validate28.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 8 || isNaN(data)){
+validate28.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -1364,27 +1363,27 @@ return errors === 0;
 }
 
 const leaf18 = validate29;
-const schema30 = {"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"};
+const schema30 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 1000 || isNaN(data)){
-validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+if(data > 600000 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data < 0 || isNaN(data)){
-validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(data < 10 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
-}
-else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
 }
 }
 validate29.errors = vErrors;
@@ -1392,27 +1391,27 @@ return errors === 0;
 }
 
 const leaf19 = validate30;
-const schema31 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"};
+const schema31 = {"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 3600000 || isNaN(data)){
-validate30.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+if(data > 1000 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate30.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 0 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
+}
+else {
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 }
 validate30.errors = vErrors;
@@ -1420,27 +1419,27 @@ return errors === 0;
 }
 
 const leaf20 = validate31;
-const schema32 = {"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"};
+const schema32 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 1000 || isNaN(data)){
-validate31.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+if(data > 3600000 || isNaN(data)){
+validate31.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
-if(data < 0 || isNaN(data)){
-validate31.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(data < 10 || isNaN(data)){
+validate31.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
-}
-else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
 }
 }
 validate31.errors = vErrors;
@@ -1448,27 +1447,27 @@ return errors === 0;
 }
 
 const leaf21 = validate32;
-const schema33 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
+const schema33 = {"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate32.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 1000 || isNaN(data)){
+validate32.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate32.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 0 || isNaN(data)){
+validate32.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
+}
+else {
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 }
 validate32.errors = vErrors;
@@ -1476,7 +1475,7 @@ return errors === 0;
 }
 
 const leaf22 = validate33;
-const schema34 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
+const schema34 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1487,13 +1486,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 10000000 || isNaN(data)){
-validate33.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data > 600000 || isNaN(data)){
+validate33.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data < 1 || isNaN(data)){
-validate33.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data < 10 || isNaN(data)){
+validate33.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -1504,31 +1503,41 @@ return errors === 0;
 }
 
 const leaf23 = validate34;
-const schema35 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
+const schema35 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 10000000 || isNaN(data)){
+validate34.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate34.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 validate34.errors = vErrors;
 return errors === 0;
 }
 
 const leaf24 = validate35;
-const schema36 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."};
+const schema36 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "wasm")) || (data === "cpu"))){
-validate35.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data !== "boolean"){
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate35.errors = vErrors;
@@ -1536,35 +1545,25 @@ return errors === 0;
 }
 
 const leaf25 = validate36;
-const schema37 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
+const schema37 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu."};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "string"){
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 1000000 || isNaN(data)){
-validate36.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+if(!(((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "wasm")) || (data === "cpu"))){
+validate36.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(data < 1 || isNaN(data)){
-validate36.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
 }
 validate36.errors = vErrors;
 return errors === 0;
 }
 
 const leaf26 = validate37;
-const schema38 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
+const schema38 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1575,9 +1574,15 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data < 1024 || isNaN(data)){
-validate37.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+if(data > 1000000 || isNaN(data)){
+validate37.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate37.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
 }
 }
 }
@@ -1586,16 +1591,38 @@ return errors === 0;
 }
 
 const leaf27 = validate38;
-const schema39 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"};
+const schema39 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === 0){
+if(typeof data == "number"){
+if(data < 1024 || isNaN(data)){
+validate38.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
 validate38.errors = vErrors;
+return errors === 0;
+}
+
+const leaf28 = validate39;
+const schema40 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).","type":"boolean"};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate39.errors = vErrors;
 return errors === 0;
 }
 
@@ -1620,16 +1647,17 @@ export const SETTING_LEAVES: ReadonlyArray<{ path: readonly string[]; type: stri
   { path: ["allowedHosts"], type: "array", validate: leaf13 as unknown as ValidateFunction },
   { path: ["cors","origins"], type: "array", validate: leaf14 as unknown as ValidateFunction },
   { path: ["plugins","directories"], type: "array", validate: leaf15 as unknown as ValidateFunction },
-  { path: ["plugins","memoryMb"], type: "integer", validate: leaf16 as unknown as ValidateFunction },
-  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf17 as unknown as ValidateFunction },
-  { path: ["plugins","cpuTimeMsPerFile"], type: "number", validate: leaf18 as unknown as ValidateFunction },
-  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf19 as unknown as ValidateFunction },
-  { path: ["plugins","wallTimeMsPerFile"], type: "number", validate: leaf20 as unknown as ValidateFunction },
-  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf21 as unknown as ValidateFunction },
-  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf22 as unknown as ValidateFunction },
-  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf23 as unknown as ValidateFunction },
-  { path: ["layout","backend"], type: "string", validate: leaf24 as unknown as ValidateFunction },
-  { path: ["layout","maxIterations"], type: "integer", validate: leaf25 as unknown as ValidateFunction },
-  { path: ["index","maxFileBytes"], type: "integer", validate: leaf26 as unknown as ValidateFunction },
-  { path: ["index","cache"], type: "boolean", validate: leaf27 as unknown as ValidateFunction },
+  { path: ["plugins","builtIns"], type: "boolean", validate: leaf16 as unknown as ValidateFunction },
+  { path: ["plugins","memoryMb"], type: "integer", validate: leaf17 as unknown as ValidateFunction },
+  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf18 as unknown as ValidateFunction },
+  { path: ["plugins","cpuTimeMsPerFile"], type: "number", validate: leaf19 as unknown as ValidateFunction },
+  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf20 as unknown as ValidateFunction },
+  { path: ["plugins","wallTimeMsPerFile"], type: "number", validate: leaf21 as unknown as ValidateFunction },
+  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf22 as unknown as ValidateFunction },
+  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf23 as unknown as ValidateFunction },
+  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf24 as unknown as ValidateFunction },
+  { path: ["layout","backend"], type: "string", validate: leaf25 as unknown as ValidateFunction },
+  { path: ["layout","maxIterations"], type: "integer", validate: leaf26 as unknown as ValidateFunction },
+  { path: ["index","maxFileBytes"], type: "integer", validate: leaf27 as unknown as ValidateFunction },
+  { path: ["index","cache"], type: "boolean", validate: leaf28 as unknown as ValidateFunction },
 ];

@@ -24,6 +24,7 @@ export const DEFAULT_SETTINGS = {
   },
   plugins: {
     directories: [] as string[],
+    builtIns: true,
     memoryMb: 128,
     cpuTimeMs: 10_000,
     cpuTimeMsPerFile: 2,
@@ -68,6 +69,8 @@ export interface StrataConfig {
   readonly plugins: {
     /** Absolute paths of the configured plugin folders. */
     readonly directories: readonly string[];
+    /** Whether the built-in overlay plugins are loaded. */
+    readonly builtIns: boolean;
     readonly memoryMb: number;
     /** CPU time of an apply: cpuTimeMs + cpuTimeMsPerFile for each file of the graph. */
     readonly cpuTimeMs: number;

@@ -111,7 +111,7 @@ export class PluginRegistry {
    * process is started when needed, and none is kept idle.
    */
   private readonly processes: SandboxProcessSource;
-  private readonly builtInFolders = builtInPluginFolders();
+  private readonly builtInFolders: string[];
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -121,6 +121,7 @@ export class PluginRegistry {
     @inject(Logger) private readonly logger: Logger,
   ) {
     this.processes = config.dev ? new SpareSandboxProcess() : FORK_ON_DEMAND;
+    this.builtInFolders = config.plugins.builtIns ? builtInPluginFolders() : [];
   }
 
   /** The folders plugins are looked for in: built-in first, then configured. */
