@@ -148,6 +148,30 @@ t.test('reset when the answer cannot be told: before the first graph, a future r
   t.same(await changesSince(server, graph.meta.revision), { since: graph.meta.revision, revision: graph.meta.revision, reset: false, ...empty }, 'and it is followed again from there');
 });
 
+t.test('a rebuild that changes nothing (a .gitignore saved again as it was) is no new revision: following the graph goes on', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const before = (await server.api('/api/graph')).body.meta.revision as number;
+  const rebuiltAsBefore = () => server.logs.filter((record) => record.msg === 'graph rebuilt after its listing rules changed: nothing changed').length;
+  // The same rules, saved again: the graph is listed again, and is the same.
+  await writeFile(path.join(repo, '.gitignore'), `${SAMPLE_REPO['.gitignore']}`);
+  const deadline = Date.now() + 10_000;
+  while (rebuiltAsBefore() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.ok(rebuiltAsBefore() > 0, 'the rules were read again');
+  // The watcher may report the one save as two changes (the file emptied, then written): each is read again, and
+  // each finds the graph as it was. Once it has been quiet for a second:
+  for (let seen = -1; seen !== rebuiltAsBefore() && Date.now() < deadline; ) {
+    seen = rebuiltAsBefore();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  t.equal((await server.api('/api/graph')).body.meta.revision, before, 'and the revision did not move');
+  await writeFile(path.join(repo, 'src/types.ts'), 'export interface Shape { size: number; label: string }\n');
+  await nextGraph(server, before);
+  const changes = await changesSince(server, before);
+  t.equal(changes.reset, false, 'a client following the graph goes on from where it was');
+  t.ok(changes.nodes.some((node: { id: string }) => node.id === 'file:src/types.ts'), 'with the edit');
+});
+
 t.test('a bad since is 400 INVALID_PARAMETER naming it', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo);

@@ -115,7 +115,8 @@ t.test('@strata/sdk carries no code of anyone else: a plugin bundles it, and non
   const scripts = files.filter((name) => name.endsWith('.js'));
   t.ok(scripts.length >= 4, 'the built modules');
   for (const file of scripts) {
-    const text = readFileSync(path.join(repoRoot, 'sdk', file), 'utf8');
+    // Comments left out: the doc comments' examples import @strata/sdk, as a plugin does.
+    const text = readFileSync(path.join(repoRoot, 'sdk', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
     const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]!);
     t.same(specifiers.filter((specifier) => !specifier.startsWith('./')), [], `${file} imports only its own files`);
   }

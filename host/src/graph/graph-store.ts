@@ -46,6 +46,12 @@ export interface GraphStore {
   /** Replaces the whole graph; the change log starts again from here. */
   replace(graph: CodeGraph): void;
   /**
+   * Whether `graph` has exactly the nodes and edges held now (a rebuild that
+   * changed nothing: a `.gitignore` saved again as it was, or one change
+   * the watcher reported twice).
+   */
+  holds(graph: CodeGraph): boolean;
+  /**
    * Applies a change; the revision increases once. `buildInfo` replaces the
    * old one when given. What the change really changed (upserts equal to what
    * was there are no change) goes to the change log.
@@ -116,6 +122,19 @@ export class InMemoryGraphStore implements GraphStore {
     this.changeLog = [];
     this.loggedEntries = 0;
     this.logBase = this.currentRevision;
+  }
+
+  holds(graph: CodeGraph): boolean {
+    if (graph.nodes.length !== this.nodesById.size || graph.edges.length !== this.edgesById.size) return false;
+    for (const node of graph.nodes) {
+      const held = this.nodesById.get(node.id);
+      if (!held || !sameRecord(held, node)) return false;
+    }
+    for (const edge of graph.edges) {
+      const held = this.edgesById.get(edge.id);
+      if (!held || !sameRecord(held, edge)) return false;
+    }
+    return true;
   }
 
   apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void {

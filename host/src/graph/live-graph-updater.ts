@@ -177,6 +177,11 @@ export class LiveGraphUpdater {
   /** Puts a refresh into the store; answers the directories it added (none for a rebuild), or undefined when it changed nothing. */
   private store(refresh: GraphRefresh): string[] | undefined {
     if (refresh.kind === 'rebuilt') {
+      // A rebuild that changed nothing is no new revision: clients following the graph need not fetch it again.
+      if (this.graph.holds(refresh.graph)) {
+        this.logger.info('graph rebuilt after its listing rules changed: nothing changed');
+        return undefined;
+      }
       this.graph.replace(refresh.graph);
       return [];
     }
