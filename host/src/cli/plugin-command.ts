@@ -35,9 +35,10 @@ export function pluginCommand(): Command {
       const built = await buildPlugin(readPluginPackage(folder));
       process.stdout.write(
         `Created ${folder} and built ${path.relative(process.cwd(), built.entryPath)}.\n\n` +
-          `Next:\n  strata serve <repo> --dev --plugins ${path.relative(process.cwd(), folder) || '.'}\n` +
+          `Next:\n  cd ${path.relative(process.cwd(), folder) || '.'} && npm install      (the SDK, its test harness and the host, from your registry)\n` +
+          `  npx strata serve <repo> --dev --plugins .\n` +
           `  curl -X POST http://127.0.0.1:5050/api/overlays/${name}/apply\n` +
-          `Edit ${path.join(name, 'src', 'index.ts')} and save: the running host rebuilds, reloads and re-applies it.\n`,
+          `Edit src/index.ts and save: the running host rebuilds, reloads and re-applies it. npm test runs its tests.\n`,
       );
     });
   command
