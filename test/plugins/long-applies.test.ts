@@ -1,6 +1,8 @@
 // A long apply over HTTP and the CLI: its progress in the status, in
 // `overlay.progress` events and on the CLI's standard error; and time limits
 // that grow with the repository, so that what fits a small one fits a large one.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { pluginCode, pluginsFolder, type FixturePlugin } from '../helpers/fixture-plugins.ts';
 import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
@@ -86,4 +88,41 @@ t.test('time limits grow with the repository: so much per file on top of the bas
   const over = await fixed.api('/api/overlays/burner/apply', { method: 'POST' });
   t.equal(over.status, 500);
   t.match(over.body.error, { code: 'PLUGIN_FAILED', message: /\(cpu-time\): .*CPU time limit of 300 ms/ }, 'with nothing per file, the base alone');
+});
+
+t.test('a file read the file system never answers does not hold an apply open: it is refused after the wall time', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const reader: FixturePlugin = {
+    id: 'reader',
+    capabilities: ['graph:read', 'files:read'],
+    code: pluginCode(`
+      const text = await ctx.files.read('src/index.ts');
+      for (const i of ctx.graph.nodesOfKind('file')) ctx.overlay('main').set(i, { value: text.length });
+    `),
+  };
+  const plugins = await pluginsFolder(t, [reader]);
+  const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], wallTimeMs: 1500, wallTimeMsPerFile: 0 }, watch: false } });
+  // A stalled file system, simulated in this process (the test server runs in it): reads of the file never finish.
+  // The host imports readFile from node:fs/promises; syncBuiltinESMExports puts the replacement behind that import.
+  const { createRequire, syncBuiltinESMExports } = await import('node:module');
+  const fsPromises = createRequire(import.meta.url)('node:fs/promises') as typeof import('node:fs/promises');
+  const realReadFile = fsPromises.readFile;
+  const stalled = path.join(realpathSync(repo), 'src', 'index.ts');
+  fsPromises.readFile = ((file: Parameters<typeof realReadFile>[0], ...rest: unknown[]) =>
+    String(file) === stalled ? new Promise(() => {}) : (realReadFile as (...args: unknown[]) => Promise<unknown>)(file, ...rest)) as typeof realReadFile;
+  syncBuiltinESMExports();
+  t.teardown(() => {
+    fsPromises.readFile = realReadFile;
+    syncBuiltinESMExports();
+  });
+
+  const applied = await server.api('/api/overlays/reader/apply', { method: 'POST' });
+  t.equal(applied.status, 500, 'the apply ends');
+  t.match(applied.body.error, { code: 'PLUGIN_FAILED', message: /files\.read: src\/index\.ts: the file system did not answer within 1500 ms/ });
+  t.equal((await server.api('/api/graph')).status, 200, 'the host answers meanwhile and after');
+
+  fsPromises.readFile = realReadFile;
+  syncBuiltinESMExports();
+  const again = await server.api('/api/overlays/reader/apply', { method: 'POST' });
+  t.equal(again.status, 200, 'once the file system answers, the same apply succeeds');
 });

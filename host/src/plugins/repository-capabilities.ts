@@ -69,7 +69,7 @@ export class RepositoryCapabilities {
       case 'git:blame':
         return args[1] === 'many' ? this.gitBlameMany(args[0], call) : this.gitBlame(args[0], call);
       case 'files:read':
-        return this.readFile(args[0]);
+        return this.readFile(args[0], signal);
       case 'files:list':
         return this.listFiles(args[0], signal);
       default:
@@ -186,8 +186,15 @@ export class RepositoryCapabilities {
     return this.head.value;
   }
 
-  /** A repository file as UTF-8 text, up to the indexer's size limit. */
-  async readFile(file: unknown): Promise<string> {
+  /**
+   * A repository file as UTF-8 text, up to the indexer's size limit. A read
+   * that does not finish within `plugins.wallTimeMs` (a stalled network file
+   * system) is refused, as a git run that long is killed: the time the host
+   * spends on a capability does not count against the plugin's wall time, so
+   * without this the apply would wait for it for ever. It is refused at once
+   * when the apply ends (`signal`).
+   */
+  async readFile(file: unknown, signal?: AbortSignal): Promise<string> {
     const relative = await this.confined(file, 'files.read');
     const absolute = path.join(await this.root(), relative);
     // Checked before opening: opening a FIFO would block a thread of the pool.
@@ -196,9 +203,14 @@ export class RepositoryCapabilities {
     });
     if (!stats.isFile()) throw new CapabilityError(`files.read: ${relative}: ${stats.isDirectory() ? 'is a directory' : 'not a regular file'}`);
     if (stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`files.read: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
-    const content = await readFile(absolute).catch(() => {
-      throw new CapabilityError(`files.read: ${relative}: cannot be read`);
-    });
+    const content = await withinTime(
+      readFile(absolute).catch(() => {
+        throw new CapabilityError(`files.read: ${relative}: cannot be read`);
+      }),
+      this.config.plugins.wallTimeMs,
+      signal,
+      () => new CapabilityError(`files.read: ${relative}: the file system did not answer within ${this.config.plugins.wallTimeMs} ms`),
+    );
     if (content.length > this.config.index.maxFileBytes) throw new CapabilityError(`files.read: ${relative}: over the size limit`);
     return content.toString('utf8');
   }
@@ -288,4 +300,29 @@ export class RepositoryCapabilities {
 interface GitCall {
   slots: Semaphore;
   signal: AbortSignal | undefined;
+}
+
+/** `work`, or the error of `late()` once `ms` have passed or `signal` aborts, whichever comes first. */
+function withinTime<T>(work: Promise<T>, ms: number, signal: AbortSignal | undefined, late: () => Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const giveUp = (): void => {
+      clearTimeout(timer);
+      reject(late());
+    };
+    const timer = setTimeout(giveUp, ms);
+    signal?.addEventListener('abort', giveUp, { once: true });
+    if (signal?.aborted) giveUp();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', giveUp);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', giveUp);
+        reject(error);
+      },
+    );
+  });
 }
