@@ -4,24 +4,40 @@
 // checked (no 5xx but PLUGIN_FAILED and the 503s, every error in the error
 // shape with a code of the table and its status); then rounds of kill -9
 // during writes of every kind (test/http/crash-writes.test.ts at a larger
-// size). There is no peer: the floor is no finding and no lost write.
+// size); then a full disk (test/http/full-disk.test.ts at a larger size): the
+// data directory on a tmpfs (mounting needs root) filled to a few KB, then
+// saves of the whole layout, clears, applies and removals of complexity, each
+// answered 200 or 507 DISK_FULL, what is served equal to what was acknowledged,
+// before and after a restart on the full disk, no stray files, and a save
+// that succeeds once space is freed. There is no peer: the floor is no finding
+// and no lost write.
 //
 //   npm run bench:reliability                          # 20,000 requests
-//   npm run bench:reliability -- --requests 50000 --seed 7 --kills 30
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   npm run bench:reliability -- --requests 50000 --seed 7 --kills 30 --disk-writes 60
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { served, writeUntilKilled, type Outcome } from '../helpers/crash-writes.ts';
+import { FILE, served, writeNumber, writeUntilKilled, type Outcome, type Write } from '../helpers/crash-writes.ts';
 import { fuzzServer, operationsOf } from '../helpers/fuzz-requests.ts';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
 
-const { values: options } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' }, files: { type: 'string', default: '2000' }, kills: { type: 'string', default: '30' } } });
+const { values: options } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: '1' },
+    files: { type: 'string', default: '2000' },
+    kills: { type: 'string', default: '30' },
+    'disk-writes': { type: 'string', default: '40' },
+  },
+});
 const REQUESTS = Number(options.requests);
 const SEED = Number(options.seed);
 const FILES = Number(options.files);
 const KILLS = Number(options.kills);
+const DISK_WRITES = Number(options['disk-writes']);
 
 const loadAtStart = loadavg()[0]!;
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-reliability-'));
@@ -83,6 +99,80 @@ try {
   console.log(`| writes acknowledged before the kills | ${writes} |  |  |`);
   console.log(`| rounds whose next start lost an acknowledged write or showed one never made | ${lost} | 0 | ${lost === 0 ? 'met' : '**NOT met**'} |`);
   console.log(`| time s | ${((performance.now() - started) / 1000).toFixed(0)} |  |  |`);
+
+  await fullDisk(repo);
 } finally {
   rmSync(repo, { recursive: true, force: true });
+}
+
+/** A save of every node's position (FILE's at x, -x): a write of about 50 bytes a node, larger than a page. */
+function saveAll(ids: readonly string[], x: number): Write {
+  return {
+    name: `save all x=${x}`,
+    send: (url) => fetch(`${url}/api/graph/layout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ positions: Object.fromEntries(ids.map((id, k) => [id, id === FILE ? { x, y: -x } : { x: k, y: x }])) }) }),
+    after: (state) => ({ ...state, position: { x, y: -x } }),
+  };
+}
+
+/** The full-disk rounds: see the comment at the top. */
+async function fullDisk(repository: string): Promise<void> {
+  const disk = mkdtempSync(path.join(tmpdir(), 'strata-reliability-disk-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', disk]);
+  try {
+    const dataDir = path.join(disk, 'data');
+    const args = ['--no-watch', '--data-dir', dataDir];
+    let server = await startServeProcess(repository, 'warn', 'pipe', args);
+    const ids = ((await (await fetch(`${server.url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string }> } }).data.nodes.map((node) => node.id);
+    // Room for the first writes, then the disk filled to a few KB.
+    const first = await saveAll(ids, 1).send(server.url);
+    let acknowledged: Outcome = first.status === 200 ? saveAll(ids, 1).after(await served(server.url)) : await served(server.url);
+    const filler = path.join(disk, 'filler');
+    const fd = openSync(filler, 'w');
+    const block = Buffer.alloc(64 * 1024, 1);
+    try {
+      for (;;) {
+        const free = statfsSync(disk).bavail * statfsSync(disk).bsize;
+        if (free <= 16 * 1024) break;
+        writeSync(fd, block, 0, Math.min(block.length, free - 8 * 1024));
+      }
+    } catch {
+      // ENOSPC: full
+    } finally {
+      closeSync(fd);
+    }
+    const statuses = new Map<number, number>();
+    const findings: string[] = [];
+    const started = performance.now();
+    for (let i = 0; i < DISK_WRITES; i++) {
+      const write = i % 4 === 0 ? saveAll(ids, 100 + i) : writeNumber(i);
+      const response = await write.send(server.url);
+      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string } };
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      if (response.status === 200) acknowledged = write.after(acknowledged);
+      else if (response.status !== 507 || body.error?.code !== 'DISK_FULL') findings.push(`${write.name}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+      const now = await served(server.url);
+      if (JSON.stringify(now) !== JSON.stringify(acknowledged)) findings.push(`after ${write.name} (${response.status}): served ${JSON.stringify(now)}, acknowledged ${JSON.stringify(acknowledged)}`);
+    }
+    await server.stop();
+    const stray = readdirSync(dataDir).filter((name) => name.endsWith('~'));
+    server = await startServeProcess(repository, 'warn', 'pipe', args);
+    const afterRestart = await served(server.url);
+    const restartKept = JSON.stringify(afterRestart) === JSON.stringify(acknowledged);
+    rmSync(filler);
+    const freed = await saveAll(ids, 999).send(server.url);
+    await server.stop();
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`\n| full disk (a 32 MiB tmpfs filled to 16 KB free, ${ids.length.toLocaleString('en-US')} nodes) | value | floor | |\n| --- | --- | --- | --- |`);
+    console.log(`| writes (saves of every position, clears, complexity applied and removed) | ${DISK_WRITES} |  |  |`);
+    console.log(`| answers | ${[...statuses].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status}: ${count}`).join(', ')} |  |  |`);
+    console.log(`| answers other than 200 or 507 DISK_FULL, or served state unlike what was acknowledged | ${findings.length} | 0 | ${findings.length === 0 ? 'met' : '**NOT met**'} |`);
+    console.log(`| after a restart on the full disk, what was acknowledged is served | ${restartKept ? 'yes' : `no: ${JSON.stringify(afterRestart)}`} | yes | ${restartKept ? 'met' : '**NOT met**'} |`);
+    console.log(`| stray files in the data directory after stopping | ${stray.length} | 0 | ${stray.length === 0 ? 'met' : '**NOT met**'} |`);
+    console.log(`| a save once space is freed | ${freed.status} | 200 | ${freed.status === 200 ? 'met' : '**NOT met**'} |`);
+    console.log(`| time s | ${seconds.toFixed(0)} |  |  |`);
+    for (const finding of findings.slice(0, 20)) console.log(`- ${finding}`);
+  } finally {
+    execFileSync('umount', ['-l', disk]);
+    rmSync(disk, { recursive: true, force: true });
+  }
 }
