@@ -21,3 +21,4 @@ export {
 } from './plugin-manifest.js';
 export { checkWith, fieldName, type SchemaCheck } from './schema-check.js';
 export { styleAt } from './overlay-styles.js';
+export { applyFailure, notLoaded, type PluginAnswerCode } from './plugin-answers.js';

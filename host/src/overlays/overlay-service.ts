@@ -1,5 +1,5 @@
 import type { NodeStyle } from '@strata/sdk';
-import { checkApplyRequest, SandboxError, styleAt, type ApplyLimits, type ApplyProgress, type GraphPayload, type OverlayColumns } from '@strata/sandbox';
+import { applyFailure, checkApplyRequest, notLoaded, SandboxError, styleAt, type ApplyLimits, type ApplyProgress, type GraphPayload, type OverlayColumns } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
@@ -230,7 +230,7 @@ export class OverlayService {
    */
   async checkApply(pluginId: string, body: ApplyBody | undefined): Promise<{ record: PluginRecord; params: Record<string, unknown>; inputs: Record<string, string[]> }> {
     const record = await this.plugins.listed(pluginId);
-    if (record.state !== 'loaded' || !record.sandbox || !record.package) throw new StrataError('PLUGIN_NOT_LOADED', `plugin "${pluginId}" is not loaded: ${record.reason ?? record.state}`);
+    if (record.state !== 'loaded' || !record.sandbox || !record.package) throw new StrataError('PLUGIN_NOT_LOADED', notLoaded(pluginId, record.reason ?? record.state));
     const checked = checkApplyRequest(record.package, body);
     if (!checked.ok) throw new StrataError('INVALID_PARAMETER', checked.message);
     if (this.byPlugin.get(pluginId)?.status.state === 'applying') throw new StrataError('OVERLAY_BUSY', `plugin "${pluginId}" is applying already; wait for it or remove it`);
@@ -377,8 +377,8 @@ export class OverlayService {
       this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: lastGood ? 'last good result' : 'nothing' });
       const kept = lastGood ? `; its last good result (${entry.status.styledNodes} nodes, applied ${entry.status.appliedAt}) stays` : '';
       if (diskFull) throw new StrataError('DISK_FULL', `plugin "${record.id}": ${message}${kept}`);
-      if (kind === 'invalid-input') throw new StrataError('INVALID_PARAMETER', `plugin "${record.id}": ${message}${kept}`);
-      throw new StrataError('PLUGIN_FAILED', `plugin "${record.id}" failed (${kind}): ${message}${kept}`);
+      const answer = applyFailure(record.id, kind, message, kept);
+      throw new StrataError(answer.code, answer.message);
     }
   }
 

@@ -5,8 +5,10 @@ import { deepStrictEqual, fail, match, ok } from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Capability, GraphEdge, GraphNode, Legend, NodeStyle } from '@strata/sdk';
 import {
+  applyFailure,
   checkApplyRequest,
   graphPayloadOf,
+  notLoaded,
   PluginManifestError,
   PluginSandbox,
   readPluginPackage,
@@ -333,11 +335,11 @@ export class PluginTester {
       pkg = readPluginPackage(this.folder);
     } catch (error) {
       if (!(error instanceof PluginManifestError)) throw error;
-      throw new PluginTestError('PLUGIN_NOT_LOADED', `plugin "${error.pluginId ?? path.basename(this.folder)}" is not loaded: ${error.message}`);
+      throw new PluginTestError('PLUGIN_NOT_LOADED', notLoaded(error.pluginId ?? path.basename(this.folder), error.message));
     }
     const id = pkg.manifest.id;
     const code = await readFile(pkg.entryPath, 'utf8').catch(() => {
-      throw new PluginTestError('PLUGIN_NOT_LOADED', `plugin "${id}" is not loaded: its entry ${pkg.manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}`);
+      throw new PluginTestError('PLUGIN_NOT_LOADED', notLoaded(id, `its entry ${pkg.manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}`));
     });
     const calls: PluginTestResult['calls'] = [];
     const logs: string[] = [];
@@ -362,14 +364,14 @@ export class PluginTester {
       });
     } catch (error) {
       if (!(error instanceof SandboxError)) throw error;
-      throw new PluginTestError('PLUGIN_NOT_LOADED', `plugin "${id}" is not loaded: ${error.message}`, error.kind);
+      throw new PluginTestError('PLUGIN_NOT_LOADED', notLoaded(id, error.message), error.kind);
     }
     try {
       try {
         pkg = withDeclaredParameters(pkg, sandbox.parameters);
       } catch (error) {
         if (!(error instanceof PluginManifestError)) throw error;
-        throw new PluginTestError('PLUGIN_NOT_LOADED', `plugin "${id}" is not loaded: ${error.message}`);
+        throw new PluginTestError('PLUGIN_NOT_LOADED', notLoaded(id, error.message));
       }
       const body = structuredClone(testCase.inputs === undefined ? { ...testCase.params } : { ...testCase.params, inputs: testCase.inputs });
       const checked = checkApplyRequest(pkg, body);
@@ -380,9 +382,9 @@ export class PluginTester {
         result = await sandbox.apply(checked.request, graph, { onProgress: (report) => progress.push(report) });
       } catch (error) {
         if (!(error instanceof SandboxError)) throw error;
-        // The host's words (overlay-service.ts), without what it says of a last good result.
-        if (error.kind === 'invalid-input') throw new PluginTestError('INVALID_PARAMETER', `plugin "${id}": ${error.message}`, error.kind);
-        throw new PluginTestError('PLUGIN_FAILED', `plugin "${id}" failed (${error.kind}): ${error.message}`, error.kind);
+        // The host's words, without what it says of a last good result.
+        const answer = applyFailure(id, error.kind, error.message);
+        throw new PluginTestError(answer.code, answer.message, error.kind);
       }
       const overlays: PluginTestResult['overlays'] = {};
       result.overlays.forEach((columns, index) => {
