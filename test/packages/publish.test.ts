@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { until } from '../helpers/until.ts';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
@@ -31,15 +32,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${what} did not happen within ${ms} ms`);
 }
 
 const work = await mkdtemp(path.join(tmpdir(), 'strata-publish-'));
@@ -79,7 +71,7 @@ verdaccio.stderr?.on('data', (chunk: Buffer) => registryLog.push(chunk.toString(
 t.teardown(() => {
   verdaccio.kill();
 });
-await until(async () => (await fetch(`${registry}-/ping`)).ok, 60_000, 'the registry answering /-/ping');
+await until(async () => (await fetch(`${registry}-/ping`)).ok, 'the registry answering /-/ping', 60_000, 200);
 
 t.test('every package publishes to the registry, at its version', async (t) => {
   for (const folder of PUBLISHED) {
@@ -141,7 +133,9 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
     server.kill();
   });
   const base = `http://127.0.0.1:${servePort}`;
-  await until(async () => (await fetch(`${base}/api/overlays`)).ok, 120_000, `strata serve answering (${serverLog.join('')})`);
+  await until(async () => (await fetch(`${base}/api/overlays`)).ok, 'strata serve answering', 120_000, 200).catch((error: Error) => {
+    throw new Error(`${error.message}\n${serverLog.join('')}`);
+  });
   const listed = (await (await fetch(`${base}/api/overlays`)).json()) as { plugins: Array<{ id: string; loaded: boolean; builtIn: boolean }> };
   t.match(listed.plugins.find((p) => p.id === 'my-plugin'), { loaded: true, builtIn: false });
   for (const id of ['complexity', 'git-activity', 'ownership', 'test-coverage']) {

@@ -3,6 +3,7 @@
 import t from 'tap';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
+import { until } from '../helpers/until.ts';
 import { followEventsConnected, postJson, startTestServer } from '../helpers/strata-server.ts';
 
 interface LogLine {
@@ -11,15 +12,6 @@ interface LogLine {
   source: 'plugin' | 'sandbox';
   message: string;
   truncated: boolean;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
 }
 
 t.test('the lines a plugin logs are served with their order, source and time, and sent as events', async (t) => {
@@ -44,7 +36,7 @@ t.test('the lines a plugin logs are served with their order, source and time, an
   t.ok(lines.every((line) => line.source === 'plugin' && !Number.isNaN(Date.parse(line.at))));
   const after = await server.api('/api/overlays/talker/logs?since=2');
   t.same((after.body.data.lines as LogLine[]).map((line) => line.seq), [3, 4], 'since: only the lines after it');
-  t.ok(await until(() => events.filter((event) => event.type === 'plugin.log').length === 4), 'each line is a plugin.log event');
+  t.ok(await until(() => events.filter((event) => event.type === 'plugin.log').length === 4, 'four plugin.log events'), 'each line is a plugin.log event');
   t.match(events.find((event) => event.type === 'plugin.log')!.data, { pluginId: 'talker', seq: 1, source: 'plugin', message: 'starting' });
 
   const unknown = await server.api('/api/overlays/nope/logs');
