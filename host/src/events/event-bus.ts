@@ -1,22 +1,17 @@
 import { injectable } from 'tsyringe';
+import type { EventPayload, PublishedEvent } from './event-catalog.js';
+import type { EventType } from './event-types.js';
 
-/** What the host tells clients on `GET /api/events`. */
-export interface StrataEvent {
-  /** `plugin.loaded`, `plugin.reloaded`, `plugin.failed`, `plugin.removed`, `plugin.log`, `overlay.applying`, `overlay.progress`, `overlay.applied`, `overlay.removed`, `overlay.failed`, `graph.changed`. */
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** Publishes host events to whoever listens (the event stream, tests). */
+/** Publishes host events to whoever listens (the event stream, tests); their types and payloads: event-catalog.ts. */
 @injectable()
 export class EventBus {
-  private readonly listeners = new Set<(event: StrataEvent & { id: number; at: string }) => void>();
+  private readonly listeners = new Set<(event: PublishedEvent) => void>();
   private nextId = 1;
   private readonly closers = new Set<() => void>();
   private closed = false;
 
-  publish(type: string, data: Record<string, unknown>): void {
-    const event = { id: this.nextId++, at: new Date().toISOString(), type, data };
+  publish<T extends EventType>(type: T, data: EventPayload<T>): void {
+    const event = { id: this.nextId++, at: new Date().toISOString(), type, data } as PublishedEvent;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -44,7 +39,7 @@ export class EventBus {
   }
 
   /** Calls `listener` for every event from now on; returns a function that stops it. */
-  subscribe(listener: (event: StrataEvent & { id: number; at: string }) => void): () => void {
+  subscribe(listener: (event: PublishedEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -68,6 +68,8 @@ export interface ApiRoute<P extends TObject = TObject, Q extends TObject = TObje
   responseMeta?: TObject;
   /** False for the routes the spec defines without an envelope. Default true. */
   envelope?: boolean;
+  /** The media type of a success, for the OpenAPI document. Default `application/json`. */
+  responseMediaType?: string;
   /** The error codes this route answers with, besides those every route can give. */
   errors: ErrorCode[];
   handle(request: ApiRequest<Static<P>, Static<Q>, B extends TSchema ? Static<B> | undefined : undefined>): Promise<ApiResult>;

@@ -41,7 +41,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], version: strin
     const responses: Record<string, unknown> = {
       '200': {
         description: 'Success',
-        content: { 'application/json': { schema: plain(route.envelope === false ? route.response : envelopeSchema(route)) } },
+        content: { [route.responseMediaType ?? 'application/json']: { schema: plain(route.envelope === false ? route.response : envelopeSchema(route)) } },
       },
     };
     const byStatus = new Map<number, ErrorCode[]>();

@@ -4,6 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { EventBus } from '../events/event-bus.js';
+import { isPluginEvent } from '../events/event-types.js';
 import { GraphColumnsCache } from '../graph/graph-columns.js';
 import { Logger } from '../logging/logger.js';
 import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
@@ -88,9 +89,9 @@ export class OverlayService {
   ) {
     // What is served depends on which plugins are loaded: any change to them is a new revision.
     events.subscribe((event) => {
-      if (!event.type.startsWith('plugin.')) return;
+      if (!isPluginEvent(event.type)) return;
       this.currentRevision++;
-      if (event.type === 'plugin.removed') void this.forget(String(event.data.pluginId)).catch(() => undefined);
+      if (event.type === 'plugin.removed') void this.forget(event.data.pluginId).catch(() => undefined);
     });
   }
 
@@ -331,12 +332,13 @@ export class OverlayService {
       const result = await record.sandbox!.apply({ params, inputs }, graph, { limits: this.limitsFor(graph), onProgress });
       if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);
       const overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
+      const durationMs = Math.round(performance.now() - started);
       const status: OverlayStatus = {
         ...entry.status,
         state: 'active',
         progress: null,
         appliedAt: new Date().toISOString(),
-        durationMs: Math.round(performance.now() - started),
+        durationMs,
         styledNodes: countStyled(overlays),
         graphRevision: graph.revision,
         summary: result.summary,
@@ -354,7 +356,7 @@ export class OverlayService {
       entry.overlays = overlays;
       entry.status = status;
       this.currentRevision++;
-      this.events.publish('overlay.applied', { pluginId: record.id, styledNodes: entry.status.styledNodes, durationMs: entry.status.durationMs });
+      this.events.publish('overlay.applied', { pluginId: record.id, styledNodes: status.styledNodes, durationMs });
       return structuredClone(entry.status);
     } catch (error) {
       if (this.byPlugin.get(record.id) !== entry) return this.snapshot(record.id);

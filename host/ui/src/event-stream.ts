@@ -3,32 +3,24 @@
 // same standard client, on fetch) carries the token in the Authorization
 // header: the token never goes into a URL that a log would keep.
 import { EventSource } from 'eventsource';
+import type { EventPayload } from '../../src/events/event-catalog.js';
+import { EVENT_TYPES, type EventType } from '../../src/events/event-types.js';
 import type { ApiClient } from './api-client.js';
 
-/** The events the host sends (README: GET /api/events). */
-export const EVENT_TYPES = [
-  'graph.changed',
-  'plugin.loaded',
-  'plugin.reloaded',
-  'plugin.ready',
-  'plugin.failed',
-  'plugin.removed',
-  'overlay.applying',
-  'overlay.progress',
-  'overlay.applied',
-  'overlay.removed',
-  'overlay.failed',
-  'layout.started',
-  'layout.finished',
-] as const;
+/**
+ * The events the page follows: all the host sends (one list, with the host's
+ * payload types) but `plugin.log`, a line a plugin logged, which the page
+ * does not show and which can come many times a second.
+ */
+const FOLLOWED_EVENT_TYPES = EVENT_TYPES.filter((type): type is FollowedEventType => type !== 'plugin.log');
 
-export type EventType = (typeof EVENT_TYPES)[number];
+export type FollowedEventType = Exclude<EventType, 'plugin.log'>;
 
-/** An event's payload: `at` and the details. */
-export type EventData = Record<string, unknown> & { at: string; pluginId?: string };
+/** An event as the page receives it: its type and its payload, with `at`. */
+export type FollowedEvent = { [T in FollowedEventType]: { type: T; data: EventPayload<T> & { at: string } } }[FollowedEventType];
 
 export interface EventStreamListener {
-  event(type: EventType, data: EventData): void;
+  event(event: FollowedEvent): void;
   /** The stream is open: first, and after each reconnection (the page then catches up). */
   connected(reconnected: boolean): void;
   /** The stream broke; it is tried again after `retryInMs`. A refused token is told apart. */
@@ -95,15 +87,16 @@ export class EventStream {
       this.listener.disconnected(wait, unauthorized);
       this.timer = setTimeout(() => this.open(), wait);
     });
-    for (const type of EVENT_TYPES) {
+    for (const type of FOLLOWED_EVENT_TYPES) {
       source.addEventListener(type, (message) => {
-        let data: EventData;
+        let data: unknown;
         try {
-          data = JSON.parse(message.data) as EventData;
+          data = JSON.parse(message.data);
         } catch {
           return;
         }
-        this.listener.event(type, data);
+        // As the host's event catalog says (test/http/event-schemas.test.ts holds the host to it).
+        this.listener.event({ type, data } as FollowedEvent);
       });
     }
   }

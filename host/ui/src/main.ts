@@ -3,7 +3,7 @@
 import './styles.css';
 import { ApiClient, ApiError, ServerUnreachableError, TokenStore } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
-import { EventStream, type EventData, type EventType } from './event-stream.js';
+import { EventStream, type FollowedEvent } from './event-stream.js';
 import { FilterPanel } from './filter-panel.js';
 import { isSymbol, type NodeStyle } from './graph-data.js';
 import { GraphModel, type GraphChanges } from './graph-model.js';
@@ -76,7 +76,7 @@ class StrataPage {
   });
   private readonly search = new SearchBox(this.model, (id) => this.select(id, true));
   private readonly events = new EventStream(this.api, {
-    event: (type, data) => void this.onEvent(type, data),
+    event: (event) => void this.onEvent(event),
     connected: (reconnected) => {
       this.noticeBoard.online();
       // The server may have restarted (its revisions start again): take everything anew.
@@ -409,19 +409,17 @@ class StrataPage {
     return this.syncing;
   }
 
-  private async onEvent(type: EventType, data: EventData): Promise<void> {
+  private async onEvent(event: FollowedEvent): Promise<void> {
     if (!this.loaded) return;
-    if (type === 'graph.changed') {
-      if (typeof data.revision === 'number' && data.revision <= this.model.revision) return;
+    if (event.type === 'graph.changed') {
+      if (event.data.revision <= this.model.revision) return;
       await this.catchUp();
-    } else if (type.startsWith('layout.')) {
-      this.layout.onEvent(type);
+    } else if (event.type === 'layout.started' || event.type === 'layout.finished') {
+      this.layout.onEvent(event.type);
     } else {
-      if (type === 'plugin.failed' || type === 'overlay.failed') {
-        const error = data.error as { message?: string } | string | undefined;
-        this.noticeBoard.error(`${data.pluginId ?? 'a plugin'}: ${typeof error === 'string' ? error : (error?.message ?? type)}`);
-      }
-      await this.overlays.onEvent(type, data);
+      if (event.type === 'plugin.failed') this.noticeBoard.error(`${event.data.pluginId}: ${event.data.error ?? event.type}`);
+      if (event.type === 'overlay.failed') this.noticeBoard.error(`${event.data.pluginId}: ${event.data.error.message}`);
+      await this.overlays.onEvent(event);
     }
   }
 

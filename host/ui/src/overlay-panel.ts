@@ -3,7 +3,11 @@
 // active, failed), the visible overlays in their order, and their legends.
 import { ApiError, type ApiClient } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
+import type { FollowedEvent } from './event-stream.js';
 import { COMPOSITION_RULE, overlayKey, type OverlayRef } from './overlay-composition.js';
+
+/** The events the panel follows: those about plugins and their overlays. */
+export type PluginOrOverlayEvent = Extract<FollowedEvent, { type: `plugin.${string}` | `overlay.${string}` }>;
 
 /** A JSON schema, as far as the form reads it. */
 interface JsonSchema {
@@ -101,25 +105,23 @@ export class OverlayPanel {
   }
 
   /** Follows an overlay or plugin event. */
-  async onEvent(type: string, data: { pluginId?: string; error?: unknown; done?: unknown; total?: unknown; message?: unknown }): Promise<void> {
-    const id = data.pluginId;
-    if (type === 'overlay.progress') {
+  async onEvent(event: PluginOrOverlayEvent): Promise<void> {
+    const { type } = event;
+    const id = event.data.pluginId;
+    if (event.type === 'overlay.progress') {
       // Several a second while a long apply runs: only the plugin's state line changes.
-      if (id && typeof data.done === 'number') this.progress.set(id, { done: data.done, total: typeof data.total === 'number' ? data.total : undefined, message: typeof data.message === 'string' ? data.message : undefined });
+      this.progress.set(id, { done: event.data.done, total: event.data.total, message: event.data.message });
       const plugin = this.plugins.find((candidate) => candidate.id === id);
-      const state = id && this.root.querySelector<HTMLElement>(`.plugin[data-plugin="${CSS.escape(id)}"] .state`);
+      const state = this.root.querySelector<HTMLElement>(`.plugin[data-plugin="${CSS.escape(id)}"] .state`);
       if (plugin && state) state.textContent = this.stateText(plugin);
       return;
     }
-    if (id && type !== 'overlay.applying') this.progress.delete(id);
-    if (type === 'overlay.failed' && id) {
-      const error = data.error as { message?: string } | string | undefined;
-      this.errors.set(id, typeof error === 'string' ? error : (error?.message ?? 'the apply failed'));
-    }
-    if (type === 'plugin.failed' && id) this.errors.set(id, `reload failed: ${typeof data.error === 'string' ? data.error : JSON.stringify(data.error)}`);
-    if ((type === 'overlay.applied' || type === 'plugin.ready' || type === 'plugin.loaded') && id) this.errors.delete(id);
+    if (type !== 'overlay.applying') this.progress.delete(id);
+    if (event.type === 'overlay.failed') this.errors.set(id, event.data.error.message);
+    if (event.type === 'plugin.failed') this.errors.set(id, `reload failed: ${event.data.error}`);
+    if (type === 'overlay.applied' || type === 'plugin.ready' || type === 'plugin.loaded') this.errors.delete(id);
     await this.load();
-    if (id && (type === 'overlay.applied' || type === 'overlay.removed' || type === 'plugin.ready' || type === 'overlay.failed' || type === 'plugin.removed')) this.events.stylesChanged(id);
+    if (type === 'overlay.applied' || type === 'overlay.removed' || type === 'plugin.ready' || type === 'overlay.failed' || type === 'plugin.removed') this.events.stylesChanged(id);
   }
 
   /** Turns an overlay on or off; on, its plugin is applied first when it is not active. */

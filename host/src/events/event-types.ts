@@ -1,0 +1,30 @@
+// The names of the events the host sends on `GET /api/events`. Free of imports, so that the web UI takes the same
+// list; their payloads are in event-catalog.ts, keyed by these names.
+
+/** Every event type, in the order the README lists them. */
+export const EVENT_TYPES = [
+  'graph.changed',
+  'plugin.loaded',
+  'plugin.reloaded',
+  'plugin.ready',
+  'plugin.failed',
+  'plugin.removed',
+  'plugin.log',
+  'overlay.applying',
+  'overlay.progress',
+  'overlay.applied',
+  'overlay.removed',
+  'overlay.failed',
+  'layout.started',
+  'layout.finished',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The events about a plugin's code (loaded, reloaded, ready, failed, removed, its log lines). */
+export type PluginEventType = Extract<EventType, `plugin.${string}`>;
+
+/** Whether an event is about a plugin's code. */
+export function isPluginEvent(type: EventType): type is PluginEventType {
+  return type.startsWith('plugin.');
+}
