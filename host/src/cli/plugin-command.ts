@@ -259,7 +259,7 @@ test('files are sized by their lines of code', async () => {
   assert.equal(result.style('size', 'dir:.'), undefined);
 });
 `,
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] }, include: ['src', 'test'] }, null, 2) + '\n',
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] }, include: ['src', 'test'] }, null, 2) + '\n',
     '.gitignore': 'node_modules/\n',
     'README.md': `# ${title}\n\nA Strata overlay plugin. \`npm test\` builds it and runs its tests in the same sandbox the host uses;\n\`strata serve <repo> --dev --plugins .\` serves it with hot reload. See the SDK's README.\n`,
   };
