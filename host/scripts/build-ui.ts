@@ -2,11 +2,11 @@
 // styles under assets/ with content hashes in their names, each also
 // compressed with gzip and brotli so that the server sends them as they are.
 // Run by the host's `build` script (and so by `npm ci` and `npm test`).
-import { readFile, rm, writeFile, mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build, type BuildOptions } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const hostDir = path.resolve(fileURLToPath(import.meta.url), '../..');
 const uiDir = path.join(hostDir, 'ui');
@@ -70,12 +70,19 @@ for (const file of [path.join(outDir, 'index.html'), ...(await readdir(assetsDir
   if (/\.(gz|br)$/.test(file)) continue;
   const bytes = await readFile(file);
   await writeFile(`${file}.gz`, gzipSync(bytes, { level: 9 }));
-  await writeFile(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+  await writeFile(
+    `${file}.br`,
+    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+  );
 }
-process.stdout.write(`Built the web UI: ${path.relative(process.cwd(), outDir)} (index.html with its boot script inline, ${script}, ${style}, ${workerFile})\n`);
+process.stdout.write(
+  `Built the web UI: ${path.relative(process.cwd(), outDir)} (index.html with its boot script inline, ${script}, ${style}, ${workerFile})\n`,
+);
 
 function outputNamed(metafile: { outputs: Record<string, unknown> }, extension: string): string {
-  const names = Object.keys(metafile.outputs).filter((output) => output.endsWith(extension)).map((output) => path.basename(output));
+  const names = Object.keys(metafile.outputs)
+    .filter((output) => output.endsWith(extension))
+    .map((output) => path.basename(output));
   if (names.length !== 1) throw new Error(`expected one ${extension} output, found ${names.join(', ') || 'none'}`);
   return names[0]!;
 }

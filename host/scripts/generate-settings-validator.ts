@@ -25,9 +25,9 @@ export function settingsValidatorModule(): string {
   const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, code: { source: true, esm: true, lines: true } });
   const leaves = settingLeaves(StrataSettingsSchema);
   ajv.addSchema(StrataSettingsSchema, 'settings');
-  leaves.forEach((leaf, i) => ajv.addSchema(leaf.schema, `leaf${i}`));
+  for (const [i, leaf] of leaves.entries()) ajv.addSchema(leaf.schema, `leaf${i}`);
   const exported: Record<string, string> = { settings: 'settings' };
-  leaves.forEach((_, i) => (exported[`leaf${i}`] = `leaf${i}`));
+  for (const i of leaves.keys()) exported[`leaf${i}`] = `leaf${i}`;
   let code = standaloneCode.default(ajv, exported);
   // Ajv's ESM output still `require`s its runtime helpers (ucs2length for `minLength`): make them imports.
   const runtimes = new Map<string, string>();
@@ -38,9 +38,11 @@ export function settingsValidatorModule(): string {
   // Its own exports are replaced by the typed ones below.
   code = code.replace(/^"use strict";/, '').replace(/export const (\w+) = (\w+);/g, 'const $1 = $2;');
   const imports = [...runtimes].map(([specifier, name]) => `import ${name} from '${specifier.endsWith('.js') ? specifier : `${specifier}.js`}';`);
-  const leafEntries = leaves.map((leaf, i) => `  { path: ${JSON.stringify(leaf.path)}, type: ${JSON.stringify(leaf.schema.type)}, validate: leaf${i} as unknown as ValidateFunction },`);
+  const leafEntries = leaves.map(
+    (leaf, i) => `  { path: ${JSON.stringify(leaf.path)}, type: ${JSON.stringify(leaf.schema.type)}, validate: leaf${i} as unknown as ValidateFunction },`,
+  );
   return [
-    '// @ts-nocheck -- Ajv\'s generated code; the exports at the end are typed.',
+    "// @ts-nocheck -- Ajv's generated code; the exports at the end are typed.",
     '// Written by host/scripts/generate-settings-validator.ts from src/config/settings-schema.ts: do not edit.',
     "import type { ValidateFunction } from 'ajv';",
     ...imports,

@@ -5,24 +5,24 @@
 import 'reflect-metadata';
 import type { DestinationStream } from 'pino';
 import type { ServingAddress } from './app/strata-app.js';
-import { loadConfig, type ConfigSources } from './config/config-loader.js';
+import { type ConfigSources, loadConfig } from './config/config-loader.js';
 import type { StrataConfig } from './config/strata-config.js';
+import type { CodeGraph } from './graph/code-graph.js';
 import type { BuildProgress } from './graph/graph-source.js';
 import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
-import type { CodeGraph } from './graph/code-graph.js';
 import { quietLogger } from './logging/quiet-logger.js';
 
-export { ConfigError, loadConfig, envVariableName, type ConfigSources } from './config/config-loader.js';
+export type { ServingAddress } from './app/strata-app.js';
+export { ConfigError, type ConfigSources, envVariableName, loadConfig } from './config/config-loader.js';
+export type { StrataConfig, StrataSettings } from './config/strata-config.js';
 export { ERROR_CODES, type ErrorCode } from './errors/error-codes.js';
+export type { CodeGraph, GraphBuildInfo, SkippedEntry } from './graph/code-graph.js';
+export type { BuildProgress } from './graph/graph-source.js';
+export { HOST_VERSION } from './host-version.js';
 export { ListenError } from './http/listen-error.js';
 export { DataDirectoryError } from './storage/data-directory-error.js';
 export { DataDirectoryLockedError } from './storage/data-directory-locked-error.js';
-export { HOST_VERSION } from './host-version.js';
-export type { StrataConfig, StrataSettings } from './config/strata-config.js';
-export type { BuildProgress } from './graph/graph-source.js';
-export type { CodeGraph, GraphBuildInfo, SkippedEntry } from './graph/code-graph.js';
-export type { ServingAddress } from './app/strata-app.js';
 
 /** Options of `startStrata`. */
 export interface StartOptions extends ConfigSources {
@@ -69,7 +69,11 @@ export async function withOfflineOverlays<T>(
 ): Promise<T> {
   const config = loadConfig(options);
   // Plugins that cannot load are shown by `strata overlay list`; only errors are logged here.
-  const [{ createContainer }, { OfflineOverlays }, { createLogger }] = await Promise.all([import('./composition-root.js'), import('./app/offline-overlays.js'), import('./logging/create-logger.js')]);
+  const [{ createContainer }, { OfflineOverlays }, { createLogger }] = await Promise.all([
+    import('./composition-root.js'),
+    import('./app/offline-overlays.js'),
+    import('./logging/create-logger.js'),
+  ]);
   const logger = createLogger('error', options.logDestination);
   return createContainer(config, logger).resolve(OfflineOverlays).run(work, options.onProgress, options.onlyPlugin);
 }
@@ -77,7 +81,11 @@ export async function withOfflineOverlays<T>(
 /** Loads the configuration, indexes the repository and serves it. */
 export async function startStrata(options: StartOptions): Promise<RunningStrata> {
   const config = loadConfig(options);
-  const [{ createContainer }, { StrataApp }, { createLogger }] = await Promise.all([import('./composition-root.js'), import('./app/strata-app.js'), import('./logging/create-logger.js')]);
+  const [{ createContainer }, { StrataApp }, { createLogger }] = await Promise.all([
+    import('./composition-root.js'),
+    import('./app/strata-app.js'),
+    import('./logging/create-logger.js'),
+  ]);
   const logger = createLogger(config.logLevel, options.logDestination);
   const app = createContainer(config, logger).resolve(StrataApp);
   const address = await app.start(options.onProgress);

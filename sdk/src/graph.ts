@@ -18,16 +18,7 @@ import type { NodeStyle } from './plugin.js';
  * const isSymbol = (node: GraphNode): boolean => symbolKinds.includes(node.kind);
  * ```
  */
-export type NodeKind =
-  | 'directory'
-  | 'file'
-  | 'package'
-  | 'function'
-  | 'class'
-  | 'method'
-  | 'interface'
-  | 'type'
-  | 'variable';
+export type NodeKind = 'directory' | 'file' | 'package' | 'function' | 'class' | 'method' | 'interface' | 'type' | 'variable';
 
 /**
  * What an edge stands for: `contains` for the tree, `imports` for module references.

@@ -6,9 +6,10 @@
  * context below; nothing of Node (no `require`, `process`, file system,
  * network or timers) reaches it.
  */
-import type { EdgeKind, NodeKind } from './graph.js';
-import type { HexColor } from './colors.js';
+
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { HexColor } from './colors.js';
+import type { EdgeKind, NodeKind } from './graph.js';
 import { SDK_VERSION } from './version.js';
 
 /**
@@ -723,6 +724,7 @@ export interface PluginDefinition<Params = Record<string, unknown>> {
    * message; throw `InvalidInputError` when the request's inputs or
    * parameters are at fault (the client gets a 400). May return a summary.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an apply that returns nothing is the common case; `void` lets it be written so.
   apply(context: ApplyContext<Params>): void | ApplySummary | Promise<void | ApplySummary>;
 }
 
@@ -779,7 +781,9 @@ export interface PluginDescriptor<Params = Record<string, unknown>> extends Plug
  * });
  * ```
  */
-export function definePlugin<const S extends ParametersSchema>(definition: PluginDefinition<ParametersOf<S>> & { parameters: S }): PluginDescriptor<ParametersOf<S>>;
+export function definePlugin<const S extends ParametersSchema>(
+  definition: PluginDefinition<ParametersOf<S>> & { parameters: S },
+): PluginDescriptor<ParametersOf<S>>;
 /**
  * Declares a plugin whose parameters are declared in its manifest (`strata.parameters`), typed by hand, or that takes none.
  *
@@ -799,7 +803,12 @@ export function definePlugin<const S extends ParametersSchema>(definition: Plugi
  */
 export function definePlugin<Params = Record<string, unknown>>(definition: PluginDefinition<Params>): PluginDescriptor<Params>;
 export function definePlugin<Params>(definition: PluginDefinition<Params>): PluginDescriptor<Params> {
-  const descriptor: PluginDescriptor<Params> = { strataPlugin: PLUGIN_DESCRIPTOR_VERSION, sdkVersion: SDK_VERSION, overlays: definition.overlays, apply: definition.apply };
+  const descriptor: PluginDescriptor<Params> = {
+    strataPlugin: PLUGIN_DESCRIPTOR_VERSION,
+    sdkVersion: SDK_VERSION,
+    overlays: definition.overlays,
+    apply: definition.apply,
+  };
   if (definition.parameters !== undefined) descriptor.parameters = definition.parameters;
   return descriptor;
 }

@@ -5,13 +5,16 @@
  * the other plugin's apply costs it). Every apply must succeed; the ratio
  * together/alone shows whether one plugin starves the other.
  *
- *   npm run bench:builtins -- [--files 10000] [--no-generated] [git clone ...]
+ *   npm run bench:builtins -- [--files 10000] [--no-generated] [--together-only] [git clone ...]
  *
  * Without clones it runs on a generated repository of `--files` files with a
  * history (20 commits by 5 authors). Each repository given is cloned afresh
  * (never committed: fetch one for the purpose); git's commit-graph is written
  * once before the runs, so that no run pays for it. Each apply runs on a
- * fresh `strata serve` (no answer cached from a previous run).
+ * fresh `strata serve` (no answer cached from a previous run). With
+ * `--together-only` the applies alone are left out (at 100,000 files each
+ * ownership apply is over an hour of git on two cores): the table then says
+ * whether both succeed together with the defaults, and how long they took.
  */
 import { execFile, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,12 +22,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { generateRepo } from './generate-repo.ts';
-import { STRATA_BIN, startServeProcess, type ServeProcess } from './serve-process.ts';
+import { type ServeProcess, STRATA_BIN, startServeProcess } from './serve-process.ts';
 
 const run = promisify(execFile);
 const { values: options, positionals: clones } = parseArgs({
   allowPositionals: true,
-  options: { files: { type: 'string', default: '10000' }, 'no-generated': { type: 'boolean', default: false } },
+  options: {
+    files: { type: 'string', default: '10000' },
+    'no-generated': { type: 'boolean', default: false },
+    'together-only': { type: 'boolean', default: false },
+  },
 });
 const PLUGINS = ['ownership', 'complexity'] as const;
 
@@ -51,15 +58,18 @@ async function generatedWithHistory(root: string, files: number): Promise<void> 
   const authors = ['ada', 'brian', 'grace', 'ken', 'linus'];
   const commit = async (author: string, message: string, date: string): Promise<void> => {
     await git(root, 'add', '-A');
-    await run('git', ['-C', root, '-c', `user.name=${author}`, '-c', `user.email=${author}@example.com`, 'commit', '-q', '-m', message], { env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+    await run('git', ['-C', root, '-c', `user.name=${author}`, '-c', `user.email=${author}@example.com`, 'commit', '-q', '-m', message], {
+      env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    });
   };
   await commit('ada', 'initial', '2025-01-01T00:00:00Z');
   const list = (await git(root, 'ls-files')).split('\n').filter(Boolean);
   let seed = 7;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const { appendFileSync: append } = await import('node:fs');
   for (let c = 1; c <= 20; c++) {
-    for (let k = 0; k < Math.max(50, Math.round(list.length / 30)); k++) append(path.join(root, list[Math.floor(random() * list.length)]!), `export const edit${c}_${k} = ${c};\n`);
+    for (let k = 0; k < Math.max(50, Math.round(list.length / 30)); k++)
+      append(path.join(root, list[Math.floor(random() * list.length)]!), `export const edit${c}_${k} = ${c};\n`);
     await commit(authors[c % authors.length]!, `change ${c}`, `2026-${String(1 + (c % 10)).padStart(2, '0')}-15T12:00:00Z`);
   }
   console.log(`generated: ${made.files} files in ${made.directories} directories, 21 commits`);
@@ -96,7 +106,12 @@ async function applyOnFreshServer(repo: string, plugins: readonly string[]): Pro
     const poll = (async () => {
       while (polling) {
         const started = performance.now();
-        const answered = await fetch(`${url}/api/overlays`).then((response) => response.arrayBuffer()).then(() => true, () => false);
+        const answered = await fetch(`${url}/api/overlays`)
+          .then((response) => response.arrayBuffer())
+          .then(
+            () => true,
+            () => false,
+          );
         if (answered) worstGetMs = Math.max(worstGetMs, performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -112,7 +127,11 @@ async function applyOnFreshServer(repo: string, plugins: readonly string[]): Pro
         cli.stdout!.resume();
         const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
         const ms = performance.now() - started;
-        const status = ((await (await fetch(`${url}/api/overlays/${plugin}/status`)).json()) as { data: { state: string; summary: Record<string, unknown>; error: { message: string } | null } }).data;
+        const status = (
+          (await (await fetch(`${url}/api/overlays/${plugin}/status`)).json()) as {
+            data: { state: string; summary: Record<string, unknown>; error: { message: string } | null };
+          }
+        ).data;
         const progressLines = stderr.split('\n').filter((line) => line.startsWith(`Applying ${plugin}: `));
         outcomes.set(plugin, {
           ms,
@@ -143,18 +162,23 @@ async function benchRepository(label: string, repo: string): Promise<void> {
   await git(repo, 'commit-graph', 'write', '--reachable', '--changed-paths');
   console.log(`\n${label}: ${files} tracked files, ${commits} commits; default limits\n`);
   const alone = new Map<string, Outcome>();
-  for (const plugin of PLUGINS) alone.set(plugin, (await applyOnFreshServer(repo, [plugin])).get(plugin)!);
+  if (!options['together-only']) for (const plugin of PLUGINS) alone.set(plugin, (await applyOnFreshServer(repo, [plugin])).get(plugin)!);
   const together = await applyOnFreshServer(repo, PLUGINS);
-  const lines = ['| repository | plugin | alone ms | together ms | ratio | result together | progress events | last CLI progress line | worst GET ms (together) |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| repository | plugin | alone ms | together ms | ratio | result together | progress events | last CLI progress line | worst GET ms (together) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const plugin of PLUGINS) {
-    const a = alone.get(plugin)!;
+    const a = alone.get(plugin);
     const t = together.get(plugin)!;
     const result = (outcome: Outcome): string => (outcome.state === 'active' ? 'ok' : `FAILED ${outcome.error ?? outcome.state}`);
-    lines.push(`| ${label} | ${plugin} | ${a.ms.toFixed(0)} (${result(a)}) | ${t.ms.toFixed(0)} | ${(t.ms / a.ms).toFixed(2)}x | ${result(t)} | ${t.progressEvents} | ${t.lastProgress ?? '—'} | ${t.worstGetMs.toFixed(0)} |`);
+    lines.push(
+      `| ${label} | ${plugin} | ${a ? `${a.ms.toFixed(0)} (${result(a)})` : 'not run'} | ${t.ms.toFixed(0)} | ${a ? `${(t.ms / a.ms).toFixed(2)}x` : '—'} | ${result(t)} | ${t.progressEvents} | ${t.lastProgress ?? '—'} | ${t.worstGetMs.toFixed(0)} |`,
+    );
   }
   for (const plugin of PLUGINS) lines.push(`\n${plugin} summary (together): ${JSON.stringify(together.get(plugin)!.summary ?? {})}`);
   console.log(lines.join('\n'));
-  if (process.env.STRATA_BENCH_OUT) appendFileSync(process.env.STRATA_BENCH_OUT, lines.join('\n') + '\n');
+  if (process.env.STRATA_BENCH_OUT) appendFileSync(process.env.STRATA_BENCH_OUT, `${lines.join('\n')}\n`);
 }
 
 const work = mkdtempSync(path.join(tmpdir(), 'strata-bench-builtins-'));

@@ -11,7 +11,7 @@ export function generateRepo(root: string, nodeCount: number): { files: number; 
   const fanOut = 8;
   const directoryCount = Math.max(1, Math.round(nodeCount / (filesPerDirectory + 1)));
   let seed = 42;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const directories: string[] = [''];
   for (let i = 1; i < directoryCount; i++) {
     const parent = directories[Math.floor((i - 1) / fanOut)]!;
@@ -20,7 +20,8 @@ export function generateRepo(root: string, nodeCount: number): { files: number; 
   const files: string[] = [];
   for (const directory of directories) {
     mkdirSync(path.join(root, directory), { recursive: true });
-    for (let f = 0; f < filesPerDirectory && directories.length + files.length < nodeCount; f++) files.push(directory === '' ? `file${f}.ts` : `${directory}/file${f}.ts`);
+    for (let f = 0; f < filesPerDirectory && directories.length + files.length < nodeCount; f++)
+      files.push(directory === '' ? `file${f}.ts` : `${directory}/file${f}.ts`);
   }
   files.forEach((file, index) => {
     const lines: string[] = [];

@@ -60,11 +60,21 @@ export function compareEdges(strata: ToolOutput, peer: ToolOutput): EdgeComparis
     const kinds = [...edge.kinds].sort();
     if (edge.specifiers.length === 0 || peer.tool === 'madge') {
       const listed = peerBySource.get(edge.source)?.filter((reference) => reference.status === 'file').length ?? 0;
-      onlyStrata.push({ ...edge, kinds, category: `${label} has no such edge (${kinds.join('+')})`, other: `${label} lists ${listed} file edges from this file` });
+      onlyStrata.push({
+        ...edge,
+        kinds,
+        category: `${label} has no such edge (${kinds.join('+')})`,
+        other: `${label} lists ${listed} file edges from this file`,
+      });
       continue;
     }
     const views = edge.specifiers.map((specifier) => describe(peerBySpecifier.get(`${edge.source}\n${specifier}`), edge.target));
-    onlyStrata.push({ ...edge, kinds, category: views[0]!.category.replace('$KINDS', kinds.join('+')).replace('$TOOL', label), other: views.map((view) => view.detail).join('; ') });
+    onlyStrata.push({
+      ...edge,
+      kinds,
+      category: views[0]!.category.replace('$KINDS', kinds.join('+')).replace('$TOOL', label),
+      other: views.map((view) => view.detail).join('; '),
+    });
   }
 
   const onlyPeer: EdgeDifference[] = [];
@@ -77,8 +87,10 @@ export function compareEdges(strata: ToolOutput, peer: ToolOutput): EdgeComparis
     const views = specifiers.map((specifier) => describe(strataBySpecifier.get(`${edge.source}\n${specifier.replace(/\?$/, '')}`), edge.target));
     const view = views[0] ?? { category: `Strata has no such edge`, detail: 'no Strata reference in this file looks like it' };
     let category = view.category.replace('$TOOL', 'Strata');
-    if (category.startsWith('Strata has no such reference') && kinds.some((kind) => kind.startsWith('triple-slash'))) category = 'Strata does not read /// <reference> directives';
-    else if (category.startsWith('Strata has no such reference') && kinds.some((kind) => kind.startsWith('jsdoc'))) category = 'Strata does not read JSDoc imports';
+    if (category.startsWith('Strata has no such reference') && kinds.some((kind) => kind.startsWith('triple-slash')))
+      category = 'Strata does not read /// <reference> directives';
+    else if (category.startsWith('Strata has no such reference') && kinds.some((kind) => kind.startsWith('jsdoc')))
+      category = 'Strata does not read JSDoc imports';
     else category = category.replace('$KINDS', kinds.join('+') || 'unknown kind');
     const difference = { ...edge, specifiers, kinds, category, other: views.map((entry) => entry.detail).join('; ') || view.detail };
     (strataFiles.has(edge.target) ? onlyPeer : peerTargetsNotStrataFiles).push(difference);

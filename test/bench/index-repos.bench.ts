@@ -17,12 +17,12 @@
  * (for files that crash them); Strata has no such setting and reads them all.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_DIRECTORY_VARIABLE, TOOL_LABELS, TOOL_NAMES, type DoneMessage, type ToolName, type ToolOutput } from './index-common.ts';
-import { categoryCounts, compareEdges, sampleAcrossCategories, type EdgeComparison, type EdgeDifference } from './index-compare.ts';
+import { CACHE_DIRECTORY_VARIABLE, type DoneMessage, TOOL_LABELS, TOOL_NAMES, type ToolName, type ToolOutput } from './index-common.ts';
+import { categoryCounts, compareEdges, type EdgeComparison, type EdgeDifference, sampleAcrossCategories } from './index-compare.ts';
 
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-tool-run.ts');
 const SAMPLE = 10;
@@ -70,15 +70,28 @@ for (const repository of repositories) {
   const measured = new Map<ToolName, Measured>(TOOL_NAMES.map((tool) => [tool, summarize(tool, runsByTool.get(tool)!)]));
   const strata = measured.get('strata')!;
   const strataWarm = measured.get('strata-warm')!;
-  const sameGraph = JSON.stringify(edgeKeys(strataWarm.output)) === JSON.stringify(edgeKeys(strata.output)) && JSON.stringify(strataWarm.output.files) === JSON.stringify(strata.output.files);
+  const sameGraph =
+    JSON.stringify(edgeKeys(strataWarm.output)) === JSON.stringify(edgeKeys(strata.output)) &&
+    JSON.stringify(strataWarm.output.files) === JSON.stringify(strata.output.files);
   const allCached = runsByTool.get('strata-warm')!.every((run) => run.output.cachedFiles === run.output.files.length);
-  process.stdout.write(`Strata with a warm cache ${allCached ? 'took every file from the cache' : 'READ FILES (the cache did not hold them all)'} and gives ${sameGraph ? 'the same files and file -> file edges as' : 'OTHER files or edges than'} Strata cold\n`);
+  process.stdout.write(
+    `Strata with a warm cache ${allCached ? 'took every file from the cache' : 'READ FILES (the cache did not hold them all)'} and gives ${sameGraph ? 'the same files and file -> file edges as' : 'OTHER files or edges than'} Strata cold\n`,
+  );
   if (!sameGraph || !allCached) process.exitCode = 1;
   printTable(
     ['tool', 'files', 'JS/TS files', 'wall s', 'call s', 'peak MB', 'JS/TS files/s', 'wall / Strata'],
     TOOL_NAMES.map((tool) => {
       const m = measured.get(tool)!;
-      return [TOOL_LABELS[tool], String(m.output.files.length), String(m.output.parsed.length), seconds(m.wallMs), seconds(m.callMs), megabytes(m.peakKb), perSecond(m.output.parsed.length, m.wallMs), (m.wallMs / strata.wallMs).toFixed(1)];
+      return [
+        TOOL_LABELS[tool],
+        String(m.output.files.length),
+        String(m.output.parsed.length),
+        seconds(m.wallMs),
+        seconds(m.callMs),
+        megabytes(m.peakKb),
+        perSecond(m.output.parsed.length, m.wallMs),
+        (m.wallMs / strata.wallMs).toFixed(1),
+      ];
     }),
   );
   for (const tool of TOOL_NAMES) for (const note of measured.get(tool)!.output.notes) process.stdout.write(`  ${TOOL_LABELS[tool]}: ${note}\n`);
@@ -92,7 +105,8 @@ for (const repository of repositories) {
   const [depcruise, madge] = comparisons as [EdgeComparison, EdgeComparison];
   const COLD: readonly ToolName[] = ['strata', 'depcruise', 'madge'];
   const three = (format: (tool: Measured) => string, tools: readonly ToolName[] = COLD): string => tools.map((tool) => format(measured.get(tool)!)).join(' / ');
-  const ratio = (peer: ToolName, of: Measured = strata): string => `${(measured.get(peer)!.wallMs / of.wallMs).toFixed(1)} (${(measured.get(peer)!.callMs / of.callMs).toFixed(1)})`;
+  const ratio = (peer: ToolName, of: Measured = strata): string =>
+    `${(measured.get(peer)!.wallMs / of.wallMs).toFixed(1)} (${(measured.get(peer)!.callMs / of.callMs).toFixed(1)})`;
   summary.push([
     name,
     three((tool) => String(tool.output.parsed.length)),
@@ -112,7 +126,21 @@ for (const repository of repositories) {
 
 process.stdout.write(`\n=== summary (runs per tool: ${runs}) ===\n\n`);
 printTable(
-  ['repository', 'JS/TS files S / dc / madge', 'wall s S / dc / madge', 'call s S / dc / madge', 'dc ÷ S wall (call)', 'madge ÷ S wall (call)', 'warm wall (call) s S / dc', 'warm dc ÷ warm S', 'cold dc ÷ warm S', 'peak MB S / dc / madge', 'JS/TS files/s S / dc / madge', 'vs dc: both / only S / only dc', 'vs madge: both / only S / only madge'],
+  [
+    'repository',
+    'JS/TS files S / dc / madge',
+    'wall s S / dc / madge',
+    'call s S / dc / madge',
+    'dc ÷ S wall (call)',
+    'madge ÷ S wall (call)',
+    'warm wall (call) s S / dc',
+    'warm dc ÷ warm S',
+    'cold dc ÷ warm S',
+    'peak MB S / dc / madge',
+    'JS/TS files/s S / dc / madge',
+    'vs dc: both / only S / only dc',
+    'vs madge: both / only S / only madge',
+  ],
   summary,
 );
 
@@ -165,7 +193,9 @@ function summarize(tool: ToolName, runsDone: Measured[]): Measured {
 
 /** File -> file edges as sorted `source -> target` lines, to compare two runs. */
 function edgeKeys(output: ToolOutput): string[] {
-  return [...new Set(output.references.filter((reference) => reference.status === 'file').map((reference) => `${reference.source} -> ${reference.target}`))].sort();
+  return [
+    ...new Set(output.references.filter((reference) => reference.status === 'file').map((reference) => `${reference.source} -> ${reference.target}`)),
+  ].sort();
 }
 
 function runOnce(tool: ToolName, repository: string, peerExclude: string | undefined, cacheDirectory: string): Promise<Measured> {

@@ -16,11 +16,21 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { CACHE_DIRECTORY_VARIABLE, SOURCE_EXTENSIONS, isSourceFile, type DoneMessage, type ToolName, type ToolOutput, type ToolReference } from './index-common.ts';
+import {
+  CACHE_DIRECTORY_VARIABLE,
+  type DoneMessage,
+  isSourceFile,
+  SOURCE_EXTENSIONS,
+  type ToolName,
+  type ToolOutput,
+  type ToolReference,
+} from './index-common.ts';
 
 const [toolArgument, repositoryArgument, outputFile, peerExclude] = process.argv.slice(2);
 if (!toolArgument || !repositoryArgument || !outputFile) {
-  process.stderr.write('usage: node test/bench/index-tool-run.ts <strata|strata-warm|depcruise|depcruise-warm|madge> <repository> <output.json> [<peer exclude regex>]\n');
+  process.stderr.write(
+    'usage: node test/bench/index-tool-run.ts <strata|strata-warm|depcruise|depcruise-warm|madge> <repository> <output.json> [<peer exclude regex>]\n',
+  );
   process.exit(2);
 }
 const tool = toolArgument as ToolName;
@@ -32,7 +42,13 @@ process.chdir(repository);
 const cacheDirectory = process.env[CACHE_DIRECTORY_VARIABLE];
 if (!cacheDirectory && tool !== 'madge') throw new Error(`${CACHE_DIRECTORY_VARIABLE} is not set`);
 
-const runners: Record<ToolName, () => Promise<() => ToolOutput>> = { strata: runStrata, 'strata-warm': runStrata, depcruise: runDepcruise, 'depcruise-warm': runDepcruise, madge: runMadge };
+const runners: Record<ToolName, () => Promise<() => ToolOutput>> = {
+  strata: runStrata,
+  'strata-warm': runStrata,
+  depcruise: runDepcruise,
+  'depcruise-warm': runDepcruise,
+  madge: runMadge,
+};
 const runner = runners[tool];
 if (!runner) throw new Error(`unknown tool ${tool}`);
 /** Set by each runner once its tool is loaded, just before the call. */
@@ -69,9 +85,14 @@ async function runStrata(): Promise<() => ToolOutput> {
     }
     // The build info lists a sample of the imports it could not resolve, with the reason (newer indexers only).
     const build = graph.build as { skipped?: unknown[]; unresolvedCount?: number; unresolved?: Array<{ file: string; specifier: string; reason: string }> };
-    for (const entry of build.unresolved ?? []) references.push({ source: entry.file, specifier: entry.specifier, status: 'unresolved', kinds: [entry.reason] });
-    const notes = [`${build.skipped?.length ?? 0} paths skipped (build.skipped)`, `${graph.build.cachedFiles ?? 0} files taken from the cache (build.cachedFiles)`];
-    if (build.unresolvedCount !== undefined) notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
+    for (const entry of build.unresolved ?? [])
+      references.push({ source: entry.file, specifier: entry.specifier, status: 'unresolved', kinds: [entry.reason] });
+    const notes = [
+      `${build.skipped?.length ?? 0} paths skipped (build.skipped)`,
+      `${graph.build.cachedFiles ?? 0} files taken from the cache (build.cachedFiles)`,
+    ];
+    if (build.unresolvedCount !== undefined)
+      notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
     return { tool, files, parsed: files.filter(isSourceFile), references, notes, cachedFiles: graph.build.cachedFiles ?? 0 };
   };
 }
@@ -138,7 +159,13 @@ async function runDepcruise(): Promise<() => ToolOutput> {
           references.push({ source: module.source, specifier: dependency.module, status: 'unresolved', kinds });
         } else {
           const target = dependency.resolved;
-          references.push({ source: module.source, specifier: dependency.module, status: fileSet.has(target) && inRepository(target) ? 'file' : 'outside', target, kinds });
+          references.push({
+            source: module.source,
+            specifier: dependency.module,
+            status: fileSet.has(target) && inRepository(target) ? 'file' : 'outside',
+            target,
+            kinds,
+          });
         }
       }
     }

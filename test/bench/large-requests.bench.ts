@@ -14,7 +14,14 @@ import { parseArgs } from 'node:util';
 import { generateRepo } from './generate-repo.ts';
 import { printedUrl, startServeProcess } from './serve-process.ts';
 
-const { values: options } = parseArgs({ options: { files: { type: 'string', default: '15000' }, saves: { type: 'string', default: '32' }, positions: { type: 'string', default: '310000' }, bytes: { type: 'string', default: '16400000' } } });
+const { values: options } = parseArgs({
+  options: {
+    files: { type: 'string', default: '15000' },
+    saves: { type: 'string', default: '32' },
+    positions: { type: 'string', default: '310000' },
+    bytes: { type: 'string', default: '16400000' },
+  },
+});
 const FILES = Number(options.files);
 const SAVES = Number(options.saves);
 const POSITIONS = Number(options.positions);
@@ -28,7 +35,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** A save's body as in the issue's report: POSITIONS ids the graph does not have, padded to BODY_BYTES. */
 function attackBody(): Buffer {
-  const entry = (i: number, pad: string): string => `"gone/dir${i % 997}/f${i}${pad}.ts":{"x":${((i * 7.31) % 1000).toFixed(2)},"y":${((i * 3.17) % 1000).toFixed(2)}}`;
+  const entry = (i: number, pad: string): string =>
+    `"gone/dir${i % 997}/f${i}${pad}.ts":{"x":${((i * 7.31) % 1000).toFixed(2)},"y":${((i * 3.17) % 1000).toFixed(2)}}`;
   let unpadded = 0;
   for (let i = 0; i < POSITIONS; i++) unpadded += entry(i, '').length + 1;
   const pad = '-'.repeat(Math.max(0, Math.floor((BODY_BYTES - unpadded - 20) / POSITIONS)));
@@ -130,7 +138,9 @@ async function round(url: string, pid: number, savePath: string): Promise<Round>
       await sleep(PROBE_GAP_MS);
     }
   })();
-  const uploader = spawn(process.execPath, ['--input-type=module', '-e', UPLOADER, url + savePath, bodyFile, String(SAVES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const uploader = spawn(process.execPath, ['--input-type=module', '-e', UPLOADER, url + savePath, bodyFile, String(SAVES)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   uploader.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await new Promise((resolve) => uploader.on('exit', resolve));
@@ -168,7 +178,9 @@ try {
       await sleep(500);
     }
     await sleep(3000);
-    process.stderr.write(`strata: ${nodes} nodes; a save may hold ${1024 * 1024 + nodes * 512} bytes; the bodies are ${body.length} bytes with ${POSITIONS} positions\n`);
+    process.stderr.write(
+      `strata: ${nodes} nodes; a save may hold ${1024 * 1024 + nodes * 512} bytes; the bodies are ${body.length} bytes with ${POSITIONS} positions\n`,
+    );
     results.push(['Strata', await round(strata.url, strata.child.pid!, '/api/graph/layout')]);
   } finally {
     await strata.stop();
@@ -184,13 +196,21 @@ try {
   rmSync(bodyFile, { force: true });
 }
 
-console.log(`\n${SAVES} saves of ${(body.length / 1e6).toFixed(1)} MB (${POSITIONS.toLocaleString('en-US')} positions each) at once, and GET ${PROBE_PATH} every ${PROBE_GAP_MS} ms meanwhile; ${FILES.toLocaleString('en-US')} generated files; ${availableParallelism()} cores; Node ${process.version}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end\n`);
-console.log('| server | GETs (failed) | GET p50 ms | GET p99 ms | GET max ms | saves answered (status: count) | all saves answered after s | server peak RSS MB |');
+console.log(
+  `\n${SAVES} saves of ${(body.length / 1e6).toFixed(1)} MB (${POSITIONS.toLocaleString('en-US')} positions each) at once, and GET ${PROBE_PATH} every ${PROBE_GAP_MS} ms meanwhile; ${FILES.toLocaleString('en-US')} generated files; ${availableParallelism()} cores; Node ${process.version}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end\n`,
+);
+console.log(
+  '| server | GETs (failed) | GET p50 ms | GET p99 ms | GET max ms | saves answered (status: count) | all saves answered after s | server peak RSS MB |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, result] of results) {
   const statuses = [...result.statuses].map(([status, count]) => `${status}: ${count}`).join(', ');
-  console.log(`| ${name} | ${result.probes.length} (${result.failedProbes}) | ${quantile(result.probes, 0.5).toFixed(1)} | ${quantile(result.probes, 0.99).toFixed(1)} | ${Math.max(...result.probes).toFixed(1)} | ${statuses} | ${(result.savesMs / 1000).toFixed(1)} | ${result.peakRssMb.toFixed(0)} |`);
+  console.log(
+    `| ${name} | ${result.probes.length} (${result.failedProbes}) | ${quantile(result.probes, 0.5).toFixed(1)} | ${quantile(result.probes, 0.99).toFixed(1)} | ${Math.max(...result.probes).toFixed(1)} | ${statuses} | ${(result.savesMs / 1000).toFixed(1)} | ${result.peakRssMb.toFixed(0)} |`,
+  );
 }
 const strataP99 = quantile(results[0]![1].probes, 0.99);
 const plainP99 = quantile(results[1]![1].probes, 0.99);
-console.log(`\nStrata's p99 ${strataP99.toFixed(1)} ms against a floor of ${FLOOR_MS} ms: ${strataP99 < FLOOR_MS ? 'met' : '**NOT met**'} (${(strataP99 / FLOOR_MS).toFixed(2)} of it); the plain server's p99 is ${(plainP99 / strataP99).toFixed(1)} times Strata's.`);
+console.log(
+  `\nStrata's p99 ${strataP99.toFixed(1)} ms against a floor of ${FLOOR_MS} ms: ${strataP99 < FLOOR_MS ? 'met' : '**NOT met**'} (${(strataP99 / FLOOR_MS).toFixed(2)} of it); the plain server's p99 is ${(plainP99 / strataP99).toFixed(1)} times Strata's.`,
+);

@@ -16,11 +16,18 @@ import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
 
 const FLOOR_MS = 200;
-const sizes = process.argv.slice(2).filter((arg) => /^\d+$/.test(arg)).map(Number);
+const sizes = process.argv
+  .slice(2)
+  .filter((arg) => /^\d+$/.test(arg))
+  .map(Number);
 /** Iterations reached before the cancel is sent: 0 is as soon as the start has answered. */
 const MOMENTS = [0, 0, 0, 3, 3, 3, 50, 50, 50];
 
-interface Status { state: string; iteration: number; backend: string | null }
+interface Status {
+  state: string;
+  iteration: number;
+  backend: string | null;
+}
 
 async function api(url: string, method = 'GET', body?: unknown): Promise<{ status: number; data: Status }> {
   const response = await fetch(url, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
@@ -49,11 +56,15 @@ for (const nodes of sizes.length > 0 ? sizes : [10_000, 100_000]) {
       const cancelled = await api(`${server.url}/api/graph/layout/compute/cancel`, 'POST');
       const ms = performance.now() - sent;
       latencies.push(ms);
-      console.log(`| ${graphNodes} | ${moment} | ${cancelled.data.iteration} | ${cancelled.data.state} | ${ms.toFixed(1)} | ${FLOOR_MS} | ${(ms / FLOOR_MS).toFixed(2)} |`);
+      console.log(
+        `| ${graphNodes} | ${moment} | ${cancelled.data.iteration} | ${cancelled.data.state} | ${ms.toFixed(1)} | ${FLOOR_MS} | ${(ms / FLOOR_MS).toFixed(2)} |`,
+      );
       if (cancelled.data.state !== 'cancelled') throw new Error(`the cancel left the computation ${cancelled.data.state}`);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
-    summary.push(`${graphNodes} nodes: cancel round trip median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (floor ${FLOOR_MS} ms: max / floor ${(sorted.at(-1)! / FLOOR_MS).toFixed(2)})`);
+    summary.push(
+      `${graphNodes} nodes: cancel round trip median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (floor ${FLOOR_MS} ms: max / floor ${(sorted.at(-1)! / FLOOR_MS).toFixed(2)})`,
+    );
   } finally {
     await server.stop();
     rmSync(repo, { recursive: true, force: true });

@@ -78,11 +78,21 @@ function codeLike(nodeCount: number): TestGraph {
   for (let k = 0; k < files.length; k++) {
     const count = Math.floor(random() * 4);
     for (let c = 0; c < count; c++) {
-      const other = random() < 0.8 ? files[Math.min(files.length - 1, Math.max(0, k + Math.floor((random() - 0.5) * 40)))]! : files[Math.floor(files.length * random() ** 3)]!;
+      const other =
+        random() < 0.8
+          ? files[Math.min(files.length - 1, Math.max(0, k + Math.floor((random() - 0.5) * 40)))]!
+          : files[Math.floor(files.length * random() ** 3)]!;
       if (other !== files[k]) source.push(files[k]!), target.push(other), weight.push(0.25);
     }
   }
-  return { name: `generated ${nodeCount}`, n: nodeCount, source: Int32Array.from(source), target: Int32Array.from(target), weight: Float32Array.from(weight), parent: parentsOf(nodeCount, source, target, (e) => weight[e] === 1) };
+  return {
+    name: `generated ${nodeCount}`,
+    n: nodeCount,
+    source: Int32Array.from(source),
+    target: Int32Array.from(target),
+    weight: Float32Array.from(weight),
+    parent: parentsOf(nodeCount, source, target, (e) => weight[e] === 1),
+  };
 }
 
 async function repositoryGraph(path: string): Promise<TestGraph> {
@@ -97,7 +107,14 @@ async function repositoryGraph(path: string): Promise<TestGraph> {
     if (s === undefined || t === undefined || s === t) continue;
     source.push(s), target.push(t), weight.push(edge.kind === 'contains' ? 1 : 0.25);
   }
-  return { name: `repository ${path.split('/').pop()}`, n: graph.nodes.length, source: Int32Array.from(source), target: Int32Array.from(target), weight: Float32Array.from(weight), parent: parentsOf(graph.nodes.length, source, target, (e) => weight[e] === 1) };
+  return {
+    name: `repository ${path.split('/').pop()}`,
+    n: graph.nodes.length,
+    source: Int32Array.from(source),
+    target: Int32Array.from(target),
+    weight: Float32Array.from(weight),
+    parent: parentsOf(graph.nodes.length, source, target, (e) => weight[e] === 1),
+  };
 }
 
 function initialPositions(n: number): Float32Array {
@@ -130,7 +147,8 @@ async function trace(graph: TestGraph, chunk: number, step: (iterations: number)
     const quality = layoutQuality(graph.n, graph.source, graph.target, positions, { sources: QUALITY_SOURCES });
     points.push({ ms, iterations, ...quality });
     const before = points.find((point) => point.iterations === iterations - window);
-    if (process.env.LAYOUT_BENCH_TRACE) console.error(`  ${iterations} its: ${ms.toFixed(0)} ms, stress ${quality.stress.toFixed(3)}, neighbourhood ${quality.neighbourhood.toFixed(3)}`);
+    if (process.env.LAYOUT_BENCH_TRACE)
+      console.error(`  ${iterations} its: ${ms.toFixed(0)} ms, stress ${quality.stress.toFixed(3)}, neighbourhood ${quality.neighbourhood.toFixed(3)}`);
     if (before && quality.stress > before.stress * 0.99 && iterations >= MIN_ITERATIONS) break;
   }
   return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
@@ -151,7 +169,20 @@ async function strata(graph: TestGraph): Promise<Trace> {
   let flat = 0;
   for (let iterations = 25; spent < CAP_MS; iterations *= 2) {
     const started = performance.now();
-    const positions = await engine.run({ nodeCount: graph.n, edgeSource: graph.source, edgeTarget: graph.target, edgeWeight: graph.weight, initial: initial.slice(), parent: graph.parent, iterations, seed: 1, settings: STRATA_SETTINGS }, () => true);
+    const positions = await engine.run(
+      {
+        nodeCount: graph.n,
+        edgeSource: graph.source,
+        edgeTarget: graph.target,
+        edgeWeight: graph.weight,
+        initial: initial.slice(),
+        parent: graph.parent,
+        iterations,
+        seed: 1,
+        settings: STRATA_SETTINGS,
+      },
+      () => true,
+    );
     const ms = performance.now() - started;
     spent += ms;
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -189,7 +220,10 @@ async function d3force(graph: TestGraph, chunk: number): Promise<Trace> {
   const links = Array.from(graph.source, (s, e) => ({ source: s, target: graph.target[e]!, weight: graph.weight[e]! }));
   const simulation = d3
     .forceSimulation(nodes)
-    .force('link', d3.forceLink(links).strength((link) => (link as { weight: number }).weight))
+    .force(
+      'link',
+      d3.forceLink(links).strength((link) => (link as { weight: number }).weight),
+    )
     .force('charge', d3.forceManyBody())
     .force('center', d3.forceCenter(0, 0))
     .stop();
@@ -218,13 +252,22 @@ for (const graph of graphs) {
   if (ONLY.has('d3-force')) results['d3-force'] = await d3force(graph, chunk);
   for (const [name, result] of Object.entries(results)) {
     const last = result.points.at(-1)!;
-    console.log(`| ${graph.name} | ${graph.n} | ${graph.source.length} | ${name} | ${(last.ms / last.iterations).toFixed(1)} | ${last.iterations} | ${last.ms.toFixed(0)} | ${last.stress.toFixed(3)} | ${last.neighbourhood.toFixed(3)} | ${result.peakRssMb} |`);
+    console.log(
+      `| ${graph.name} | ${graph.n} | ${graph.source.length} | ${name} | ${(last.ms / last.iterations).toFixed(1)} | ${last.iterations} | ${last.ms.toFixed(0)} | ${last.stress.toFixed(3)} | ${last.neighbourhood.toFixed(3)} | ${result.peakRssMb} |`,
+    );
   }
-  if (ONLY.has('strata') && process.env.LAYOUT_BENCH_TRACE) for (const point of results.strata!.points) console.log(`  strata ${point.iterations} its: ${point.ms.toFixed(0)} ms, stress ${point.stress.toFixed(3)}, neighbourhood ${point.neighbourhood.toFixed(3)}`);
+  if (ONLY.has('strata') && process.env.LAYOUT_BENCH_TRACE)
+    for (const point of results.strata!.points)
+      console.log(
+        `  strata ${point.iterations} its: ${point.ms.toFixed(0)} ms, stress ${point.stress.toFixed(3)}, neighbourhood ${point.neighbourhood.toFixed(3)}`,
+      );
   if (!results.strata) continue;
   // A peer's final quality is both figures: the first Strata run at least as good on both.
   const strataPoints = [...results.strata.points].sort((a, b) => a.ms - b.ms);
-  for (const [peer, name] of [['forceatlas2', 'ForceAtlas2'], ['d3-force', 'd3-force']] as const) {
+  for (const [peer, name] of [
+    ['forceatlas2', 'ForceAtlas2'],
+    ['d3-force', 'd3-force'],
+  ] as const) {
     const target = results[peer]?.points.at(-1);
     if (!target) continue;
     const stressOnly = strataPoints.find((point) => point.stress <= target.stress);
@@ -234,8 +277,8 @@ for (const graph of graphs) {
       both
         ? `${graph.name}: Strata reaches ${name}'s final quality (${figures}) in ${both.ms.toFixed(0)} ms: ${(target.ms / both.ms).toFixed(2)}x faster (${both.iterations} iterations: stress ${both.stress.toFixed(3)}, neighbourhood ${both.neighbourhood.toFixed(3)})`
         : `${graph.name}: Strata does not reach ${name}'s final quality (${figures}) on both figures` +
-          (stressOnly ? `; its stress reaches the peer's in ${stressOnly.ms.toFixed(0)} ms (${(target.ms / stressOnly.ms).toFixed(2)}x faster)` : '') +
-          `; its best: stress ${Math.min(...strataPoints.map((p) => p.stress)).toFixed(3)}, neighbourhood ${Math.max(...strataPoints.map((p) => p.neighbourhood)).toFixed(3)}`,
+            (stressOnly ? `; its stress reaches the peer's in ${stressOnly.ms.toFixed(0)} ms (${(target.ms / stressOnly.ms).toFixed(2)}x faster)` : '') +
+            `; its best: stress ${Math.min(...strataPoints.map((p) => p.stress)).toFixed(3)}, neighbourhood ${Math.max(...strataPoints.map((p) => p.neighbourhood)).toFixed(3)}`,
     );
   }
 }

@@ -27,7 +27,7 @@ const SWITCH_DELETES = 500;
 
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-live-'));
 try {
-  const generated = generateRepo(repo, Math.round(FILES * 21 / 20));
+  const generated = generateRepo(repo, Math.round((FILES * 21) / 20));
   process.stderr.write(`generated ${generated.files} files in ${generated.directories} directories\n`);
 
   // Files changed under two seconds before a build are not cached: wait, so that the warm run below can take them all.
@@ -102,7 +102,9 @@ try {
       }
       visibleMs.push(performance.now() - t0);
       updateMs.push(updates.at(-1)!.durationMs);
-      process.stderr.write(`change ${i} (${["edit", "add", "delete"][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`);
+      process.stderr.write(
+        `change ${i} (${['edit', 'add', 'delete'][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`,
+      );
     }
     // A branch switch: thousands of files changed at once across the repository, as `git checkout` does (edits,
     // deletions and new files), then the time from the last write until the last of each kind is visible over HTTP,
@@ -126,7 +128,11 @@ try {
       return response.status;
     };
     for (;;) {
-      const [edit, add, gone] = await Promise.all([nodeStatus(`sym:${edited.at(-1)}#switched`), nodeStatus(`file:${added.at(-1)}`), nodeStatus(`file:${deleted.at(-1)}`)]);
+      const [edit, add, gone] = await Promise.all([
+        nodeStatus(`sym:${edited.at(-1)}#switched`),
+        nodeStatus(`file:${added.at(-1)}`),
+        nodeStatus(`file:${deleted.at(-1)}`),
+      ]);
       if (edit === 200 && add === 200 && gone === 404) break;
       if (performance.now() - switchWrittenAt > 60_000) throw new Error('the branch switch was not seen within 60 s');
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -135,11 +141,14 @@ try {
     phase = 'graph after the switch';
     const afterSwitch = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string }> } };
     const idsAfterSwitch = new Set(afterSwitch.data.nodes.map((node) => node.id));
-    const switchMissing = edited.filter((file) => !idsAfterSwitch.has(`sym:${file}#switched`)).length
-      + added.filter((file) => !idsAfterSwitch.has(`file:${file}`)).length
-      + deleted.filter((file) => idsAfterSwitch.has(`file:${file}`)).length;
+    const switchMissing =
+      edited.filter((file) => !idsAfterSwitch.has(`sym:${file}#switched`)).length +
+      added.filter((file) => !idsAfterSwitch.has(`file:${file}`)).length +
+      deleted.filter((file) => idsAfterSwitch.has(`file:${file}`)).length;
     const switchUpdates = updates.slice(switchUpdatesBefore);
-    process.stderr.write(`branch switch: ${edited.length} edited, ${deleted.length} deleted, ${added.length} added in ${(switchWrittenAt - switchStarted).toFixed(0)} ms; visible ${switchVisibleMs.toFixed(0)} ms; ${switchUpdates.length} updates\n`);
+    process.stderr.write(
+      `branch switch: ${edited.length} edited, ${deleted.length} deleted, ${added.length} added in ${(switchWrittenAt - switchStarted).toFixed(0)} ms; visible ${switchVisibleMs.toFixed(0)} ms; ${switchUpdates.length} updates\n`,
+    );
 
     // A burst: files written at once into existing directories (a large checkout, an unpacked archive). Their
     // events can overflow inotify's queue, which the watcher passes over silently; the server checks the graph
@@ -178,20 +187,38 @@ try {
       ['cold index s (floor 30)', `${(coldRun.ms / 1000).toFixed(1)} (${(coldRun.ms / 30_000).toFixed(2)} of the floor)`],
       ['cold index peak RSS MB (floor 2048)', `${(coldRun.peakKb / 1024).toFixed(0)} (${(coldRun.peakKb / 1024 / 2048).toFixed(2)} of the floor)`],
       ['warm index s (files from the cache)', `${(warmRun.ms / 1000).toFixed(1)} (${warmRun.cachedFiles}); peak RSS ${(warmRun.peakKb / 1024).toFixed(0)} MB`],
-      ['one-file update ms, in the server (median of 7; floor 200)', `${median(updateMs)} (max ${Math.max(...updateMs)}; ${(median(updateMs) / 200).toFixed(2)} of the floor)`],
-      ['one-file change visible over HTTP ms (median of 7)', `${median(visibleMs).toFixed(0)} (includes the watcher's 50 ms and the server's 10 ms of event settling)`],
+      [
+        'one-file update ms, in the server (median of 7; floor 200)',
+        `${median(updateMs)} (max ${Math.max(...updateMs)}; ${(median(updateMs) / 200).toFixed(2)} of the floor)`,
+      ],
+      [
+        'one-file change visible over HTTP ms (median of 7)',
+        `${median(visibleMs).toFixed(0)} (includes the watcher's 50 ms and the server's 10 ms of event settling)`,
+      ],
       ['full re-index / one-file update', `${(coldRun.ms / median(updateMs)).toFixed(0)}x`],
       ['`strata serve` start to its URL s (cache warm) / warm index', `${(serveStartMs / 1000).toFixed(1)} / ${(warmRun.ms / 1000).toFixed(1)}`],
       ['longest request wait in the 2 s after start ms', longestWaitMs.toFixed(0)],
-      ['branch switch: files edited / deleted / added at once, across the repository', `${edited.length} / ${deleted.length} / ${added.length} in ${((switchWrittenAt - switchStarted) / 1000).toFixed(2)} s`],
-      ['branch switch: from the last write until all three kinds are visible over HTTP ms', `${switchVisibleMs.toFixed(0)} (${switchUpdates.length} updates of ${switchUpdates.map((update) => update.durationMs).join(' + ')} ms in the server)`],
+      [
+        'branch switch: files edited / deleted / added at once, across the repository',
+        `${edited.length} / ${deleted.length} / ${added.length} in ${((switchWrittenAt - switchStarted) / 1000).toFixed(2)} s`,
+      ],
+      [
+        'branch switch: from the last write until all three kinds are visible over HTTP ms',
+        `${switchVisibleMs.toFixed(0)} (${switchUpdates.length} updates of ${switchUpdates.map((update) => update.durationMs).join(' + ')} ms in the server)`,
+      ],
       ['branch switch: changes not in the graph then', String(switchMissing)],
       ['burst: files written at once into 8 directories', `${burstFiles} in ${(burstWrittenMs / 1000).toFixed(1)} s`],
       ["burst: paths the check found stale / nodes the watcher's events had missed", `${checks[0]!.stalePaths} / ${checks[0]!.changedNodes ?? 0}`],
-      ['burst: from the last write to the checked graph s', `${(burstCompleteMs / 1000).toFixed(1)} (listing and comparing ${(checks[0]!.checkMs / 1000).toFixed(1)}, applying what differed ${(checks[0]!.durationMs / 1000).toFixed(1)})`],
+      [
+        'burst: from the last write to the checked graph s',
+        `${(burstCompleteMs / 1000).toFixed(1)} (listing and comparing ${(checks[0]!.checkMs / 1000).toFixed(1)}, applying what differed ${(checks[0]!.durationMs / 1000).toFixed(1)})`,
+      ],
       ['burst: files of the burst missing from the graph after the check', String(burstMissing)],
       ['burst: longest request wait from the last write to the checked graph ms', longestBurstWaitMs.toFixed(0)],
-      ['server peak RSS MB: after the one-file changes / after the burst', `${(peakBeforeBurstKb / 1024).toFixed(0)} / ${(peakKbOf(server.child.pid!) / 1024).toFixed(0)}`],
+      [
+        'server peak RSS MB: after the one-file changes / after the burst',
+        `${(peakBeforeBurstKb / 1024).toFixed(0)} / ${(peakKbOf(server.child.pid!) / 1024).toFixed(0)}`,
+      ],
     ];
     process.stdout.write(`${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
   } catch (error) {

@@ -20,13 +20,12 @@
  * scales it up, for repositories where blaming all would take too long.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { indexRepository, startStrata } from '@strata/host';
 
 const run = promisify(execFile);
@@ -59,7 +58,11 @@ const strata = await startStrata({
 });
 const apply = async (plugin: string, body: unknown): Promise<{ ms: number; data: any }> => {
   const started = performance.now();
-  const response = await fetch(`${strata.url}/api/overlays/${plugin}/apply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${strata.url}/api/overlays/${plugin}/apply`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await response.json()) as any;
   if (response.status !== 200) throw new Error(`${plugin}: ${JSON.stringify(json)}`);
   return { ms: performance.now() - started, data: json.data };
@@ -79,7 +82,9 @@ try {
   const logMs = Math.min(gitLog, gitLogAgain);
   console.log('| overlay | Strata ms | peer | peer ms | ratio | floor |');
   console.log('|---|---|---|---|---|---|');
-  console.log(`| git-activity (${activity.data.summary.commits} commits) | ${activity.ms.toFixed(0)} | git log --numstat | ${logMs.toFixed(0)} | ${(activity.ms / logMs).toFixed(2)}x | 1.2x: ${activity.ms / logMs <= 1.2 ? 'met' : 'NOT met'} |`);
+  console.log(
+    `| git-activity (${activity.data.summary.commits} commits) | ${activity.ms.toFixed(0)} | git log --numstat | ${logMs.toFixed(0)} | ${(activity.ms / logMs).toFixed(2)}x | 1.2x: ${activity.ms / logMs <= 1.2 ? 'met' : 'NOT met'} |`,
+  );
 
   // ownership: every file it blames, then again with nothing changed.
   const owned = await apply('ownership', {});
@@ -87,12 +92,16 @@ try {
   const blamed = Number(owned.data.summary.filesBlamed);
   const graph = (await (await fetch(`${strata.url}/api/graph`)).json()) as { data: { nodes: Array<{ kind: string; path: string; language?: string }> } };
   const candidates = graph.data.nodes.filter((node) => node.kind === 'file' && node.language).map((node) => node.path);
-  const sample = blameSample ? candidates.filter((_, i) => i % Math.max(1, Math.floor(candidates.length / blameSample)) === 0).slice(0, blameSample) : candidates;
+  const sample = blameSample
+    ? candidates.filter((_, i) => i % Math.max(1, Math.floor(candidates.length / blameSample)) === 0).slice(0, blameSample)
+    : candidates;
   let blameMs = 0;
   for (const file of sample) blameMs += await git(['blame', '--line-porcelain', '--', file]).catch(() => 0);
   const sequential = (blameMs * candidates.length) / sample.length;
   const note = sample.length < candidates.length ? ` (${sample.length} timed, scaled to ${candidates.length})` : '';
-  console.log(`| ownership (${blamed} files) | ${owned.ms.toFixed(0)} | git blame, one file after the other${note} | ${sequential.toFixed(0)} | ${(owned.ms / sequential).toFixed(2)}x | 0.5x: ${owned.ms / sequential <= 0.5 ? 'met' : 'NOT met'} |`);
+  console.log(
+    `| ownership (${blamed} files) | ${owned.ms.toFixed(0)} | git blame, one file after the other${note} | ${sequential.toFixed(0)} | ${(owned.ms / sequential).toFixed(2)}x | 0.5x: ${owned.ms / sequential <= 0.5 ? 'met' : 'NOT met'} |`,
+  );
   console.log(`| ownership again, nothing changed | ${again.ms.toFixed(0)} | — | — | — | 1000 ms: ${again.ms < 1000 ? 'met' : 'NOT met'} |`);
 
   // complexity: every TypeScript and JavaScript file.
@@ -100,8 +109,12 @@ try {
   const indexStarted = performance.now();
   await indexRepository({ repository: peerRepository, env: {} });
   const indexMs = performance.now() - indexStarted;
-  const sourceFiles = graph.data.nodes.filter((node) => node.kind === 'file' && ['typescript', 'javascript', 'tsx', 'jsx'].includes(node.language ?? '')).map((node) => node.path);
-  const { parseSync } = createRequire(createRequire(import.meta.url).resolve('@strata/host'))('oxc-parser') as { parseSync(name: string, text: string): unknown };
+  const sourceFiles = graph.data.nodes
+    .filter((node) => node.kind === 'file' && ['typescript', 'javascript', 'tsx', 'jsx'].includes(node.language ?? ''))
+    .map((node) => node.path);
+  const { parseSync } = createRequire(createRequire(import.meta.url).resolve('@strata/host'))('oxc-parser') as {
+    parseSync(name: string, text: string): unknown;
+  };
   const parseStarted = performance.now();
   for (const file of sourceFiles) {
     try {
@@ -112,7 +125,9 @@ try {
   }
   const parseMs = performance.now() - parseStarted;
   const summary = complexity.data.summary as Record<string, unknown>;
-  console.log(`| complexity (${summary.files ?? sourceFiles.length} files, ${summary.functions ?? '?'} functions) | ${complexity.ms.toFixed(0)} | Strata's cold index (2 threads) | ${indexMs.toFixed(0)} | ${(complexity.ms / indexMs).toFixed(2)}x | 2x: ${complexity.ms / indexMs <= 2 ? 'met' : 'NOT met'} |`);
+  console.log(
+    `| complexity (${summary.files ?? sourceFiles.length} files, ${summary.functions ?? '?'} functions) | ${complexity.ms.toFixed(0)} | Strata's cold index (2 threads) | ${indexMs.toFixed(0)} | ${(complexity.ms / indexMs).toFixed(2)}x | 2x: ${complexity.ms / indexMs <= 2 ? 'met' : 'NOT met'} |`,
+  );
   console.log(`| | | oxc-parser alone, same ${sourceFiles.length} files, one thread | ${parseMs.toFixed(0)} | ${(complexity.ms / parseMs).toFixed(2)}x | |`);
 } finally {
   await strata.stop();

@@ -20,8 +20,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { createIsolateRuntime, graphPayloadOf, PluginSandbox } from '@strata/sandbox';
 import type { GraphNode } from '@strata/sdk';
-import { PluginSandbox, createIsolateRuntime, graphPayloadOf } from '@strata/sandbox';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
 
@@ -51,7 +51,17 @@ function syntheticGraph(n: number): GraphNode[] {
       continue;
     }
     const file = `${directory.slice(4)}/file${i}.ts`;
-    nodes.push({ id: `file:${file}`, kind: 'file', name: `file${i}.ts`, path: file, parent: directory, language: 'typescript', loc: (i * 37) % 400, lines: (i * 41) % 500, bytes: i % 9000 });
+    nodes.push({
+      id: `file:${file}`,
+      kind: 'file',
+      name: `file${i}.ts`,
+      path: file,
+      parent: directory,
+      language: 'typescript',
+      loc: (i * 37) % 400,
+      lines: (i * 41) % 500,
+      bytes: i % 9000,
+    });
   }
   return nodes;
 }
@@ -63,7 +73,13 @@ const fmt = (ms: number): string => ms.toFixed(1);
 // 1. Sandbox against in-process.
 const nodes = syntheticGraph(nodeCount);
 const graph = graphPayloadOf(nodes, [], 1);
-const sandbox = await PluginSandbox.start({ pluginId: 'bench', code: TRIVIAL, filename: 'bench.js', capabilities: ['graph:read'], callCapability: async () => undefined });
+const sandbox = await PluginSandbox.start({
+  pluginId: 'bench',
+  code: TRIVIAL,
+  filename: 'bench.js',
+  capabilities: ['graph:read'],
+  callCapability: async () => undefined,
+});
 let t0 = performance.now();
 await sandbox.apply({ params: {}, inputs: {} }, graph);
 const sandboxFirst = performance.now() - t0;
@@ -92,7 +108,9 @@ const ratio = median(sandboxWarm) / median(inProcess);
 console.log(`\n### Trivial overlay on ${nodeCount} nodes (median of ${RUNS})\n`);
 console.log('| in-process ms | sandbox warm ms | sandbox first ms (graph copied in) | sandbox / in-process | floor |');
 console.log('|---|---|---|---|---|');
-console.log(`| ${fmt(median(inProcess))} | ${fmt(median(sandboxWarm))} | ${fmt(sandboxFirst)} | ${ratio.toFixed(2)}x | 2x: ${ratio <= 2 ? 'met' : 'NOT met'} |`);
+console.log(
+  `| ${fmt(median(inProcess))} | ${fmt(median(sandboxWarm))} | ${fmt(sandboxFirst)} | ${ratio.toFixed(2)}x | 2x: ${ratio <= 2 ? 'met' : 'NOT met'} |`,
+);
 
 // 2. Columns against objects across the boundary.
 const copy = (value: unknown): number => {
@@ -117,7 +135,21 @@ const plugins = mkdtempSync(path.join(tmpdir(), 'strata-bench-plugin-dirs-'));
 try {
   generateRepo(repo, 20_000);
   mkdirSync(path.join(plugins, 'busy', 'dist'), { recursive: true });
-  writeFileSync(path.join(plugins, 'busy', 'package.json'), JSON.stringify({ name: 'busy', version: '1.0.0', strata: { id: 'busy', name: 'Busy', description: 'Works for a few seconds, then paints every node', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] } }));
+  writeFileSync(
+    path.join(plugins, 'busy', 'package.json'),
+    JSON.stringify({
+      name: 'busy',
+      version: '1.0.0',
+      strata: {
+        id: 'busy',
+        name: 'Busy',
+        description: 'Works for a few seconds, then paints every node',
+        sdk: '^0.1.0',
+        entry: 'dist/plugin.js',
+        capabilities: ['graph:read'],
+      },
+    }),
+  );
   writeFileSync(
     path.join(plugins, 'busy', 'dist', 'plugin.js'),
     `export default { strataPlugin: 1, sdkVersion: '0.1.0', overlays: [{ id: 'busy', name: 'Busy', type: 'color' }],
@@ -128,7 +160,14 @@ try {
     `export default { strataPlugin: 1, sdkVersion: '0.1.0', overlays: [{ id: 'main', name: 'Main', type: 'color' }],
       apply(ctx) { for (const i of ctx.graph.nodesOfKind('file')) ctx.overlay('main').set(i, { color: '${color}' }); } };`;
   mkdirSync(path.join(plugins, 'reload', 'dist'), { recursive: true });
-  writeFileSync(path.join(plugins, 'reload', 'package.json'), JSON.stringify({ name: 'reload', version: '1.0.0', strata: { id: 'reload', name: 'Reload', description: 'Rewritten by the benchmark', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] } }));
+  writeFileSync(
+    path.join(plugins, 'reload', 'package.json'),
+    JSON.stringify({
+      name: 'reload',
+      version: '1.0.0',
+      strata: { id: 'reload', name: 'Reload', description: 'Rewritten by the benchmark', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] },
+    }),
+  );
   writeFileSync(path.join(plugins, 'reload', 'dist', 'plugin.js'), reloadCode('#000000'));
   const server = await startServeProcess(repo, 'warn', 'inherit', ['--no-watch', '--dev', '--plugins', plugins]);
   try {
@@ -153,7 +192,9 @@ try {
     console.log('| | requests | p50 ms | p99 ms | max ms |');
     console.log('|---|---|---|---|---|');
     console.log(`| idle | ${idle.length} | ${fmt(quantile(idle, 0.5))} | ${fmt(quantile(idle, 0.99))} | ${fmt(Math.max(...idle))} |`);
-    console.log(`| while a plugin applies (3 s of CPU in its sandbox) | ${during.length} | ${fmt(quantile(during, 0.5))} | ${fmt(quantile(during, 0.99))} | ${fmt(Math.max(...during))} |`);
+    console.log(
+      `| while a plugin applies (3 s of CPU in its sandbox) | ${during.length} | ${fmt(quantile(during, 0.5))} | ${fmt(quantile(during, 0.99))} | ${fmt(Math.max(...during))} |`,
+    );
     console.log(`\n(the apply styled ${applied.data?.styledNodes ?? '?'} nodes)`);
 
     // 4. Save to re-applied.
@@ -164,7 +205,9 @@ try {
       const start = performance.now();
       writeFileSync(path.join(plugins, 'reload', 'dist', 'plugin.js'), reloadCode(color));
       for (;;) {
-        const node = (await (await fetch(`${server.url}/api/graph/nodes/${encodeURIComponent('file:file1.ts')}`)).json()) as { data: { overlays?: { reload?: { main?: { color?: string } } } } };
+        const node = (await (await fetch(`${server.url}/api/graph/nodes/${encodeURIComponent('file:file1.ts')}`)).json()) as {
+          data: { overlays?: { reload?: { main?: { color?: string } } } };
+        };
         if (node.data.overlays?.reload?.main?.color === color) break;
         if (performance.now() - start > 10_000) throw new Error('the reload did not show within 10 s');
         await new Promise((resolve) => setTimeout(resolve, 5));

@@ -19,7 +19,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync,
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FILE, served, writeNumber, writeUntilKilled, type Outcome, type Write } from '../helpers/crash-writes.ts';
+import { FILE, type Outcome, served, type Write, writeNumber, writeUntilKilled } from '../helpers/crash-writes.ts';
 import { fuzzServer, operationsOf } from '../helpers/fuzz-requests.ts';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
@@ -56,11 +56,18 @@ try {
     const seconds = (performance.now() - started) / 1000;
     const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     const alive = (await fetch(`${server.url}/api/graph`)).status;
-    console.log(`\n${report.requests.toLocaleString('en-US')} fuzzed requests (seed ${SEED}) over ${operations.length} operations, one after the other, against strata serve on ${FILES.toLocaleString('en-US')} generated files; ${availableParallelism()} cores; Node ${process.version}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end\n`);
+    console.log(
+      `\n${report.requests.toLocaleString('en-US')} fuzzed requests (seed ${SEED}) over ${operations.length} operations, one after the other, against strata serve on ${FILES.toLocaleString('en-US')} generated files; ${availableParallelism()} cores; Node ${process.version}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end\n`,
+    );
     console.log('| measure | value | floor | |');
     console.log('| --- | --- | --- | --- |');
     console.log(`| answers that broke a rule | ${report.findings.length} | 0 | ${report.findings.length === 0 ? 'met' : '**NOT met**'} |`);
-    console.log(`| statuses | ${[...report.byStatus].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status}: ${count}`).join(', ')} |  |  |`);
+    console.log(
+      `| statuses | ${[...report.byStatus]
+        .sort((a, b) => a[0] - b[0])
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ')} |  |  |`,
+    );
     console.log(`| requests per second | ${(report.requests / seconds).toFixed(0)} |  |  |`);
     console.log(`| server RSS at the end MB | ${rssMb.toFixed(0)} |  |  |`);
     console.log(`| GET /api/graph after | ${alive} | 200 | ${alive === 200 ? 'met' : '**NOT met**'} |`);
@@ -109,7 +116,12 @@ try {
 function saveAll(ids: readonly string[], x: number): Write {
   return {
     name: `save all x=${x}`,
-    send: (url) => fetch(`${url}/api/graph/layout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ positions: Object.fromEntries(ids.map((id, k) => [id, id === FILE ? { x, y: -x } : { x: k, y: x }])) }) }),
+    send: (url) =>
+      fetch(`${url}/api/graph/layout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ positions: Object.fromEntries(ids.map((id, k) => [id, id === FILE ? { x, y: -x } : { x: k, y: x }])) }),
+      }),
     after: (state) => ({ ...state, position: { x, y: -x } }),
   };
 }
@@ -149,9 +161,11 @@ async function fullDisk(repository: string): Promise<void> {
       const body = (await response.json().catch(() => ({}))) as { error?: { code?: string } };
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status === 200) acknowledged = write.after(acknowledged);
-      else if (response.status !== 507 || body.error?.code !== 'DISK_FULL') findings.push(`${write.name}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+      else if (response.status !== 507 || body.error?.code !== 'DISK_FULL')
+        findings.push(`${write.name}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
       const now = await served(server.url);
-      if (JSON.stringify(now) !== JSON.stringify(acknowledged)) findings.push(`after ${write.name} (${response.status}): served ${JSON.stringify(now)}, acknowledged ${JSON.stringify(acknowledged)}`);
+      if (JSON.stringify(now) !== JSON.stringify(acknowledged))
+        findings.push(`after ${write.name} (${response.status}): served ${JSON.stringify(now)}, acknowledged ${JSON.stringify(acknowledged)}`);
     }
     await server.stop();
     const stray = readdirSync(dataDir).filter((name) => name.endsWith('~'));
@@ -162,11 +176,22 @@ async function fullDisk(repository: string): Promise<void> {
     const freed = await saveAll(ids, 999).send(server.url);
     await server.stop();
     const seconds = (performance.now() - started) / 1000;
-    console.log(`\n| full disk (a 32 MiB tmpfs filled to 16 KB free, ${ids.length.toLocaleString('en-US')} nodes) | value | floor | |\n| --- | --- | --- | --- |`);
+    console.log(
+      `\n| full disk (a 32 MiB tmpfs filled to 16 KB free, ${ids.length.toLocaleString('en-US')} nodes) | value | floor | |\n| --- | --- | --- | --- |`,
+    );
     console.log(`| writes (saves of every position, clears, complexity applied and removed) | ${DISK_WRITES} |  |  |`);
-    console.log(`| answers | ${[...statuses].sort((a, b) => a[0] - b[0]).map(([status, count]) => `${status}: ${count}`).join(', ')} |  |  |`);
-    console.log(`| answers other than 200 or 507 DISK_FULL, or served state unlike what was acknowledged | ${findings.length} | 0 | ${findings.length === 0 ? 'met' : '**NOT met**'} |`);
-    console.log(`| after a restart on the full disk, what was acknowledged is served | ${restartKept ? 'yes' : `no: ${JSON.stringify(afterRestart)}`} | yes | ${restartKept ? 'met' : '**NOT met**'} |`);
+    console.log(
+      `| answers | ${[...statuses]
+        .sort((a, b) => a[0] - b[0])
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ')} |  |  |`,
+    );
+    console.log(
+      `| answers other than 200 or 507 DISK_FULL, or served state unlike what was acknowledged | ${findings.length} | 0 | ${findings.length === 0 ? 'met' : '**NOT met**'} |`,
+    );
+    console.log(
+      `| after a restart on the full disk, what was acknowledged is served | ${restartKept ? 'yes' : `no: ${JSON.stringify(afterRestart)}`} | yes | ${restartKept ? 'met' : '**NOT met**'} |`,
+    );
     console.log(`| stray files in the data directory after stopping | ${stray.length} | 0 | ${stray.length === 0 ? 'met' : '**NOT met**'} |`);
     console.log(`| a save once space is freed | ${freed.status} | 200 | ${freed.status === 200 ? 'met' : '**NOT met**'} |`);
     console.log(`| time s | ${seconds.toFixed(0)} |  |  |`);

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = 0;
-for (const file of readdirSync(here).filter((name) => name.endsWith('.bench.ts')).sort()) {
+for (const file of readdirSync(here)
+  .filter((name) => name.endsWith('.bench.ts'))
+  .sort()) {
   process.stdout.write(`\n## ${file}\n\n`);
   const result = spawnSync(process.execPath, [path.join(here, file), ...process.argv.slice(2)], { stdio: 'inherit' });
   if (result.status !== 0) failed++;

@@ -8,8 +8,9 @@
  *   npm run bench:serve              (both sizes)
  *   npm run bench:serve -- 10000     (one size)
  */
-import { get } from 'node:http';
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -18,7 +19,10 @@ import { startServeProcess } from './serve-process.ts';
 
 const WARM_RUNS = 7;
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const rows: string[][] = [];
 const gzipRows: string[][] = [];
 for (const size of sizes.length > 0 ? sizes : [10_000, 100_000]) {
@@ -26,9 +30,26 @@ for (const size of sizes.length > 0 ? sizes : [10_000, 100_000]) {
   rows.push(measured.plain);
   gzipRows.push(measured.gzip);
 }
-printTable(['nodes', 'edges', 'MB', 'index s', 'first GET ms', 'warm GET ms (median)', 'JSON.stringify ms (median)', 'warm / stringify', 'first / stringify', 'server peak RSS MB'], rows);
+printTable(
+  [
+    'nodes',
+    'edges',
+    'MB',
+    'index s',
+    'first GET ms',
+    'warm GET ms (median)',
+    'JSON.stringify ms (median)',
+    'warm / stringify',
+    'first / stringify',
+    'server peak RSS MB',
+  ],
+  rows,
+);
 process.stdout.write('\nWith Accept-Encoding: gzip\n\n');
-printTable(['nodes', 'MB', 'gzip MB', 'first gzip GET ms', 'warm gzip GET ms (median)', 'gzip per request ms (median)', 'warm / per request', 'first / per request'], gzipRows);
+printTable(
+  ['nodes', 'MB', 'gzip MB', 'first gzip GET ms', 'warm gzip GET ms (median)', 'gzip per request ms (median)', 'warm / per request', 'first / per request'],
+  gzipRows,
+);
 
 async function measure(nodeCount: number): Promise<{ plain: string[]; gzip: string[] }> {
   const repo = mkdtempSync(path.join(tmpdir(), 'strata-bench-'));
@@ -59,8 +80,16 @@ async function measure(nodeCount: number): Promise<{ plain: string[]; gzip: stri
       const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0);
       const floor = median(stringify);
       const plain = [
-        String(payload.data.nodes.length), String(payload.data.edges.length), (Buffer.byteLength(text) / 1e6).toFixed(1), indexSeconds.toFixed(1),
-        first.ms.toFixed(1), median(warm).toFixed(1), floor.toFixed(1), (median(warm) / floor).toFixed(2), (first.ms / floor).toFixed(2), (peakKb / 1024).toFixed(0),
+        String(payload.data.nodes.length),
+        String(payload.data.edges.length),
+        (Buffer.byteLength(text) / 1e6).toFixed(1),
+        indexSeconds.toFixed(1),
+        first.ms.toFixed(1),
+        median(warm).toFixed(1),
+        floor.toFixed(1),
+        (median(warm) / floor).toFixed(2),
+        (first.ms / floor).toFixed(2),
+        (peakKb / 1024).toFixed(0),
       ];
 
       // The first gzip request of this graph compresses it; the others reuse that.
@@ -81,8 +110,14 @@ async function measure(nodeCount: number): Promise<{ plain: string[]; gzip: stri
       }
       const peer = median(perRequest);
       const gzip = [
-        String(payload.data.nodes.length), (Buffer.byteLength(text) / 1e6).toFixed(1), (gzipped.length / 1e6).toFixed(1),
-        firstGzip.ms.toFixed(1), median(warmGzip).toFixed(1), peer.toFixed(1), (median(warmGzip) / peer).toFixed(3), (firstGzip.ms / peer).toFixed(2),
+        String(payload.data.nodes.length),
+        (Buffer.byteLength(text) / 1e6).toFixed(1),
+        (gzipped.length / 1e6).toFixed(1),
+        firstGzip.ms.toFixed(1),
+        median(warmGzip).toFixed(1),
+        peer.toFixed(1),
+        (median(warmGzip) / peer).toFixed(3),
+        (firstGzip.ms / peer).toFixed(2),
       ];
       return { plain, gzip };
     } finally {

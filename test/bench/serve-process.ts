@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,7 +15,9 @@ export interface ServeProcess {
 
 /** Starts `strata serve <repo> --port 0 --log-level <level>` and waits until it prints its URL. */
 export async function startServeProcess(repo: string, logLevel: string, stderr: 'pipe' | 'inherit', extraArgs: string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel, ...extraArgs], { stdio: ['ignore', 'pipe', stderr] });
+  const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel, ...extraArgs], {
+    stdio: ['ignore', 'pipe', stderr],
+  });
   const url = await printedUrl(child, 'strata serve');
   return {
     child,

@@ -43,14 +43,14 @@
  *   npm run bench:ui                                  (10k and 100k files)
  *   npm run bench:ui -- --sizes 10000,100000 --runs 2 (runs per size; default 3 at 10k, 2 at 100k)
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, countMapPixels } from '../helpers/browser.ts';
 import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { generateRepo } from './generate-repo.ts';
-import { startServeProcess, type ServeProcess } from './serve-process.ts';
+import { type ServeProcess, startServeProcess } from './serve-process.ts';
 
 const VIEWPORT = { width: 1280, height: 800 };
 const PAN_STEPS = 40;
@@ -70,7 +70,8 @@ for (let i = 0; i < argv.length; i++) {
   else if (arg.startsWith('--sizes=')) sizes = arg.slice(8).split(',').map(Number);
   else if (arg === '--runs') runsArg = Number(argv[++i]);
   else if (arg.startsWith('--runs=')) runsArg = Number(arg.slice(7));
-  else if (Number(arg) > 0) sizes = [Number(arg)]; // `npm run bench -- 50000` passes a bare size to every benchmark
+  else if (Number(arg) > 0)
+    sizes = [Number(arg)]; // `npm run bench -- 50000` passes a bare size to every benchmark
   else throw new Error(`unknown argument ${arg} (--sizes 10000,100000 --runs N)`);
 }
 if (sizes.some((size) => !(size > 0))) throw new Error('--sizes takes file counts, e.g. --sizes 10000,100000');
@@ -114,7 +115,11 @@ function summary(values: number[], digits = 0): string {
 function against(value: number, floor: Floor | undefined): [string, string, string] {
   if (!floor) return ['—', '—', 'no floor at this size'];
   const ratio = value / floor.value;
-  return [`${floor.value} ${floor.unit}${floor.note ? ` (${floor.note})` : ''}`, fmt(ratio, 2), Number.isFinite(ratio) ? (ratio <= 1 ? 'met' : '**NOT met**') : 'not measured'];
+  return [
+    `${floor.value} ${floor.unit}${floor.note ? ` (${floor.note})` : ''}`,
+    fmt(ratio, 2),
+    Number.isFinite(ratio) ? (ratio <= 1 ? 'met' : '**NOT met**') : 'not measured',
+  ];
 }
 
 /** The descendants of a process, with their command lines (Linux /proc). */
@@ -234,7 +239,10 @@ function sampleRendererRss(existing: Set<number>): { peakOf(pid: number): number
   let pids: number[] = [];
   let ticks = 0;
   const sample = (): void => {
-    if (ticks++ % 10 === 0) pids = chromiumProcesses().renderers.map((renderer) => renderer.pid).filter((pid) => !existing.has(pid));
+    if (ticks++ % 10 === 0)
+      pids = chromiumProcesses()
+        .renderers.map((renderer) => renderer.pid)
+        .filter((pid) => !existing.has(pid));
     for (const pid of pids) {
       const { rssMb } = memoryOf(pid);
       if (Number.isFinite(rssMb)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, rssMb));
@@ -253,7 +261,10 @@ function sampleRendererRss(existing: Set<number>): { peakOf(pid: number): number
 }
 
 /** Starts `strata serve`, waits until it answers `GET /api/graph` (the repository fully indexed), then until it is idle. */
-async function serve(repo: string, extraArgs: string[] = []): Promise<{ server: ServeProcess; nodes: number; edges: number; log: string[]; startMs: number; idleMs: number }> {
+async function serve(
+  repo: string,
+  extraArgs: string[] = [],
+): Promise<{ server: ServeProcess; nodes: number; edges: number; log: string[]; startMs: number; idleMs: number }> {
   const started = performance.now();
   const server = await startServeProcess(repo, 'warn', 'pipe', extraArgs);
   const log: string[] = [];
@@ -405,7 +416,15 @@ async function zoom(page: Page, at: { x: number; y: number }): Promise<Gesture &
   const gestureMs = performance.now() - started;
   const settled = await untilQuiet(page);
   const endRatio = (await page.evaluate(() => (window as any).strata.camera())).ratio as number;
-  return { frames, gestureMs, redrawMs: settled.longestMs, drawnAfterMs: settled.drawnAtMs, cameraMoved: minRatio !== startRatio || endRatio !== startRatio, minRatio, startRatio };
+  return {
+    frames,
+    gestureMs,
+    redrawMs: settled.longestMs,
+    drawnAfterMs: settled.drawnAtMs,
+    cameraMoved: minRatio !== startRatio || endRatio !== startRatio,
+    minRatio,
+    startRatio,
+  };
 }
 
 // --- one run: a fresh context on a served repository -------------------------------------------------------------
@@ -479,10 +498,18 @@ async function measureRun(browser: Browser, url: string, repo: string, run: numb
     const ready = page.waitForEvent('console', { predicate: (message) => message.text() === READY_SIGNAL, timeout: 300_000 });
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await Promise.all([firstFrame, ready]);
-    const { drawnAt, readyAt, frameAt, domAt } = await page.evaluate(() => (window as any).__bench as { drawnAt: number; readyAt: number; frameAt: number; domAt: number });
+    const { drawnAt, readyAt, frameAt, domAt } = await page.evaluate(
+      () => (window as any).__bench as { drawnAt: number; readyAt: number; frameAt: number; domAt: number },
+    );
     const timings = (await page.evaluate(() => (window as any).strata.timings())) as Record<string, number>;
-    const resources = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${new URL(entry.name).pathname} ${Math.round(entry.startTime)}-${Math.round((entry as PerformanceResourceTiming).responseEnd)}`));
-    process.stderr.write(`  run ${run}: DOMContentLoaded ${fmt(domAt)} ms, drawn ${fmt(drawnAt)} ms, first frame ${fmt(frameAt)} ms, ready ${fmt(readyAt)} ms, ${JSON.stringify(Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])))}; the page's requests (start-end ms): ${resources.join(', ')}\n`);
+    const resources = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => `${new URL(entry.name).pathname} ${Math.round(entry.startTime)}-${Math.round((entry as PerformanceResourceTiming).responseEnd)}`),
+    );
+    process.stderr.write(
+      `  run ${run}: DOMContentLoaded ${fmt(domAt)} ms, drawn ${fmt(drawnAt)} ms, first frame ${fmt(frameAt)} ms, ready ${fmt(readyAt)} ms, ${JSON.stringify(Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])))}; the page's requests (start-end ms): ${resources.join(', ')}\n`,
+    );
 
     // 3. Memory once loaded.
     const cdp = await context.newCDPSession(page);
@@ -496,7 +523,9 @@ async function measureRun(browser: Browser, url: string, repo: string, run: numb
     const loaded = chromiumProcesses();
     const tab = loaded.renderers.filter((renderer) => !renderersBefore.has(renderer.pid)).sort((a, b) => b.rssMb - a.rssMb)[0];
     if (!tab) throw new Error('no renderer process started with the page');
-    process.stderr.write(`  memory once loaded: JS heap ${fmt(heapMb)} MB; renderer ${tab.pid} RSS ${fmt(tab.rssMb)} MB (renderers: ${loaded.renderers.map((r) => `${r.pid}${renderersBefore.has(r.pid) ? ' (older)' : ''} ${fmt(r.rssMb)} MB`).join(', ')}); GPU process ${fmt(loaded.gpuRssMb)} MB\n`);
+    process.stderr.write(
+      `  memory once loaded: JS heap ${fmt(heapMb)} MB; renderer ${tab.pid} RSS ${fmt(tab.rssMb)} MB (renderers: ${loaded.renderers.map((r) => `${r.pid}${renderersBefore.has(r.pid) ? ' (older)' : ''} ${fmt(r.rssMb)} MB`).join(', ')}); GPU process ${fmt(loaded.gpuRssMb)} MB\n`,
+    );
 
     // 2. Pan, then zoom. The drag starts near the map's top left corner (a press on a node would drag the node);
     // if the camera did not move, another start is tried.
@@ -515,10 +544,14 @@ async function measureRun(browser: Browser, url: string, repo: string, run: numb
       process.stderr.write(`  the drag from (${start.x}, ${start.y}) did not move the camera (a node was pressed?): trying another start\n`);
     }
     const panIntervals = intervals(panned!.frames);
-    process.stderr.write(`  pan: ${panIntervals.length} frames in ${fmt(panned!.gestureMs)} ms, median ${fmt(median(panIntervals), 1)} ms, p90 ${fmt(quantile(panIntervals, 0.9), 1)}, longest ${fmt(Math.max(...panIntervals), 1)}; redraw ${fmt(panned!.redrawMs)} ms, drawn ${fmt(panned!.drawnAfterMs)} ms after the release\n`);
+    process.stderr.write(
+      `  pan: ${panIntervals.length} frames in ${fmt(panned!.gestureMs)} ms, median ${fmt(median(panIntervals), 1)} ms, p90 ${fmt(quantile(panIntervals, 0.9), 1)}, longest ${fmt(Math.max(...panIntervals), 1)}; redraw ${fmt(panned!.redrawMs)} ms, drawn ${fmt(panned!.drawnAfterMs)} ms after the release\n`,
+    );
     const zoomed = await zoom(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
     const zoomIntervals = intervals(zoomed.frames);
-    process.stderr.write(`  zoom: ratio ${zoomed.startRatio.toFixed(3)} -> ${zoomed.minRatio.toFixed(3)} and back; ${zoomIntervals.length} frames in ${fmt(zoomed.gestureMs)} ms, median ${fmt(median(zoomIntervals), 1)} ms, p90 ${fmt(quantile(zoomIntervals, 0.9), 1)}, longest ${fmt(Math.max(...zoomIntervals), 1)}; redraw ${fmt(zoomed.redrawMs)} ms, drawn ${fmt(zoomed.drawnAfterMs)} ms after the last step\n`);
+    process.stderr.write(
+      `  zoom: ratio ${zoomed.startRatio.toFixed(3)} -> ${zoomed.minRatio.toFixed(3)} and back; ${zoomIntervals.length} frames in ${fmt(zoomed.gestureMs)} ms, median ${fmt(median(zoomIntervals), 1)} ms, p90 ${fmt(quantile(zoomIntervals, 0.9), 1)}, longest ${fmt(Math.max(...zoomIntervals), 1)}; redraw ${fmt(zoomed.redrawMs)} ms, drawn ${fmt(zoomed.drawnAfterMs)} ms after the last step\n`,
+    );
 
     // 4. A file saved into the repository, until its node is visible on the page; the bytes downloaded meanwhile.
     await page.mouse.move(box.x + 5, box.y + box.height - 5);
@@ -554,14 +587,18 @@ async function measureRun(browser: Browser, url: string, repo: string, run: numb
     const changes = finished.filter((request) => new URL(request.url).pathname === '/api/graph/changes');
     const others = finished.filter((request) => new URL(request.url).pathname !== '/api/graph/changes');
     const saveVisibleMs = seen.seenAt - written;
-    process.stderr.write(`  save: visible ${fmt(saveVisibleMs)} ms, painted ${fmt(seen.paintedAt - written)} ms after the write; ${changes.length} changes requests, ${changes.reduce((sum, r) => sum + r.bytes, 0)} bytes; others: ${others.map((r) => `${new URL(r.url).pathname} ${r.bytes}`).join(', ') || 'none'}\n`);
+    process.stderr.write(
+      `  save: visible ${fmt(saveVisibleMs)} ms, painted ${fmt(seen.paintedAt - written)} ms after the write; ${changes.length} changes requests, ${changes.reduce((sum, r) => sum + r.bytes, 0)} bytes; others: ${others.map((r) => `${new URL(r.url).pathname} ${r.bytes}`).join(', ') || 'none'}\n`,
+    );
 
     const end = memoryOf(tab.pid);
     const peakMb = rss.peakOf(tab.pid);
     rss.stop();
     const gpuEndMb = chromiumProcesses().gpuRssMb;
     const heapEndMb = await heap();
-    process.stderr.write(`  memory at the end: JS heap ${fmt(heapEndMb)} MB; renderer ${tab.pid} RSS ${fmt(end.rssMb)} MB, largest sampled ${fmt(peakMb)} MB (VmHWM now ${fmt(end.peakMb)} MB); GPU process ${fmt(gpuEndMb)} MB\n`);
+    process.stderr.write(
+      `  memory at the end: JS heap ${fmt(heapEndMb)} MB; renderer ${tab.pid} RSS ${fmt(end.rssMb)} MB, largest sampled ${fmt(peakMb)} MB (VmHWM now ${fmt(end.peakMb)} MB); GPU process ${fmt(gpuEndMb)} MB\n`,
+    );
     await cdp.detach();
     if (problems.length) process.stderr.write(`  problems on the page: ${problems.join(' | ')}\n`);
     return {
@@ -666,7 +703,9 @@ async function measureDev(browser: Browser, repo: string): Promise<DevResult> {
       result.reloads.push(reloads);
       result.phases.push((await page.evaluate(() => (window as any).strata.timings())) as Record<string, number>);
       result.oldColorLeft.push(await countMapPixels(page, oldColor));
-      process.stderr.write(`  --dev save ${k}: ${color} drawn ${fmt(result.savesMs.at(-1)!)} ms after the save (${reloads} repaint(s): ${JSON.stringify(Object.fromEntries(Object.entries(result.phases.at(-1)!).map(([key, v]) => [key, Math.round(v)])))}); ${result.oldColorLeft.at(-1)} pixels of ${oldColor} left\n`);
+      process.stderr.write(
+        `  --dev save ${k}: ${color} drawn ${fmt(result.savesMs.at(-1)!)} ms after the save (${reloads} repaint(s): ${JSON.stringify(Object.fromEntries(Object.entries(result.phases.at(-1)!).map(([key, v]) => [key, Math.round(v)])))}); ${result.oldColorLeft.at(-1)} pixels of ${oldColor} left\n`,
+      );
       await untilQuiet(page, 500);
     }
     return result;
@@ -701,7 +740,9 @@ try {
       const generated = generateRepo(repo, Math.round((files * 21) / 20));
       process.stderr.write(`${files} files: generated ${generated.files} files in ${generated.directories} directories\n`);
       const { server, nodes, edges, log, startMs, idleMs } = await serve(repo);
-      process.stderr.write(`  strata serve answered GET /api/graph after ${fmt(startMs / 1000, 1)} s (${nodes} nodes, ${edges} edges), idle ${fmt(idleMs / 1000, 1)} s later\n`);
+      process.stderr.write(
+        `  strata serve answered GET /api/graph after ${fmt(startMs / 1000, 1)} s (${nodes} nodes, ${edges} edges), idle ${fmt(idleMs / 1000, 1)} s later\n`,
+      );
       const runs: Run[] = [];
       try {
         for (let run = 1; run <= runsFor(files); run++) runs.push(await measureRun(browser, server.url, repo, run));
@@ -713,7 +754,8 @@ try {
       }
       const result: SizeResult = { files: generated.files, nodes, edges, serveStartMs: startMs, serveIdleMs: idleMs, runs };
       if (files === smallest && files <= DEV_MAX_FILES) result.dev = await measureDev(browser, repo);
-      else if (files === smallest) process.stderr.write(`  --dev: not measured on ${files} files (it is measured on the smallest size, at most ${DEV_MAX_FILES} files)\n`);
+      else if (files === smallest)
+        process.stderr.write(`  --dev: not measured on ${files} files (it is measured on the smallest size, at most ${DEV_MAX_FILES} files)\n`);
       results.push(result);
     } finally {
       rmSync(repo, { recursive: true, force: true });
@@ -726,7 +768,9 @@ try {
 // --- the tables --------------------------------------------------------------------------------------------------
 const cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '?';
 const chromiumVersion = browser.version();
-console.log(`\nHeadless Chromium ${chromiumVersion} (SwiftShader WebGL), ${VIEWPORT.width}x${VIEWPORT.height}; ${cpu}, ${availableParallelism()} cores; Node ${process.version}; load average (1 min) ${loadAtStart[0]!.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
+console.log(
+  `\nHeadless Chromium ${chromiumVersion} (SwiftShader WebGL), ${VIEWPORT.width}x${VIEWPORT.height}; ${cpu}, ${availableParallelism()} cores; Node ${process.version}; load average (1 min) ${loadAtStart[0]!.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`,
+);
 for (const result of results) {
   const { runs } = result;
   const each = <T>(pick: (run: Run) => T): T[] => runs.map(pick);
@@ -741,9 +785,19 @@ for (const result of results) {
   };
   rows.push(['files / graph nodes / edges', `${result.files} / ${result.nodes} / ${result.edges}`]);
   rows.push(['runs (a fresh browser context each)', String(runs.length)]);
-  rows.push(['`strata serve`: start to its first `GET /api/graph` answer / then idle (before the first run) s', `${fmt(result.serveStartMs / 1000, 1)} / ${fmt(result.serveIdleMs / 1000, 1)}`]);
-  rows.push(['navigation to DOMContentLoaded / to body[data-drawn] (the map drawn) ms', `${summary(each((run) => run.domMs))} / ${summary(each((run) => run.drawnMs))}`]);
-  floorRow('navigation to the first complete frame ms', each((run) => run.frameMs), firstFrameFloor(result.files));
+  rows.push([
+    '`strata serve`: start to its first `GET /api/graph` answer / then idle (before the first run) s',
+    `${fmt(result.serveStartMs / 1000, 1)} / ${fmt(result.serveIdleMs / 1000, 1)}`,
+  ]);
+  rows.push([
+    'navigation to DOMContentLoaded / to body[data-drawn] (the map drawn) ms',
+    `${summary(each((run) => run.domMs))} / ${summary(each((run) => run.drawnMs))}`,
+  ]);
+  floorRow(
+    'navigation to the first complete frame ms',
+    each((run) => run.frameMs),
+    firstFrameFloor(result.files),
+  );
   rows.push(['of which from body[data-drawn] to that frame ms', summary(each((run) => run.frameMs - run.drawnMs))]);
   rows.push(['navigation to body[data-ready] (symbols in the model, search, event stream) ms', summary(each((run) => run.readyMs))]);
   rows.push([
@@ -751,19 +805,53 @@ for (const result of results) {
     ['askedAt', 'fetchMs', 'parseMs', 'placeMs', 'transferMs', 'modelMs', 'showMs', 'frameMs', 'symbolsMs'].map((name) => fmt(median(phase(name)))).join(' / '),
   ]);
   floorRow('pan: median frame interval ms (per run)', panMedians, FRAME_FLOOR, 1, median(panAll));
-  rows.push(['pan: p90 / longest frame ms (all runs); frames; gesture s', `${fmt(quantile(panAll, 0.9), 1)} / ${fmt(Math.max(...panAll), 1)}; ${panAll.length}; ${summary(each((run) => run.pan.gestureMs / 1000), 1)}`]);
+  rows.push([
+    'pan: p90 / longest frame ms (all runs); frames; gesture s',
+    `${fmt(quantile(panAll, 0.9), 1)} / ${fmt(Math.max(...panAll), 1)}; ${panAll.length}; ${summary(
+      each((run) => run.pan.gestureMs / 1000),
+      1,
+    )}`,
+  ]);
   rows.push(['pan: redraw once the camera holds still, ms (longest frame after the release)', summary(each((run) => run.pan.redrawMs))]);
   floorRow('zoom: median frame interval ms (per run)', zoomMedians, FRAME_FLOOR, 1, median(zoomAll));
-  rows.push(['zoom: p90 / longest frame ms (all runs); frames; gesture s', `${fmt(quantile(zoomAll, 0.9), 1)} / ${fmt(Math.max(...zoomAll), 1)}; ${zoomAll.length}; ${summary(each((run) => run.zoom.gestureMs / 1000), 1)}`]);
+  rows.push([
+    'zoom: p90 / longest frame ms (all runs); frames; gesture s',
+    `${fmt(quantile(zoomAll, 0.9), 1)} / ${fmt(Math.max(...zoomAll), 1)}; ${zoomAll.length}; ${summary(
+      each((run) => run.zoom.gestureMs / 1000),
+      1,
+    )}`,
+  ]);
   rows.push(['zoom: redraw once the camera holds still, ms', summary(each((run) => run.zoom.redrawMs))]);
   rows.push(['JS heap used MB (page main thread), loaded / at the end', `${summary(each((run) => run.heapMb))} / ${summary(each((run) => run.heapEndMb))}`]);
   rows.push(['renderer process RSS MB, loaded / at the end', `${summary(each((run) => run.rendererRssMb))} / ${summary(each((run) => run.rendererEndRssMb))}`]);
-  floorRow('renderer process peak RSS MB (VmRSS sampled every 100 ms from navigation to the end of the run; floor on the largest)', each((run) => run.rendererPeakMb), MEMORY_FLOOR, 0, Math.max(...each((run) => run.rendererPeakMb)));
+  floorRow(
+    'renderer process peak RSS MB (VmRSS sampled every 100 ms from navigation to the end of the run; floor on the largest)',
+    each((run) => run.rendererPeakMb),
+    MEMORY_FLOOR,
+    0,
+    Math.max(...each((run) => run.rendererPeakMb)),
+  );
   rows.push(['GPU process RSS MB (SwiftShader, shared by the tabs; not counted above)', summary(each((run) => run.gpuRssMb))]);
-  floorRow('file saved to isVisible on the page ms', each((run) => run.saveVisibleMs), SAVE_FLOOR);
-  floorRow('file saved to the frame drawn after that ms (the same floor, on the frame)', each((run) => run.savePaintedMs), SAVE_FLOOR);
-  floorRow('bytes downloaded for it KB (/api/graph/changes, wire bytes)', each((run) => run.changesBytes / 1024), BYTES_FLOOR, 1);
-  rows.push(['other requests meanwhile', runs.map((run) => (run.otherRequests.length ? `${run.otherRequests.join(', ')} (${fmt(run.otherBytes / 1024, 1)} KB)` : 'none')).join('; ')]);
+  floorRow(
+    'file saved to isVisible on the page ms',
+    each((run) => run.saveVisibleMs),
+    SAVE_FLOOR,
+  );
+  floorRow(
+    'file saved to the frame drawn after that ms (the same floor, on the frame)',
+    each((run) => run.savePaintedMs),
+    SAVE_FLOOR,
+  );
+  floorRow(
+    'bytes downloaded for it KB (/api/graph/changes, wire bytes)',
+    each((run) => run.changesBytes / 1024),
+    BYTES_FLOOR,
+    1,
+  );
+  rows.push([
+    'other requests meanwhile',
+    runs.map((run) => (run.otherRequests.length ? `${run.otherRequests.join(', ')} (${fmt(run.otherBytes / 1024, 1)} KB)` : 'none')).join('; '),
+  ]);
   if (result.dev) {
     floorRow(`--dev: plugin saved to the new color on the map ms (${result.dev.savesMs.length} saves)`, result.dev.savesMs, DEV_FLOOR);
     rows.push([

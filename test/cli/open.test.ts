@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
 import { request } from '../helpers/strata-server.ts';
 
@@ -18,7 +18,7 @@ t.test('strata serve prints the URL to open, and --open opens it in the browser'
   // The line comes right after the one that gives the URL, in a write of its own.
   for (let i = 0; i < 50 && !run.stdout().includes('Open '); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   t.match(run.stdout(), `Open ${url} in your browser`);
-  const page = await fetch(url + '/');
+  const page = await fetch(`${url}/`);
   t.equal(page.status, 200);
   t.match(await page.text(), /<script type="module" src="\/assets\/strata-/, 'the web UI is served at /');
   for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((resolve) => setTimeout(resolve, 100));

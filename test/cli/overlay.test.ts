@@ -16,7 +16,14 @@ t.setTimeout(300_000);
 /** The sample repository with one commit, so that git-activity has history to read. */
 async function gitRepo(t: Parameters<typeof makeRepo>[0]): Promise<string> {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'Ada',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+  };
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env });
   execFileSync('git', ['add', '.'], { cwd: repo, env });
   execFileSync('git', ['commit', '-q', '-m', 'first'], { cwd: repo, env });
@@ -38,7 +45,11 @@ t.test('without a server, the CLI works on the repository and the next serve sho
   t.match(status.stdout(), /git-activity: active/);
 
   const server = await startTestServerWithBuiltIns(t, repo, { flags: { watch: false } });
-  t.match((await server.api('/api/overlays/git-activity/status')).body.data.state, /^(active|applying)$/, 'restored (and being applied again on this run\'s graph)');
+  t.match(
+    (await server.api('/api/overlays/git-activity/status')).body.data.state,
+    /^(active|applying)$/,
+    "restored (and being applied again on this run's graph)",
+  );
   const node = await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`);
   t.equal(node.body.data.overlays['git-activity'].churn.value, 1);
 });
@@ -54,11 +65,23 @@ t.test('without a server, only an apply that can run indexes the repository', as
   t.match(await offline(['list']), { code: 0, stdout: /git-activity {2}inactive/ });
   t.match(await offline(['status', 'git-activity']), { code: 0, stdout: /git-activity: inactive/ });
   t.match(await offline(['remove', 'git-activity']), { code: 0 });
-  t.match(await offline(['apply', 'no-such-plugin']), { code: 1, stderr: /plugin "no-such-plugin" does not exist; the plugins are: complexity, git-activity, ownership, test-coverage/ });
-  t.match(await offline(['apply', 'git-activity', '--params', '{"colour": "red"}']), { code: 1, stderr: /body\.colour: is not a known field; plugin "git-activity" takes "since", "until"/ });
+  t.match(await offline(['apply', 'no-such-plugin']), {
+    code: 1,
+    stderr: /plugin "no-such-plugin" does not exist; the plugins are: complexity, git-activity, ownership, test-coverage/,
+  });
+  t.match(await offline(['apply', 'git-activity', '--params', '{"colour": "red"}']), {
+    code: 1,
+    stderr: /body\.colour: is not a known field; plugin "git-activity" takes "since", "until"/,
+  });
   // Options a plugin does not take are refused, naming what it takes.
-  t.match(await offline(['apply', 'complexity', '--since', '2026-01-01']), { code: 1, stderr: /plugin "complexity" takes no parameters; it was sent "since" \(INVALID_PARAMETER/ });
-  t.match(await offline(['apply', 'ownership', '--report', 'package.json']), { code: 1, stderr: /plugin "ownership" reads no input named "report"; it reads "teams" \(INVALID_PARAMETER/ });
+  t.match(await offline(['apply', 'complexity', '--since', '2026-01-01']), {
+    code: 1,
+    stderr: /plugin "complexity" takes no parameters; it was sent "since" \(INVALID_PARAMETER/,
+  });
+  t.match(await offline(['apply', 'ownership', '--report', 'package.json']), {
+    code: 1,
+    stderr: /plugin "ownership" reads no input named "report"; it reads "teams" \(INVALID_PARAMETER/,
+  });
   t.notOk(existsSync(factsCache), 'nothing above indexed the repository');
   t.match(await offline(['apply', 'git-activity']), { code: 0, stdout: /Applied git-activity/ });
   t.ok(existsSync(factsCache), 'applying did');
@@ -123,7 +146,9 @@ t.test("without a server, --plugins loads an author's plugin from outside the re
   t.teardown(() => rm(outside, { recursive: true, force: true }));
   await writePlugin(path.join(outside, 'my-plugin'), {
     id: 'my-plugin',
-    code: pluginCode(`const o = ctx.overlay('main'); let n = 0; for (const i of ctx.graph.nodesOfKind('file')) { o.set(i, { color: '#00ff00' }); n++; } return { summary: { painted: n } };`),
+    code: pluginCode(
+      `const o = ctx.overlay('main'); let n = 0; for (const i of ctx.graph.nodesOfKind('file')) { o.set(i, { color: '#00ff00' }); n++; } return { summary: { painted: n } };`,
+    ),
   });
 
   const unseen = runStrata(t, ['overlay', 'apply', 'my-plugin', '--server', NO_SERVER, '--repo', repo]);
@@ -155,6 +180,7 @@ t.test("without a server, --plugins loads an author's plugin from outside the re
 t.test('--help shows the options with examples', async (t) => {
   const help = runStrata(t, ['overlay', 'apply', '--help']);
   t.equal(await help.exited, 0);
-  for (const option of ['--since', '--until', '--report', '--teams', '--server', '--params', '--plugins', 'STRATA_PLUGINS_DIRECTORIES']) t.match(help.stdout(), option);
+  for (const option of ['--since', '--until', '--report', '--teams', '--server', '--params', '--plugins', 'STRATA_PLUGINS_DIRECTORIES'])
+    t.match(help.stdout(), option);
   t.match(help.stdout(), /strata overlay apply test-coverage --report 'coverage\/\*\*\/cobertura-coverage\.xml'/);
 });

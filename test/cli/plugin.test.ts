@@ -23,7 +23,8 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.equal(await created.exited, 0, created.stderr());
   t.match(created.stdout(), /Created .*loc-size/);
   const folder = path.join(workspace, 'loc-size');
-  for (const file of ['package.json', 'src/index.ts', 'test/plugin.test.ts', 'dist/plugin.js', 'README.md']) t.ok(existsSync(path.join(folder, file)), `${file} exists`);
+  for (const file of ['package.json', 'src/index.ts', 'test/plugin.test.ts', 'dist/plugin.js', 'README.md'])
+    t.ok(existsSync(path.join(folder, file)), `${file} exists`);
   const manifest = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')).strata;
   t.match(manifest, { id: 'loc-size', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] });
 
@@ -33,10 +34,11 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.match(scaffold.scripts, { typecheck: 'tsc -p .', test: 'strata plugin test' });
   t.match(scaffold.devDependencies, { typescript: String, '@types/node': String });
   // Installed from a registry with ordinary ranges: nothing points into this checkout or its machine.
-  t.same(
-    Object.fromEntries(Object.entries(scaffold.devDependencies).filter(([name]) => name.startsWith('@strata/'))),
-    { '@strata/host': '^0.1.0', '@strata/sdk': '^0.1.0', '@strata/sdk-testing': '^0.1.0' },
-  );
+  t.same(Object.fromEntries(Object.entries(scaffold.devDependencies).filter(([name]) => name.startsWith('@strata/'))), {
+    '@strata/host': '^0.1.0',
+    '@strata/sdk': '^0.1.0',
+    '@strata/sdk-testing': '^0.1.0',
+  });
   const scaffoldText = await readFile(path.join(folder, 'package.json'), 'utf8');
   t.notOk(scaffoldText.includes('file:') || scaffoldText.includes(repoRoot), 'no file: ranges, no path of this checkout');
   const tested = runStrata(t, ['plugin', 'test'], { cwd: folder });
@@ -68,7 +70,11 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   const target = await makeRepo(t, SAMPLE_REPO);
   const thrown = runStrata(t, ['overlay', 'apply', 'loc-size', '--server', 'http://127.0.0.1:9', '--repo', target, '--plugins', folder]);
   t.equal(await thrown.exited, 1);
-  t.match(thrown.stderr(), new RegExp(`scale broke \\(at src/index\\.ts:${throwLine}:\\d+\\) \\(PLUGIN_FAILED\\)`), 'the line in the source, not in the bundle');
+  t.match(
+    thrown.stderr(),
+    new RegExp(`scale broke \\(at src/index\\.ts:${throwLine}:\\d+\\) \\(PLUGIN_FAILED\\)`),
+    'the line in the source, not in the bundle',
+  );
   await writeFile(source, good);
   t.equal(await runStrata(t, ['plugin', 'build', folder]).exited, 0);
 
@@ -100,7 +106,8 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.same(refused.body.error, { code: 'INVALID_PARAMETER', message: 'body.scale: must be > 0' }, 'and checks requests against');
   const applied = await server.api('/api/overlays/loc-size/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scale": 1}' });
   t.equal(applied.status, 200, JSON.stringify(applied.body));
-  const sizeOfIndex = async () => (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays?.['loc-size']?.size?.size;
+  const sizeOfIndex = async () =>
+    (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays?.['loc-size']?.size?.size;
   t.equal(await sizeOfIndex(), 6, '1 + loc (5) / scale (1)');
 
   await writeFile(source, (await readFile(source, 'utf8')).replace('Math.min(10, 1 + lines / scale)', 'Math.min(10, 2 + lines / scale)'));
@@ -122,7 +129,9 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.equal(await sizeOfIndex(), 7);
 
   // A save that builds but throws as it loads: told once, though the build's own write of the entry is a change too.
-  const failedReloads = () => server.logs.filter((record) => record.msg === 'plugin reload failed; the previous version keeps serving' && /load broke/.test(String(record.reason))).length;
+  const failedReloads = () =>
+    server.logs.filter((record) => record.msg === 'plugin reload failed; the previous version keeps serving' && /load broke/.test(String(record.reason)))
+      .length;
   await writeFile(source, `throw new Error('load broke');\n${good}`);
   for (let i = 0; i < 120 && failedReloads() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -137,7 +146,10 @@ t.test('`strata plugin build` names what is wrong', async (t) => {
   t.equal(await notAPlugin.exited, 2);
   t.match(notAPlugin.stderr(), /package\.json is not valid JSON/);
 
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ strata: { id: 'x', name: 'X', description: '', sdk: '^0.1.0', entry: 'dist/plugin.js', source: 'src/index.ts' } }));
+  await writeFile(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ strata: { id: 'x', name: 'X', description: '', sdk: '^0.1.0', entry: 'dist/plugin.js', source: 'src/index.ts' } }),
+  );
   await import('node:fs/promises').then((fs) => fs.mkdir(path.join(dir, 'src')));
   await writeFile(path.join(dir, 'src/index.ts'), "import { nope } from './missing.js';\nexport default nope;\n");
   const broken = runStrata(t, ['plugin', 'build', dir]);

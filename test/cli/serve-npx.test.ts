@@ -14,16 +14,27 @@ t.setTimeout(120_000);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts `strata serve` under a shell that waits for it; resolves once it serves, with the shell's and the server's PIDs. */
-async function serveUnderShell(t: { match(found: unknown, wanted: RegExp, message: string): unknown; teardown(fn: () => unknown): void }, repo: string, npmCommand: string | undefined): Promise<{ shell: number; server: number }> {
+async function serveUnderShell(
+  t: { match(found: unknown, wanted: RegExp, message: string): unknown; teardown(fn: () => unknown): void },
+  repo: string,
+  npmCommand: string | undefined,
+): Promise<{ shell: number; server: number }> {
   const env = { ...process.env };
   delete env.npm_command;
   if (npmCommand !== undefined) env.npm_command = npmCommand;
-  const shell = spawn('sh', ['-c', `"${process.execPath}" "${STRATA_BIN}" serve "${repo}" --port 0 --no-watch & wait`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const shell = spawn('sh', ['-c', `"${process.execPath}" "${STRATA_BIN}" serve "${repo}" --port 0 --no-watch & wait`], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   shell.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   for (let i = 0; i < 600 && !/is serving/.test(out); i++) await sleep(50);
   t.match(out, /is serving/, 'the server started');
-  const server = Number(execFileSync('pgrep', ['-P', String(shell.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+  const server = Number(
+    execFileSync('pgrep', ['-P', String(shell.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0],
+  );
   t.teardown(() => {
     try {
       process.kill(server, 'SIGKILL');

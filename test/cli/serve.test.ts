@@ -1,11 +1,11 @@
-import { createServer } from 'node:net';
-import { writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
-import t from 'tap';
 import { HOST_VERSION } from '@strata/host';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
 import { postJson, request } from '../helpers/strata-server.ts';
 
@@ -48,7 +48,7 @@ t.test('strata serve indexes, prints the URL, serves, and stops cleanly on SIGTE
   }
 });
 
-t.test('strata serve . serves Strata\'s own repository', async (t) => {
+t.test("strata serve . serves Strata's own repository", async (t) => {
   const checkout = path.resolve(import.meta.dirname, '../..');
   const dataDir = await makeRepo(t, {});
   const run = runStrata(t, ['serve', '.', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { cwd: checkout });
@@ -56,7 +56,10 @@ t.test('strata serve . serves Strata\'s own repository', async (t) => {
   const { body } = await request(url, '/api/graph');
   const ids = new Set(body.data.nodes.map((node: { id: string }) => node.id));
   for (const id of ['dir:.', 'dir:host/src', 'file:host/src/index.ts', 'file:sdk/src/graph.ts', 'file:README.md']) t.ok(ids.has(id), `has ${id}`);
-  t.notOk([...ids].some((id) => /^(dir|file):(node_modules|\.git|host\/dist)(\/|$)/.test(String(id))), 'no node_modules, .git or build output (ignored by .gitignore)');
+  t.notOk(
+    [...ids].some((id) => /^(dir|file):(node_modules|\.git|host\/dist)(\/|$)/.test(String(id))),
+    'no node_modules, .git or build output (ignored by .gitignore)',
+  );
   const edgeIds = new Set(body.data.edges.map((edge: { id: string }) => edge.id));
   t.ok(edgeIds.has('imports:file:host/src/index.ts->file:host/src/composition-root.ts'), 'its own imports are edges');
   run.child.kill('SIGTERM');
@@ -181,13 +184,17 @@ t.test('a server leaves no defunct child processes behind (the file watcher does
       // gone meanwhile
     }
   }
-  t.same(children.filter((child) => child.endsWith(' Z')), [], `no zombie among its children (${children.join(', ') || 'none'})`);
+  t.same(
+    children.filter((child) => child.endsWith(' Z')),
+    [],
+    `no zombie among its children (${children.join(', ') || 'none'})`,
+  );
   run.child.kill('SIGTERM');
   t.equal(await run.exited, 0);
 });
 
 t.test('a data directory that cannot be made is named, with why, and no stack', async (t) => {
-  const repo = await makeRepo(t, { ...SAMPLE_REPO, 'occupied': 'a file where the data directory should go\n' });
+  const repo = await makeRepo(t, { ...SAMPLE_REPO, occupied: 'a file where the data directory should go\n' });
   for (const dataDir of [path.join(repo, 'occupied'), path.join(repo, 'occupied', 'below')]) {
     const run = runStrata(t, ['serve', repo, '--port', '0', '--data-dir', dataDir]);
     t.equal(await run.exited, 1, dataDir);

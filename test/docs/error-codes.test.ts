@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import t from 'tap';
 import { ERROR_CODES } from '@strata/host';
+import t from 'tap';
 
 t.test('the error table in CONTRIBUTING.md is the one the host uses', async (t) => {
   const text = readFileSync(new URL('../../CONTRIBUTING.md', import.meta.url), 'utf8');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -33,7 +33,10 @@ export interface WatchedPage {
 }
 
 /** Opens a 1280x800 page that records its console errors and uncaught errors. */
-export async function openPage(browser: Browser, options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<WatchedPage> {
+export async function openPage(
+  browser: Browser,
+  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
   const page = await context.newPage();
   const problems: string[] = [];

@@ -17,7 +17,12 @@ export function writeNumber(i: number): Write {
     case 0:
       return {
         name: `save x=${i}`,
-        send: (url) => fetch(`${url}/api/graph/layout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ positions: { [FILE]: { x: i, y: -i } } }) }),
+        send: (url) =>
+          fetch(`${url}/api/graph/layout`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ positions: { [FILE]: { x: i, y: -i } } }),
+          }),
         after: (state) => ({ ...state, position: { x: i, y: -i } }),
       };
     case 1:
@@ -29,7 +34,11 @@ export function writeNumber(i: number): Write {
         after: (state) => ({ ...state, complexity: true }),
       };
     default:
-      return { name: 'remove complexity', send: (url) => fetch(`${url}/api/overlays/complexity/apply`, { method: 'DELETE' }), after: (state) => ({ ...state, complexity: false }) };
+      return {
+        name: 'remove complexity',
+        send: (url) => fetch(`${url}/api/overlays/complexity/apply`, { method: 'DELETE' }),
+        after: (state) => ({ ...state, complexity: false }),
+      };
   }
 }
 
@@ -45,7 +54,13 @@ export async function served(url: string): Promise<Outcome> {
 }
 
 /** One round: a stream of writes to `url`, killed by `kill()` after `delayMs`; what was acknowledged and what was in flight. */
-export async function writeUntilKilled(url: string, firstWrite: number, delayMs: number, acknowledged: Outcome, kill: () => Promise<void>): Promise<{ acknowledged: Outcome; inFlight: Write | undefined; writes: number }> {
+export async function writeUntilKilled(
+  url: string,
+  firstWrite: number,
+  delayMs: number,
+  acknowledged: Outcome,
+  kill: () => Promise<void>,
+): Promise<{ acknowledged: Outcome; inFlight: Write | undefined; writes: number }> {
   let inFlight: Write | undefined;
   let killed = false;
   let writes = 0;

@@ -4,8 +4,9 @@
 // error shape with a code of the table and its status, every success JSON.
 // Shared by test/http/fuzz.test.ts (a size for CI) and
 // test/bench/reliability.bench.ts (a larger one).
-import fc from 'fast-check';
+
 import { ERROR_CODES, type ErrorCode } from '@strata/host';
+import fc from 'fast-check';
 
 /** One operation of the OpenAPI document. */
 export interface Operation {
@@ -31,7 +32,9 @@ export interface FuzzReport {
 }
 
 /** The operations to fuzz: all of the document's, but the event stream (it never ends). */
-export function operationsOf(document: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown }>> }): Operation[] {
+export function operationsOf(document: {
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown }>>;
+}): Operation[] {
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     if (path === '/api/events') continue;
@@ -48,18 +51,62 @@ export function operationsOf(document: { paths: Record<string, Record<string, { 
   return operations;
 }
 
-const craftedSegments = ['..', '%', '%zz', '%00', '%2e%2e%2f', 'file:src/index.ts', 'sym:src/index.ts#main', 'complexity', 'git-activity', '../../etc/passwd', '\u0000', 'a'.repeat(3000), '🙂', '%F0%9F', 'constructor', '__proto__'];
+const craftedSegments = [
+  '..',
+  '%',
+  '%zz',
+  '%00',
+  '%2e%2e%2f',
+  'file:src/index.ts',
+  'sym:src/index.ts#main',
+  'complexity',
+  'git-activity',
+  '../../etc/passwd',
+  '\u0000',
+  'a'.repeat(3000),
+  '🙂',
+  '%F0%9F',
+  'constructor',
+  '__proto__',
+];
 const craftedBodies = [
-  '', ' ', '{', '{}', '[]', 'null', 'true', '0', '"x"', '{"positions":null}', '{"positions":{"file:src/index.ts":{"x":1e400,"y":0}}}',
-  '{"positions":{"__proto__":{"x":1,"y":2}}}', '{"params":{"constructor":{"prototype":{}}}}', '{"iterations":-1}', '{"iterations":1e12}',
-  `${'['.repeat(5000)}${']'.repeat(5000)}`, '{"a":"\\ud800"}', '\u00ff\u00fe', '{"positions":{"a":{"x":"1","y":2}}}', `{"inputs":{"report":"${'<x>'.repeat(1000)}"}}`,
+  '',
+  ' ',
+  '{',
+  '{}',
+  '[]',
+  'null',
+  'true',
+  '0',
+  '"x"',
+  '{"positions":null}',
+  '{"positions":{"file:src/index.ts":{"x":1e400,"y":0}}}',
+  '{"positions":{"__proto__":{"x":1,"y":2}}}',
+  '{"params":{"constructor":{"prototype":{}}}}',
+  '{"iterations":-1}',
+  '{"iterations":1e12}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  '{"a":"\\ud800"}',
+  '\u00ff\u00fe',
+  '{"positions":{"a":{"x":"1","y":2}}}',
+  `{"inputs":{"report":"${'<x>'.repeat(1000)}"}}`,
 ];
 
-function requestArbitrary(operations: Operation[]): fc.Arbitrary<{ operation: Operation; segments: string[]; raw: boolean; query: Record<string, string>; body: string | undefined; contentType: string | undefined; method: string }> {
+function requestArbitrary(operations: Operation[]): fc.Arbitrary<{
+  operation: Operation;
+  segments: string[];
+  raw: boolean;
+  query: Record<string, string>;
+  body: string | undefined;
+  contentType: string | undefined;
+  method: string;
+}> {
   const segment = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom(...craftedSegments));
   const body = fc.oneof(
     fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
-    fc.dictionary(fc.constantFrom('positions', 'params', 'inputs', 'iterations', 'backend', 'seed', 'x'), fc.jsonValue({ maxDepth: 3 })).map((value) => JSON.stringify(value)),
+    fc
+      .dictionary(fc.constantFrom('positions', 'params', 'inputs', 'iterations', 'backend', 'seed', 'x'), fc.jsonValue({ maxDepth: 3 }))
+      .map((value) => JSON.stringify(value)),
     fc.string({ maxLength: 200 }),
     fc.constantFrom(...craftedBodies),
   );
@@ -67,9 +114,15 @@ function requestArbitrary(operations: Operation[]): fc.Arbitrary<{ operation: Op
     operation: fc.constantFrom(...operations),
     segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
     raw: fc.boolean(),
-    query: fc.dictionary(fc.constantFrom('since', 'fields', 'x', 'limit', ''), fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('1', '-1', '1e99', '999999999999999999', 'NaN'))),
+    query: fc.dictionary(
+      fc.constantFrom('since', 'fields', 'x', 'limit', ''),
+      fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('1', '-1', '1e99', '999999999999999999', 'NaN')),
+    ),
     body: fc.option(body, { nil: undefined }),
-    contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'), { nil: undefined }),
+    contentType: fc.option(
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'),
+      { nil: undefined },
+    ),
     method: fc.constantFrom('', '', '', '', 'PUT', 'PATCH', 'HEAD'),
   });
 }
@@ -97,7 +150,11 @@ export async function fuzzServer(baseUrl: string, operations: Operation[], count
       // A URL or header the client itself refuses to send is no request at all; a failed connection is a finding.
       if (/invalid|Invalid/.test(String((error as Error).message)) && !/ECONN/.test(String((error as { cause?: { code?: string } }).cause?.code))) continue;
       report.requests++;
-      report.findings.push({ request: described, status: 0, problem: `no answer: ${(error as Error).message} ${(error as { cause?: Error }).cause?.message ?? ''}` });
+      report.findings.push({
+        request: described,
+        status: 0,
+        problem: `no answer: ${(error as Error).message} ${(error as { cause?: Error }).cause?.message ?? ''}`,
+      });
       continue;
     }
     report.requests++;

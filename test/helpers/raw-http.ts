@@ -38,7 +38,11 @@ export function readAnswer(socket: Socket): Promise<RawAnswer> {
       const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headers)?.[1] ?? 0);
       if (received.length < split + 4 + length) return;
       socket.off('data', onData);
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers, body: received.subarray(split + 4, split + 4 + length).toString('utf8') });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0),
+        headers,
+        body: received.subarray(split + 4, split + 4 + length).toString('utf8'),
+      });
     };
     socket.on('data', onData);
     socket.once('error', reject);

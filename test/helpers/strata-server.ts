@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { startStrata, type RunningStrata, type StartOptions } from '@strata/host';
+import { type RunningStrata, type StartOptions, startStrata } from '@strata/host';
 
 /** A host started in this process on a free port, with its log captured. */
 export interface TestServer {

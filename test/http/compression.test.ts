@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo, type FixtureFiles } from '../helpers/fixture-repo.ts';
+import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServer } from '../helpers/strata-server.ts';
 
 interface RawAnswer {
@@ -34,13 +34,17 @@ function withoutTimestamp(bytes: Buffer): unknown {
 function largeRepo(): FixtureFiles {
   const files: FixtureFiles = { 'package.json': JSON.stringify({ name: 'large', type: 'module' }) };
   for (let i = 0; i < 400; i++) {
-    files[`src/area${i % 20}/module${i}.ts`] = `import { f${(i + 1) % 400} } from '../area${((i + 1) % 400) % 20}/module${(i + 1) % 400}.js';\nexport function f${i}(): number { return f${(i + 1) % 400}.length; }\n`;
+    files[`src/area${i % 20}/module${i}.ts`] =
+      `import { f${(i + 1) % 400} } from '../area${((i + 1) % 400) % 20}/module${(i + 1) % 400}.js';\nexport function f${i}(): number { return f${(i + 1) % 400}.length; }\n`;
   }
   return files;
 }
 
 t.test('GET /api/graph answers gzip when asked, the same JSON as without', async (t) => {
-  for (const [name, files] of [['small graph', SAMPLE_REPO], ['large graph', largeRepo()]] as const) {
+  for (const [name, files] of [
+    ['small graph', SAMPLE_REPO],
+    ['large graph', largeRepo()],
+  ] as const) {
     const repo = await makeRepo(t, files);
     const server = await startTestServer(t, repo);
     const plain = await rawGet(server.url, '/api/graph', {});

@@ -3,8 +3,8 @@
 // serves again as soon as connections close.
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { readRawAnswer, type RawAnswer } from '../helpers/raw-http.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { type RawAnswer, readRawAnswer } from '../helpers/raw-http.ts';
 import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 /** Opens a connection (from `localAddress` when given) and sends the start of a request that it never finishes. */
@@ -22,44 +22,57 @@ function halfSentRequest(server: TestServer, localAddress?: string): Promise<{ s
 /** Sends a whole GET on a new connection and reads the answer until the server closes it. */
 async function exchange(server: TestServer, path: string, localAddress?: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(server.url);
-  const socket = connect({ port: Number(port), host: hostname, localAddress }, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+  const socket = connect({ port: Number(port), host: hostname, localAddress }, () =>
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+  );
   return readRawAnswer(socket);
 }
 
-t.test('one connection over maxConnections is answered 503 TOO_MANY_CONNECTIONS; half-sent requests are closed after headersTimeoutMs and the server serves again', async (t) => {
-  const repo = await makeRepo(t, SAMPLE_REPO);
-  const server = await startTestServer(t, repo, { flags: { maxConnections: 8, headersTimeoutMs: 1000 } });
-  const held = await Promise.all(Array.from({ length: 8 }, () => halfSentRequest(server)));
-  t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
+t.test(
+  'one connection over maxConnections is answered 503 TOO_MANY_CONNECTIONS; half-sent requests are closed after headersTimeoutMs and the server serves again',
+  async (t) => {
+    const repo = await makeRepo(t, SAMPLE_REPO);
+    const server = await startTestServer(t, repo, { flags: { maxConnections: 8, headersTimeoutMs: 1000 } });
+    const held = await Promise.all(Array.from({ length: 8 }, () => halfSentRequest(server)));
+    t.teardown(() => {
+      for (const { socket } of held) socket.destroy();
+    });
 
-  const refused = await exchange(server, '/api/graph');
-  t.equal(refused.status, 503, 'the ninth connection is refused');
-  t.match(refused.headers, /content-type: application\/json/i);
-  t.match(refused.headers, /retry-after: 1/i);
-  const error = JSON.parse(refused.body).error;
-  t.equal(error.code, 'TOO_MANY_CONNECTIONS');
-  t.match(error.message, /maxConnections: 8/);
+    const refused = await exchange(server, '/api/graph');
+    t.equal(refused.status, 503, 'the ninth connection is refused');
+    t.match(refused.headers, /content-type: application\/json/i);
+    t.match(refused.headers, /retry-after: 1/i);
+    const error = JSON.parse(refused.body).error;
+    t.equal(error.code, 'TOO_MANY_CONNECTIONS');
+    t.match(error.message, /maxConnections: 8/);
 
-  // Each half-sent request is answered 408 in the error shape and its connection closed by the server.
-  const timedOut = await Promise.all(held.map(({ answer }) => answer));
-  t.same(timedOut.map((answer) => answer.status), Array(8).fill(408), 'every half-sent request timed out');
-  t.equal(JSON.parse(timedOut[0]!.body).error.code, 'REQUEST_TIMEOUT');
+    // Each half-sent request is answered 408 in the error shape and its connection closed by the server.
+    const timedOut = await Promise.all(held.map(({ answer }) => answer));
+    t.same(
+      timedOut.map((answer) => answer.status),
+      Array(8).fill(408),
+      'every half-sent request timed out',
+    );
+    t.equal(JSON.parse(timedOut[0]!.body).error.code, 'REQUEST_TIMEOUT');
 
-  // The server counts a connection out once both ends have closed it, a moment after the client saw it close.
-  let served = await exchange(server, '/api/graph');
-  for (let tries = 0; served.status === 503 && tries < 40; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    served = await exchange(server, '/api/graph');
-  }
-  t.equal(served.status, 200, 'served again once the connections closed');
-});
+    // The server counts a connection out once both ends have closed it, a moment after the client saw it close.
+    let served = await exchange(server, '/api/graph');
+    for (let tries = 0; served.status === 503 && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      served = await exchange(server, '/api/graph');
+    }
+    t.equal(served.status, 200, 'served again once the connections closed');
+  },
+);
 
 t.test('one client address over maxConnectionsPerAddress is refused while other addresses are served', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo, { flags: { maxConnectionsPerAddress: 3 } });
   // Linux routes all of 127.0.0.0/8 through the loopback interface: 127.0.0.2 is a second client address.
   const held = await Promise.all(Array.from({ length: 3 }, () => halfSentRequest(server, '127.0.0.2')));
-  t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
+  t.teardown(() => {
+    for (const { socket } of held) socket.destroy();
+  });
 
   const refused = await exchange(server, '/api/graph', '127.0.0.2');
   t.equal(refused.status, 503, 'a fourth connection from 127.0.0.2 is refused');

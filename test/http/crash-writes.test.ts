@@ -7,9 +7,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { type Outcome, served, writeUntilKilled } from '../helpers/crash-writes.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
-import { served, writeUntilKilled, type Outcome } from '../helpers/crash-writes.ts';
 
 t.setTimeout(300_000);
 
@@ -39,7 +39,10 @@ t.test(`kill -9 during writes, ${ROUNDS} rounds: the next start serves the last 
     const next = runStrata(t, ['serve', repo, '--port', '0', '--no-watch', '--log-level', 'warn']);
     const after = await served(await next.url());
     const allowed = [acknowledged, ...(inFlight ? [inFlight.after(acknowledged)] : [])];
-    t.ok(allowed.some((outcome) => JSON.stringify(outcome) === JSON.stringify(after)), `round ${round}: after ${writes} writes, killed with "${inFlight?.name ?? 'none'}" in flight: ${JSON.stringify(after)} is one of ${JSON.stringify(allowed)}`);
+    t.ok(
+      allowed.some((outcome) => JSON.stringify(outcome) === JSON.stringify(after)),
+      `round ${round}: after ${writes} writes, killed with "${inFlight?.name ?? 'none'}" in flight: ${JSON.stringify(after)} is one of ${JSON.stringify(allowed)}`,
+    );
     acknowledged = after;
     next.child.kill('SIGTERM');
     await next.exited;

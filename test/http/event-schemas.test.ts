@@ -1,12 +1,12 @@
 // Every event the host sends matches its description in the OpenAPI document (one member per event type in the
 // schema of GET /api/events), and the stream below sends every type the document lists.
-import { writeFile, rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import t from 'tap';
 import { pluginCode, pluginsFolder, writePlugin } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { followEventsConnected, postJson, startTestServer } from '../helpers/strata-server.ts';
 import { until } from '../helpers/until.ts';
 
@@ -18,7 +18,10 @@ const PAINT = pluginCode(`
 
 t.test('every event sent on GET /api/events matches its schema in the OpenAPI document', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await pluginsFolder(t, [{ id: 'paint', code: PAINT }, { id: 'thrower', code: pluginCode(`throw new Error('no');`) }]);
+  const plugins = await pluginsFolder(t, [
+    { id: 'paint', code: PAINT },
+    { id: 'thrower', code: pluginCode(`throw new Error('no');`) },
+  ]);
   const server = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins] }, dev: true } });
   const { body: document } = await server.api('/api/openapi.json');
   const content = document.paths['/api/events'].get.responses['200'].content;
@@ -52,6 +55,9 @@ t.test('every event sent on GET /api/events matches its schema in the OpenAPI do
   t.same([...new Set(events.map((event) => event.type))].sort(), [...validators.keys()].sort(), 'every type the document lists was sent, and no other');
   for (const event of events) {
     const validate = validators.get(event.type)!;
-    t.ok(validate({ event: event.type, data: event.data }), `${event.type} ${JSON.stringify(event.data)} matches its schema${validate.errors ? `: ${ajv.errorsText(validate.errors)}` : ''}`);
+    t.ok(
+      validate({ event: event.type, data: event.data }),
+      `${event.type} ${JSON.stringify(event.data)} matches its schema${validate.errors ? `: ${ajv.errorsText(validate.errors)}` : ''}`,
+    );
   }
 });

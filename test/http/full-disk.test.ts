@@ -5,12 +5,12 @@
 // that fits in the free bytes of a file's last page succeeds even then, so its fixture makes every save and result
 // larger than a page; the removals (a line of 40 bytes) are failed by the second test, whose store refuses every write.
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServerWithBuiltIns, type TestServer } from '../helpers/strata-server.ts';
 
 const TMPFS_MAGIC = 0x01021994;
@@ -94,10 +94,21 @@ t.test('a full disk: saves, clears, applies and removals answer 507 DISK_FULL an
 
   t.same((await server.api('/api/overlays/complexity/styles')).body.data.overlays, styles.data.overlays, 'its styles are those of the last good result');
 
-  t.same(readdirSync(dataDir).filter((name) => name.endsWith('~')), [], 'no half-written file');
+  t.same(
+    readdirSync(dataDir).filter((name) => name.endsWith('~')),
+    [],
+    'no half-written file',
+  );
   await server.stop();
-  t.same(readdirSync(dataDir).filter((name) => name.endsWith('~')), [], 'stopping on a full disk leaves no half-written file');
-  t.ok(server.logs.some((record) => /was not compacted: the disk that holds the data directory is full/.test(String(record.msg))), 'and says why it did not compact');
+  t.same(
+    readdirSync(dataDir).filter((name) => name.endsWith('~')),
+    [],
+    'stopping on a full disk leaves no half-written file',
+  );
+  t.ok(
+    server.logs.some((record) => /was not compacted: the disk that holds the data directory is full/.test(String(record.msg))),
+    'and says why it did not compact',
+  );
 
   rmSync(path.join(dataDir, 'filler'));
   const again = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });
@@ -166,9 +177,16 @@ t.test('a server starts on a full disk: it serves what the store holds, and its 
   t.equal(save.status, 507, 'a save: 507');
   t.equal(save.body.error.code, 'DISK_FULL');
   t.same(await positionOf(full, 'file:src/module-0.ts'), { x: 3, y: -3 }, 'and the layout is unchanged');
-  t.ok(full.logs.some((record) => /full/.test(String(record.msg)) && record.level === 'warn'), 'the log says the disk is full');
+  t.ok(
+    full.logs.some((record) => /full/.test(String(record.msg)) && record.level === 'warn'),
+    'the log says the disk is full',
+  );
   await full.stop();
-  t.same(readdirSync(dataDir).filter((name) => name.endsWith('~')), [], 'no half-written file');
+  t.same(
+    readdirSync(dataDir).filter((name) => name.endsWith('~')),
+    [],
+    'no half-written file',
+  );
 
   rmSync(path.join(dataDir, 'filler'));
   const again = await startTestServerWithBuiltIns(t, repo, { flags: { dataDir } });

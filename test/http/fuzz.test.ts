@@ -4,7 +4,7 @@
 // table and its status, the server serving after. A fixed seed per run of CI,
 // printed, so that a finding can be replayed; bench:reliability sends more.
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { fuzzServer, operationsOf } from '../helpers/fuzz-requests.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
 
@@ -21,7 +21,13 @@ t.test(`${REQUESTS} fuzzed requests over every operation (seed ${seed}: STRATA_F
   const report = await fuzzServer(server.url, operations, REQUESTS, seed);
   t.ok(report.requests > REQUESTS * 0.9, `${report.requests} requests sent`);
   t.same(report.findings.slice(0, 10), [], `no answer broke a rule (statuses: ${JSON.stringify(Object.fromEntries(report.byStatus))})`);
-  t.ok([...report.byStatus.keys()].some((status) => status < 300), 'some requests were good ones');
+  t.ok(
+    [...report.byStatus.keys()].some((status) => status < 300),
+    'some requests were good ones',
+  );
   t.equal((await server.api('/api/graph')).status, 200, 'the server serves on');
-  t.notOk(server.logs.some((record) => record.msg === 'request failed unexpectedly'), 'and logged no unexpected failure');
+  t.notOk(
+    server.logs.some((record) => record.msg === 'request failed unexpectedly'),
+    'and logged no unexpected failure',
+  );
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
 import { LOC_PLUGIN, writePlugins } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo, writeFiles, type FixtureFiles } from '../helpers/fixture-repo.ts';
+import { type FixtureFiles, makeRepo, SAMPLE_REPO, writeFiles } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 interface Item {
@@ -59,7 +59,10 @@ function difference(before: Item[], after: Item[]): { changed: string[]; removed
   const old = byId(before);
   const now = byId(after);
   return {
-    changed: [...now].filter(([id, item]) => !isDeepStrictEqual(old.get(id), item)).map(([id]) => id).sort(),
+    changed: [...now]
+      .filter(([id, item]) => !isDeepStrictEqual(old.get(id), item))
+      .map(([id]) => id)
+      .sort(),
     removed: [...old.keys()].filter((id) => !now.has(id)).sort(),
   };
 }
@@ -83,9 +86,15 @@ t.test('after edits, an added and a deleted file, the answer is exactly the net 
   await server.api('/api/graph/layout', postJson({ positions: { 'file:src/types.ts': { x: 5, y: 6 } } }));
   const before = (await server.api('/api/graph')).body;
 
-  await writeFile(path.join(repo, 'src/types.ts'), "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\n");
+  await writeFile(
+    path.join(repo, 'src/types.ts'),
+    "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\n",
+  );
   const afterEdit = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/types.ts#area'));
-  await writeFile(path.join(repo, 'src/types.ts'), "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\nexport function volume(s: Shape) { return s.size ** 3; }\n");
+  await writeFile(
+    path.join(repo, 'src/types.ts'),
+    "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\nexport function volume(s: Shape) { return s.size ** 3; }\n",
+  );
   let graph = await nextGraph(server, afterEdit.meta.revision, (g) => ids(g).has('sym:src/types.ts#volume'));
   await writeFiles(repo, { 'src/added.ts': "import { area } from './types';\nexport const added = area;\n" });
   graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has('file:src/added.ts'));
@@ -113,19 +122,32 @@ t.test('after edits, an added and a deleted file, the answer is exactly the net 
   t.equal(changes.nodes.filter((node) => node.id === 'file:src/types.ts').length, 1, 'a node changed twice is there once');
   t.match(served.get('file:src/types.ts'), { lines: 4, position: { x: 5, y: 6 } }, 'as it is now, with its saved position');
   t.ok(served.has('sym:src/types.ts#area') && served.has('sym:src/types.ts#volume') && served.has('file:src/added.ts'), 'new symbols and the new file');
-  t.ok(changes.edges.some((edge) => edge.id === 'imports:file:src/types.ts->file:src/util/format.ts'), 'the new import');
+  t.ok(
+    changes.edges.some((edge) => edge.id === 'imports:file:src/types.ts->file:src/util/format.ts'),
+    'the new import',
+  );
   t.ok(changes.removedNodes.includes('file:src/lazy.ts'), 'the deleted file');
   t.ok(changes.removedEdges.includes('imports:file:src/index.ts->file:src/lazy.ts'), 'and the import of it');
   const all = [...changes.nodes.map((node) => node.id), ...changes.removedNodes, ...changes.edges.map((edge) => edge.id), ...changes.removedEdges];
-  t.notOk(all.some((id) => id.includes('temporary')), 'a file added and deleted since is not there at all');
+  t.notOk(
+    all.some((id) => id.includes('temporary')),
+    'a file added and deleted since is not there at all',
+  );
   t.notOk(served.has('file:src/index.ts') || served.has('dir:src'), 'nodes that changed and changed back are not there');
 
   const sinceEdit = await changesSince(server, afterEdit.meta.revision);
-  t.notOk(sinceEdit.nodes.some((node) => node.id === 'sym:src/types.ts#area'), 'from a later revision, what changed before it is left out');
+  t.notOk(
+    sinceEdit.nodes.some((node) => node.id === 'sym:src/types.ts#area'),
+    'from a later revision, what changed before it is left out',
+  );
   t.ok(sinceEdit.nodes.some((node) => node.id === 'sym:src/types.ts#volume'));
-  t.same(asSets(applyChanges(afterEdit.data, sinceEdit)), asSets(after.data), 'and applied to that revision\'s graph it gives the current one');
+  t.same(asSets(applyChanges(afterEdit.data, sinceEdit)), asSets(after.data), "and applied to that revision's graph it gives the current one");
 
-  t.same(await changesSince(server, after.meta.revision), { since: after.meta.revision, revision: after.meta.revision, reset: false, nodes: [], removedNodes: [], edges: [], removedEdges: [] }, 'since the current revision: nothing');
+  t.same(
+    await changesSince(server, after.meta.revision),
+    { since: after.meta.revision, revision: after.meta.revision, reset: false, nodes: [], removedNodes: [], edges: [], removedEdges: [] },
+    'since the current revision: nothing',
+  );
 });
 
 t.test('reset when the answer cannot be told: before the first graph, a future revision, a rebuilt graph', async (t) => {
@@ -134,7 +156,11 @@ t.test('reset when the answer cannot be told: before the first graph, a future r
   let graph = (await server.api('/api/graph')).body;
   const empty = { nodes: [], removedNodes: [], edges: [], removedEdges: [] };
   t.same(await changesSince(server, 0), { since: 0, revision: graph.meta.revision, reset: true, ...empty }, 'revision 0 is before the graph was built');
-  t.same(await changesSince(server, graph.meta.revision + 1), { since: graph.meta.revision + 1, revision: graph.meta.revision, reset: true, ...empty }, 'a revision the server has not reached (it restarted since)');
+  t.same(
+    await changesSince(server, graph.meta.revision + 1),
+    { since: graph.meta.revision + 1, revision: graph.meta.revision, reset: true, ...empty },
+    'a revision the server has not reached (it restarted since)',
+  );
   t.same(await changesSince(server, 999_999_999_999_999), { since: 999_999_999_999_999, revision: graph.meta.revision, reset: true, ...empty });
 
   const built = graph.meta.revision;
@@ -144,8 +170,16 @@ t.test('reset when the answer cannot be told: before the first graph, a future r
   const edited = graph.meta.revision;
   await writeFile(path.join(repo, '.gitignore'), 'dist/\n*.log\nsrc/legacy/\n');
   graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
-  t.same(await changesSince(server, edited), { since: edited, revision: graph.meta.revision, reset: true, ...empty }, 'a .gitignore change rebuilds the graph wholesale');
-  t.same(await changesSince(server, graph.meta.revision), { since: graph.meta.revision, revision: graph.meta.revision, reset: false, ...empty }, 'and it is followed again from there');
+  t.same(
+    await changesSince(server, edited),
+    { since: edited, revision: graph.meta.revision, reset: true, ...empty },
+    'a .gitignore change rebuilds the graph wholesale',
+  );
+  t.same(
+    await changesSince(server, graph.meta.revision),
+    { since: graph.meta.revision, revision: graph.meta.revision, reset: false, ...empty },
+    'and it is followed again from there',
+  );
 });
 
 t.test('a rebuild that changes nothing (a .gitignore saved again as it was) is no new revision: following the graph goes on', async (t) => {
@@ -169,7 +203,10 @@ t.test('a rebuild that changes nothing (a .gitignore saved again as it was) is n
   await nextGraph(server, before);
   const changes = await changesSince(server, before);
   t.equal(changes.reset, false, 'a client following the graph goes on from where it was');
-  t.ok(changes.nodes.some((node: { id: string }) => node.id === 'file:src/types.ts'), 'with the edit');
+  t.ok(
+    changes.nodes.some((node: { id: string }) => node.id === 'file:src/types.ts'),
+    'with the edit',
+  );
 });
 
 t.test('a bad since is 400 INVALID_PARAMETER naming it', async (t) => {
@@ -185,12 +222,16 @@ t.test('a bad since is 400 INVALID_PARAMETER naming it', async (t) => {
 t.test('a one-file edit in a large repository is answered in a few KB', async (t) => {
   const files: FixtureFiles = {};
   for (let i = 0; i < 1500; i++) {
-    files[`src/m${i % 30}/f${i}.ts`] = `import { f${(i + 1) % 1500} } from '../m${(i + 1) % 30}/f${(i + 1) % 1500}';\nexport function f${i}() { return f${(i + 1) % 1500}; }\nexport const c${i} = ${i};\n`;
+    files[`src/m${i % 30}/f${i}.ts`] =
+      `import { f${(i + 1) % 1500} } from '../m${(i + 1) % 30}/f${(i + 1) % 1500}';\nexport function f${i}() { return f${(i + 1) % 1500}; }\nexport const c${i} = ${i};\n`;
   }
   const repo = await makeRepo(t, files);
   const server = await startTestServer(t, repo);
   const before = (await server.api('/api/graph')).body;
-  await writeFile(path.join(repo, 'src/m7/f7.ts'), "import { f8 } from '../m8/f8';\nexport function f7() { return f8; }\nexport const c7 = 7;\nexport function g7() { return c7; }\n");
+  await writeFile(
+    path.join(repo, 'src/m7/f7.ts'),
+    "import { f8 } from '../m8/f8';\nexport function f7() { return f8; }\nexport const c7 = 7;\nexport function g7() { return c7; }\n",
+  );
   const after = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/m7/f7.ts#g7'));
   const { body } = await server.api(`/api/graph/changes?since=${before.meta.revision}`);
   const changeBytes = Buffer.byteLength(JSON.stringify(body));
@@ -224,5 +265,9 @@ t.test('changed nodes carry the styles of the active overlays, as GET /api/graph
   t.same(styled.overlays, { loc: { main: { color: '#ff0000', value: 4, badge: 'f' } } }, 'the new file is painted');
   const changes = await changesSince(server, before.meta.revision);
   t.equal(changes.revision, graph.meta.revision, 'the changes lead to the graph last read');
-  t.same(changes.nodes.find((node) => node.id === 'file:src/more.ts'), styled, 'and served with its styles in the changes');
+  t.same(
+    changes.nodes.find((node) => node.id === 'file:src/more.ts'),
+    styled,
+    'and served with its styles in the changes',
+  );
 });

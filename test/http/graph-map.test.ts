@@ -1,12 +1,22 @@
 import t from 'tap';
 import { LOC_PLUGIN, pluginsFolder } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO, writeFiles } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 interface MapData {
   kinds: string[];
   languages: string[];
-  nodes: { id: string[]; name: string[]; kind: number[]; parent: number[]; language: number[]; lines: (number | null)[]; files: (number | null)[]; x: (number | null)[]; y: (number | null)[] };
+  nodes: {
+    id: string[];
+    name: string[];
+    kind: number[];
+    parent: number[];
+    language: number[];
+    lines: (number | null)[];
+    files: (number | null)[];
+    x: (number | null)[];
+    y: (number | null)[];
+  };
   imports: { source: number[]; target: number[] };
 }
 
@@ -32,7 +42,10 @@ function fromMap(data: MapData): { nodes: Map<string, Record<string, unknown>>; 
 }
 
 /** GET /api/graph's records cut to the fields the map carries. */
-function fromGraph(graph: { nodes: Array<Record<string, unknown>>; edges: Array<{ id: string }> }): { nodes: Map<string, Record<string, unknown>>; edges: Set<string> } {
+function fromGraph(graph: { nodes: Array<Record<string, unknown>>; edges: Array<{ id: string }> }): {
+  nodes: Map<string, Record<string, unknown>>;
+  edges: Set<string>;
+} {
   const nodes = new Map<string, Record<string, unknown>>();
   for (const node of graph.nodes) {
     const kept: Record<string, unknown> = {};
@@ -55,7 +68,10 @@ t.test('the map holds every node and edge of GET /api/graph: each contains edge 
   t.match(headers.get('content-type'), /application\/json/);
   const { graph, map } = await both(server);
   t.ok(graph.data.nodes.length > 10, `${graph.data.nodes.length} nodes`);
-  t.ok(graph.data.edges.some((edge: { kind: string }) => edge.kind === 'imports'), 'the fixture has imports');
+  t.ok(
+    graph.data.edges.some((edge: { kind: string }) => edge.kind === 'imports'),
+    'the fixture has imports',
+  );
   const expected = fromGraph(graph.data);
   const got = fromMap(map.data);
   t.same([...got.nodes.keys()].sort(), [...expected.nodes.keys()].sort(), 'the same nodes');
@@ -105,7 +121,10 @@ t.test("GET /api/overlays/{id}/styles serves what GET /api/graph merges into eac
   const styles = (await server.api('/api/overlays/loc/styles')).body.data;
   t.equal(styles.serving, true);
   t.equal(styles.state, 'active');
-  t.same(styles.overlays.map((overlay: { id: string }) => overlay.id), ['main']);
+  t.same(
+    styles.overlays.map((overlay: { id: string }) => overlay.id),
+    ['main'],
+  );
   t.same(styles.overlays[0].legend, { low: '#00ff00', high: '#ff0000' });
   const graph = (await server.api('/api/graph')).body.data;
   const expected: Record<string, unknown> = {};

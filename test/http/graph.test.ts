@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { nodePath, request, startTestServer } from '../helpers/strata-server.ts';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -17,20 +17,54 @@ t.test('GET /api/graph returns every directory and file in the envelope', async 
   t.equal(body.meta.edgeCount, body.data.edges.length, 'meta counts edges');
   t.equal(body.meta.revision, 1);
 
-  const paths = body.data.nodes.filter((node: { kind: string }) => node.kind === 'directory' || node.kind === 'file').map((node: { path: string }) => node.path).sort();
-  t.same(paths, [
-    '.', '.gitignore', 'README.md', 'config.cjs', 'docs', 'docs/.gitignore', 'docs/guide.md', 'docs/keep.md',
-    'package.json', 'src', 'src/index.ts', 'src/lazy.ts', 'src/legacy', 'src/legacy/index.js', 'src/legacy/user.js',
-    'src/types.ts', 'src/util', 'src/util/format.ts', 'src/util/helper.ts',
-  ], '.gitignore (nested too), node_modules, .git and the data directory are left out');
+  const paths = body.data.nodes
+    .filter((node: { kind: string }) => node.kind === 'directory' || node.kind === 'file')
+    .map((node: { path: string }) => node.path)
+    .sort();
+  t.same(
+    paths,
+    [
+      '.',
+      '.gitignore',
+      'README.md',
+      'config.cjs',
+      'docs',
+      'docs/.gitignore',
+      'docs/guide.md',
+      'docs/keep.md',
+      'package.json',
+      'src',
+      'src/index.ts',
+      'src/lazy.ts',
+      'src/legacy',
+      'src/legacy/index.js',
+      'src/legacy/user.js',
+      'src/types.ts',
+      'src/util',
+      'src/util/format.ts',
+      'src/util/helper.ts',
+    ],
+    '.gitignore (nested too), node_modules, .git and the data directory are left out',
+  );
 
   const byId = new Map(body.data.nodes.map((node: { id: string }) => [node.id, node]));
   t.same(byId.get('dir:.'), { id: 'dir:.', kind: 'directory', name: repo.split('/').pop(), path: '.', files: 14 });
   t.same(byId.get('dir:src/util'), { id: 'dir:src/util', kind: 'directory', name: 'util', path: 'src/util', parent: 'dir:src', files: 2 });
-  t.same(byId.get('file:src/util/format.ts'), {
-    id: 'file:src/util/format.ts', kind: 'file', name: 'format.ts', path: 'src/util/format.ts', parent: 'dir:src/util',
-    language: 'typescript', bytes: Buffer.byteLength(SAMPLE_REPO['src/util/format.ts'] as string), lines: 5, loc: 3,
-  }, 'a file node carries language, size, lines and lines of code (comments excluded)');
+  t.same(
+    byId.get('file:src/util/format.ts'),
+    {
+      id: 'file:src/util/format.ts',
+      kind: 'file',
+      name: 'format.ts',
+      path: 'src/util/format.ts',
+      parent: 'dir:src/util',
+      language: 'typescript',
+      bytes: Buffer.byteLength(SAMPLE_REPO['src/util/format.ts'] as string),
+      lines: 5,
+      loc: 3,
+    },
+    'a file node carries language, size, lines and lines of code (comments excluded)',
+  );
   t.match(byId.get('file:src/index.ts'), { lines: 7, loc: 5 });
   t.match(byId.get('file:src/legacy/index.js'), { language: 'javascript' });
   t.match(byId.get('file:README.md'), { language: 'markdown', lines: 3, loc: 2 });
@@ -47,19 +81,66 @@ t.test('contains edges form the tree; imports edges follow relative imports of e
   t.equal(contains.length, contained.length - 1, 'every node but the root and packages has exactly one container');
   for (const node of contained) {
     if (node.id === 'dir:.') continue;
-    t.ok(contains.some((edge) => edge.source === node.parent && edge.target === node.id), `${node.id} is contained by its parent`);
+    t.ok(
+      contains.some((edge) => edge.source === node.parent && edge.target === node.id),
+      `${node.id} is contained by its parent`,
+    );
   }
 
-  const imports = edges.filter((edge) => edge.kind === 'imports').map(({ source, target, references, specifiers, id }) => ({ id, source, target, references, specifiers }));
+  const imports = edges
+    .filter((edge) => edge.kind === 'imports')
+    .map(({ source, target, references, specifiers, id }) => ({ id, source, target, references, specifiers }));
   imports.sort((a, b) => a.id.localeCompare(b.id));
   t.same(imports, [
-    { id: 'imports:file:src/index.ts->file:src/lazy.ts', source: 'file:src/index.ts', target: 'file:src/lazy.ts', references: ['dynamic'], specifiers: ['./lazy.js'] },
-    { id: 'imports:file:src/index.ts->file:src/types.ts', source: 'file:src/index.ts', target: 'file:src/types.ts', references: ['type-only'], specifiers: ['./types'] },
-    { id: 'imports:file:src/index.ts->file:src/util/format.ts', source: 'file:src/index.ts', target: 'file:src/util/format.ts', references: ['re-export'], specifiers: ['./util/format'] },
-    { id: 'imports:file:src/index.ts->file:src/util/helper.ts', source: 'file:src/index.ts', target: 'file:src/util/helper.ts', references: ['static'], specifiers: ['./util/helper.js'] },
-    { id: 'imports:file:src/legacy/index.js->file:config.cjs', source: 'file:src/legacy/index.js', target: 'file:config.cjs', references: ['require'], specifiers: ['../../config.cjs'] },
-    { id: 'imports:file:src/legacy/user.js->file:src/legacy/index.js', source: 'file:src/legacy/user.js', target: 'file:src/legacy/index.js', references: ['require'], specifiers: ['.'] },
-    { id: 'imports:file:src/util/helper.ts->file:src/util/format.ts', source: 'file:src/util/helper.ts', target: 'file:src/util/format.ts', references: ['static'], specifiers: ['./format'] },
+    {
+      id: 'imports:file:src/index.ts->file:src/lazy.ts',
+      source: 'file:src/index.ts',
+      target: 'file:src/lazy.ts',
+      references: ['dynamic'],
+      specifiers: ['./lazy.js'],
+    },
+    {
+      id: 'imports:file:src/index.ts->file:src/types.ts',
+      source: 'file:src/index.ts',
+      target: 'file:src/types.ts',
+      references: ['type-only'],
+      specifiers: ['./types'],
+    },
+    {
+      id: 'imports:file:src/index.ts->file:src/util/format.ts',
+      source: 'file:src/index.ts',
+      target: 'file:src/util/format.ts',
+      references: ['re-export'],
+      specifiers: ['./util/format'],
+    },
+    {
+      id: 'imports:file:src/index.ts->file:src/util/helper.ts',
+      source: 'file:src/index.ts',
+      target: 'file:src/util/helper.ts',
+      references: ['static'],
+      specifiers: ['./util/helper.js'],
+    },
+    {
+      id: 'imports:file:src/legacy/index.js->file:config.cjs',
+      source: 'file:src/legacy/index.js',
+      target: 'file:config.cjs',
+      references: ['require'],
+      specifiers: ['../../config.cjs'],
+    },
+    {
+      id: 'imports:file:src/legacy/user.js->file:src/legacy/index.js',
+      source: 'file:src/legacy/user.js',
+      target: 'file:src/legacy/index.js',
+      references: ['require'],
+      specifiers: ['.'],
+    },
+    {
+      id: 'imports:file:src/util/helper.ts->file:src/util/format.ts',
+      source: 'file:src/util/helper.ts',
+      target: 'file:src/util/format.ts',
+      references: ['static'],
+      specifiers: ['./format'],
+    },
   ]);
 });
 
@@ -70,8 +151,14 @@ t.test('ids are the same after a restart and a re-index', async (t) => {
   await first.stop();
   const second = await startTestServer(t, repo);
   const after = (await second.api('/api/graph')).body.data;
-  t.same(after.nodes.map((n: { id: string }) => n.id), before.nodes.map((n: { id: string }) => n.id));
-  t.same(after.edges.map((e: { id: string }) => e.id), before.edges.map((e: { id: string }) => e.id));
+  t.same(
+    after.nodes.map((n: { id: string }) => n.id),
+    before.nodes.map((n: { id: string }) => n.id),
+  );
+  t.same(
+    after.edges.map((e: { id: string }) => e.id),
+    before.edges.map((e: { id: string }) => e.id),
+  );
 });
 
 t.test('files that cannot be read in full are still nodes, and what was skipped is reported', async (t) => {
@@ -81,8 +168,8 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
     'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3]),
     'latin1.txt': Buffer.from("Un caf\u00e9 au lait, s'il vous pla\u00eet. O\u00f9 est la biblioth\u00e8que ?\n", 'latin1'),
     'big.js': `// ${'x'.repeat(5000)}\n`,
-    'loop': { symlink: '.' },
-    'dangling': { symlink: 'nowhere' },
+    loop: { symlink: '.' },
+    dangling: { symlink: 'nowhere' },
     'link-to-a.ts': { symlink: 'src/a.ts' },
     'ping.ts': { symlink: 'pong.ts' },
     'pong.ts': { symlink: 'ping.ts' },
@@ -94,20 +181,27 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
   const { body } = await server.api('/api/graph');
   const byId = new Map(body.data.nodes.map((node: { id: string }) => [node.id, node]));
   t.match(byId.get('file:src/broken.ts'), { error: /^syntax error/ }, 'a syntax error is recorded on the node');
-  t.ok(body.data.edges.some((edge: { id: string }) => edge.id === 'imports:file:src/broken.ts->file:src/a.ts'), 'imports before the error are kept');
+  t.ok(
+    body.data.edges.some((edge: { id: string }) => edge.id === 'imports:file:src/broken.ts->file:src/a.ts'),
+    'imports before the error are kept',
+  );
   t.match(byId.get('file:assets/logo.png'), { binary: true, bytes: 12 });
   t.notOk((byId.get('file:assets/logo.png') as { language?: string }).language, 'binary files get no language');
   t.match(byId.get('file:latin1.txt'), { error: /not valid UTF-8/ });
   t.match(byId.get('file:big.js'), { error: /over the limit of 1024/ });
   t.ok(byId.has('file:link-to-a.ts'), 'a link to a file is a file');
-  t.same(body.meta.skipped, [
-    { path: 'dangling', reason: 'broken symbolic link' },
-    { path: 'loop', reason: 'symbolic link to a directory (not followed)' },
-    { path: 'ping.ts', reason: 'symbolic link loop' },
-    { path: 'pipe', reason: 'not a regular file' },
-    { path: 'pipe-link.ts', reason: 'symbolic link to something other than a regular file' },
-    { path: 'pong.ts', reason: 'symbolic link loop' },
-  ], 'links in a loop, pipes and links to them are skipped, and indexing goes on');
+  t.same(
+    body.meta.skipped,
+    [
+      { path: 'dangling', reason: 'broken symbolic link' },
+      { path: 'loop', reason: 'symbolic link to a directory (not followed)' },
+      { path: 'ping.ts', reason: 'symbolic link loop' },
+      { path: 'pipe', reason: 'not a regular file' },
+      { path: 'pipe-link.ts', reason: 'symbolic link to something other than a regular file' },
+      { path: 'pong.ts', reason: 'symbolic link loop' },
+    ],
+    'links in a loop, pipes and links to them are skipped, and indexing goes on',
+  );
 });
 
 t.test('an empty repository is a graph of one directory', async (t) => {
@@ -146,7 +240,11 @@ t.test('GET /api/graph/nodes/{id} returns the node with its incoming and outgoin
     'imports:file:src/index.ts->file:src/util/format.ts',
     'imports:file:src/util/helper.ts->file:src/util/format.ts',
   ]);
-  t.same(body.data.outgoing.map((edge: { id: string }) => edge.id), ['contains:file:src/util/format.ts->sym:src/util/format.ts#format'], 'a file contains its symbols');
+  t.same(
+    body.data.outgoing.map((edge: { id: string }) => edge.id),
+    ['contains:file:src/util/format.ts->sym:src/util/format.ts#format'],
+    'a file contains its symbols',
+  );
 
   const directory = await server.api(nodePath('dir:.'));
   t.equal(directory.status, 200);
@@ -173,12 +271,12 @@ t.test('a missing node is 404 NOT_FOUND naming the id', async (t) => {
   t.same(body, { error: { code: 'NOT_FOUND', message: 'node "file:no/such.ts" does not exist' } });
 });
 
-t.test("meta.repositoryPath, for editor links, only from a server on a loopback address", async (t) => {
+t.test('meta.repositoryPath, for editor links, only from a server on a loopback address', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const local = await startTestServer(t, repo);
   t.equal((await local.api('/api/graph')).body.meta.repositoryPath, repo, 'bound to 127.0.0.1: the browser is on this machine');
   const everywhere = await startTestServer(t, repo, { flags: { port: 0, host: '0.0.0.0', dataDir: path.join(repo, '.strata-other') } });
   const meta = (await request(everywhere.url.replace('0.0.0.0', '127.0.0.1'), '/api/graph')).body.meta;
-  t.equal(meta.repositoryPath, undefined, 'bound to every address: the server\'s paths are its own');
+  t.equal(meta.repositoryPath, undefined, "bound to every address: the server's paths are its own");
   t.equal(meta.repository, path.basename(repo));
 });

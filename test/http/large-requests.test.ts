@@ -5,9 +5,9 @@
 // small requests go on being answered.
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { readAnswer, type RawAnswer } from '../helpers/raw-http.ts';
-import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { type RawAnswer, readAnswer } from '../helpers/raw-http.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
 
 const MIB = 1024 * 1024;
 
@@ -22,7 +22,9 @@ function headersOnly(length: number): Promise<{ socket: Socket; answer: Promise<
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const socket = connect({ port: Number(port), host: hostname }, () => {
-      socket.write(`POST /api/graph/layout HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `POST /api/graph/layout HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`,
+      );
       resolve({ socket, answer: readAnswer(socket) });
     });
     socket.once('error', reject);
@@ -35,7 +37,7 @@ function headersOnly(length: number): Promise<{ socket: Socket; answer: Promise<
  */
 function bigSave(bytes: number, last?: [string, unknown]): { text: string; unknown: string[] } {
   const positions: Record<string, unknown> = {};
-  nodeIds.forEach((id, i) => (positions[id] = { x: i, y: -i }));
+  for (const [i, id] of nodeIds.entries()) positions[id] = { x: i, y: -i };
   const unknown: string[] = [];
   // Ids with escapes and characters beyond ASCII, so that slices of the body cut through them.
   let size = Buffer.byteLength(JSON.stringify({ positions }));
@@ -62,7 +64,12 @@ t.test('a layout save larger than the graph could use is answered 413 before its
   t.equal(refused.status, 413);
   const error = JSON.parse(refused.body).error;
   t.equal(error.code, 'PAYLOAD_TOO_LARGE');
-  t.match(error.message, new RegExp(`larger than the limit of ${layoutLimit} bytes \\(a layout of this graph: 512 bytes for each of its ${nodeIds.length} nodes, plus ${MIB} bytes\\)`));
+  t.match(
+    error.message,
+    new RegExp(
+      `larger than the limit of ${layoutLimit} bytes \\(a layout of this graph: 512 bytes for each of its ${nodeIds.length} nodes, plus ${MIB} bytes\\)`,
+    ),
+  );
   t.equal((await server.api('/api/graph')).status, 200, 'the server answers on');
 });
 
@@ -101,7 +108,9 @@ t.test('large requests go one at a time: 64 wait, one more is answered 503, and 
   const length = MIB + 4096;
   // The first takes its turn and waits for a body that never comes; the next 64 wait for their turn.
   const held: Array<{ socket: Socket; answer: Promise<RawAnswer> }> = [];
-  t.teardown(() => held.forEach(({ socket }) => socket.destroy()));
+  t.teardown(() => {
+    for (const { socket } of held) socket.destroy();
+  });
   for (let i = 0; i < 65; i++) held.push(await headersOnly(length));
   const health = await server.api('/api/graph/layout/compute/status');
   t.equal(health.status, 200, 'a small request is answered while large ones wait');
@@ -110,7 +119,7 @@ t.test('large requests go one at a time: 64 wait, one more is answered 503, and 
   held.push(extra);
   const refused = await extra.answer;
   t.equal(refused.status, 503);
-  t.match(refused.headers, /retry-after: \d+/i, "with the expected wait to retry after");
+  t.match(refused.headers, /retry-after: \d+/i, 'with the expected wait to retry after');
   const error = JSON.parse(refused.body).error;
   t.equal(error.code, 'TOO_MANY_LARGE_REQUESTS');
   t.match(error.message, /64 requests with a large body are waiting/);
@@ -134,7 +143,9 @@ t.test('a large request that would wait longer than half of requestTimeoutMs is 
   const first = await fetch(`${quick.url}/api/graph/layout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
   t.equal(first.status, 200);
   const held: Socket[] = [];
-  t.teardown(() => held.forEach((socket) => socket.destroy()));
+  t.teardown(() => {
+    for (const socket of held) socket.destroy();
+  });
   let refused: RawAnswer | undefined;
   for (let i = 0; i < 63 && !refused; i++) {
     const socket = connect({ port: Number(port), host: hostname });

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { makeRepo, SAMPLE_REPO, type FixtureFiles } from '../helpers/fixture-repo.ts';
+import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -40,7 +40,10 @@ t.test('a computation runs, reports progress, and saves the positions as the lay
   t.match(done, { state: 'completed', iteration: 100, iterations: 100, progress: 1, error: null, backend: /^(wasm|cpu|tensorflow)$/ });
   t.match(done.finishedAt, /Z$/);
   const graph = (await server.api('/api/graph')).body.data;
-  t.ok(graph.nodes.every((node: { position?: { x: number; y: number } }) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)), 'every node has a position');
+  t.ok(
+    graph.nodes.every((node: { position?: { x: number; y: number } }) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)),
+    'every node has a position',
+  );
   const first = Object.fromEntries(graph.nodes.map((node: { id: string; position: unknown }) => [node.id, node.position]));
 
   // Deterministic for a seed: clear, compute again, same positions.
@@ -65,12 +68,17 @@ t.test('one computation at a time; cancel stops it and is harmless when idle', a
   const busy = await server.api('/api/graph/layout/compute', json({ iterations: 10 }));
   t.equal(busy.status, 409);
   t.match(busy.body.error, { code: 'LAYOUT_RUNNING', message: /running/ });
-  for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 5; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   t.equal((await server.api('/api/graph')).status, 200, 'the API answers while it runs');
   const cancelled = await server.api('/api/graph/layout/compute/cancel', { method: 'POST' });
   t.equal(cancelled.body.data.state, 'cancelled');
   t.ok(cancelled.body.data.iteration < 10000, 'stopped early');
-  t.equal((await server.api('/api/graph')).body.data.nodes.filter((node: { position?: unknown }) => node.position).length, 0, 'a cancelled computation saves nothing');
+  t.equal(
+    (await server.api('/api/graph')).body.data.nodes.filter((node: { position?: unknown }) => node.position).length,
+    0,
+    'a cancelled computation saves nothing',
+  );
   t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 5 }))).status, 200, 'and a new one can start');
   t.equal((await settled(server)).state, 'completed');
 });
@@ -80,7 +88,11 @@ t.test('a cancel sent before the worker has loaded its backend stops the computa
   for (let round = 0; round < 3; round++) {
     t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 10000 }))).status, 200);
     const cancelled = await server.api('/api/graph/layout/compute/cancel', { method: 'POST' });
-    t.match(cancelled.body.data, { state: 'cancelled', error: null, iteration: 0 }, `round ${round}: stopped before its first iteration (the worker, still loading its backend, was terminated)`);
+    t.match(
+      cancelled.body.data,
+      { state: 'cancelled', error: null, iteration: 0 },
+      `round ${round}: stopped before its first iteration (the worker, still loading its backend, was terminated)`,
+    );
     t.match(cancelled.body.data.finishedAt, /Z$/);
     t.same((await server.api('/api/graph/layout/compute/status')).body.data.state, 'cancelled', 'the status stays cancelled');
   }
@@ -95,14 +107,21 @@ t.test('progress rises to 1; a graph that changes during the job gets a layout t
   const revision = (await server.api('/api/graph')).body.meta.revision;
   // Long enough that the job is still running when the watcher has brought the changes in.
   t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 10000, seed: 3 }))).status, 200);
-  for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 200 && (await server.api('/api/graph/layout/compute/status')).body.data.iteration < 1; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   // While it runs: a new directory with a file, and a file removed.
   await mkdir(path.join(repo, 'pkg0/fresh'));
   await writeFile(path.join(repo, 'pkg0/fresh/added.ts'), "import '../file1.js';\nexport function added() {}\n");
   await rm(path.join(repo, 'pkg1/file3.ts'));
   const deadline = Date.now() + 10_000;
   let graph = (await server.api('/api/graph')).body;
-  while (!(graph.meta.revision > revision && graph.data.nodes.some((n: { id: string }) => n.id === 'file:pkg0/fresh/added.ts') && !graph.data.nodes.some((n: { id: string }) => n.id === 'file:pkg1/file3.ts'))) {
+  while (
+    !(
+      graph.meta.revision > revision &&
+      graph.data.nodes.some((n: { id: string }) => n.id === 'file:pkg0/fresh/added.ts') &&
+      !graph.data.nodes.some((n: { id: string }) => n.id === 'file:pkg1/file3.ts')
+    )
+  ) {
     if (Date.now() > deadline) throw new Error('the graph did not change in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
     graph = (await server.api('/api/graph')).body;
@@ -116,16 +135,23 @@ t.test('progress rises to 1; a graph that changes during the job gets a layout t
     status = (await server.api('/api/graph/layout/compute/status')).body.data;
   }
   t.match(status, { state: 'completed', progress: 1, iteration: 10000 });
-  t.ok(progress.length > 1 && progress.every((value, i) => value >= 0 && value <= 1 && (i === 0 || value >= progress[i - 1]!)), `progress never goes back (${progress.length} readings)`);
+  t.ok(
+    progress.length > 1 && progress.every((value, i) => value >= 0 && value <= 1 && (i === 0 || value >= progress[i - 1]!)),
+    `progress never goes back (${progress.length} readings)`,
+  );
 
   const nodes = (await server.api('/api/graph')).body.data.nodes as Array<{ id: string; parent?: string; position?: { x: number; y: number } }>;
   const byId = new Map(nodes.map((node) => [node.id, node]));
-  t.ok(nodes.every((node) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)), 'every node of the graph of now has a position');
+  t.ok(
+    nodes.every((node) => node.position && Number.isFinite(node.position.x) && Number.isFinite(node.position.y)),
+    'every node of the graph of now has a position',
+  );
   t.notOk(byId.has('file:pkg1/file3.ts'), 'the removed file is gone');
   const store = await readFile(path.join(repo, '.strata', 'layout.db'), 'utf8');
   t.notOk(store.includes('pkg1/file3.ts'), 'and the saved layout has no position for it');
   t.ok(store.includes('pkg0/fresh/added.ts'), 'but one for the new file');
-  const distance = (a: string, b: string): number => Math.hypot(byId.get(a)!.position!.x - byId.get(b)!.position!.x, byId.get(a)!.position!.y - byId.get(b)!.position!.y);
+  const distance = (a: string, b: string): number =>
+    Math.hypot(byId.get(a)!.position!.x - byId.get(b)!.position!.x, byId.get(a)!.position!.y - byId.get(b)!.position!.y);
   t.ok(distance('file:pkg0/fresh/added.ts', 'dir:pkg0/fresh') <= 1.01, 'the new file sits next to its new directory');
   t.ok(distance('dir:pkg0/fresh', 'dir:pkg0') <= 1.01, 'which sits next to its parent');
 });
@@ -134,7 +160,8 @@ t.test('a computation after a small change refines the saved layout: the picture
   const repo = await makeRepo(t, biggerRepo());
   const server = await startTestServer(t, repo);
   type Positions = Map<string, { x: number; y: number }>;
-  const positions = async (): Promise<Positions> => new Map((await server.api('/api/graph')).body.data.nodes.map((node: { id: string; position: { x: number; y: number } }) => [node.id, node.position]));
+  const positions = async (): Promise<Positions> =>
+    new Map((await server.api('/api/graph')).body.data.nodes.map((node: { id: string; position: { x: number; y: number } }) => [node.id, node.position]));
   const compute = async (seed: number): Promise<Positions> => {
     t.equal((await server.api('/api/graph/layout/compute', json({ iterations: 300, seed }))).status, 200);
     t.equal((await settled(server)).state, 'completed');

@@ -1,15 +1,18 @@
-import { appendFile, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO, writeFiles } from '../helpers/fixture-repo.ts';
 import { nodePath, postJson, startTestServer } from '../helpers/strata-server.ts';
 
 t.test('POST /api/graph/layout saves positions that GET /api/graph and the node show', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo);
-  const saved = await server.api('/api/graph/layout', postJson({
-    positions: { 'dir:.': { x: 0, y: 0 }, 'file:src/index.ts': { x: 1.5, y: -2.25 }, 'file:gone.ts': { x: 1, y: 1 } },
-  }));
+  const saved = await server.api(
+    '/api/graph/layout',
+    postJson({
+      positions: { 'dir:.': { x: 0, y: 0 }, 'file:src/index.ts': { x: 1.5, y: -2.25 }, 'file:gone.ts': { x: 1, y: 1 } },
+    }),
+  );
   t.equal(saved.status, 200);
   t.match(saved.body.meta.timestamp, /Z$/);
   t.same(saved.body.data, { saved: 2, ignored: 1, ignoredIds: ['file:gone.ts'] }, 'ids not in the graph are ignored and counted');
@@ -31,7 +34,11 @@ t.test('a save replaces the saved set as a whole, and DELETE clears it', async (
   await server.api('/api/graph/layout', postJson({ positions: { 'file:src/index.ts': { x: 1, y: 1 }, 'file:src/types.ts': { x: 2, y: 2 } } }));
   await server.api('/api/graph/layout', postJson({ positions: { 'file:src/lazy.ts': { x: 3, y: 3 } } }));
   let nodes = (await server.api('/api/graph')).body.data.nodes as Array<{ id: string; position?: unknown }>;
-  t.same(nodes.filter((node) => node.position).map((node) => node.id), ['file:src/lazy.ts'], 'only the last set is kept');
+  t.same(
+    nodes.filter((node) => node.position).map((node) => node.id),
+    ['file:src/lazy.ts'],
+    'only the last set is kept',
+  );
 
   const cleared = await server.api('/api/graph/layout', { method: 'DELETE' });
   t.equal(cleared.status, 200);
@@ -88,26 +95,106 @@ t.test('bad layout bodies are 400 with a code and a message naming the field', a
   const server = await startTestServer(t, repo);
   const cases: Array<{ name: string; init: RequestInit; status: number; code: string; message: RegExp }> = [
     { name: 'no body', init: { method: 'POST' }, status: 400, code: 'INVALID_PARAMETER', message: /^body: is required/ },
-    { name: 'malformed JSON', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"positions": {' }, status: 400, code: 'INVALID_JSON', message: /not valid JSON/ },
+    {
+      name: 'malformed JSON',
+      init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"positions": {' },
+      status: 400,
+      code: 'INVALID_JSON',
+      message: /not valid JSON/,
+    },
     { name: 'not an object', init: postJson([1, 2]), status: 400, code: 'INVALID_PARAMETER', message: /^body: must be object/ },
     { name: 'missing positions', init: postJson({}), status: 400, code: 'INVALID_PARAMETER', message: /^body\.positions: is required/ },
-    { name: 'unknown field', init: postJson({ positions: {}, extra: 1 }), status: 400, code: 'INVALID_PARAMETER', message: /^body\.extra: is not a known field/ },
-    { name: 'string coordinate', init: postJson({ positions: { 'file:src/index.ts': { x: '1', y: 2 } } }), status: 400, code: 'INVALID_PARAMETER', message: /^body\.positions\["file:src\/index\.ts"\]\.x: must be number/ },
-    { name: 'missing coordinate', init: postJson({ positions: { 'dir:.': { x: 1 } } }), status: 400, code: 'INVALID_PARAMETER', message: /^body\.positions\["dir:\."\]\.y: is required/ },
-    { name: 'null position', init: postJson({ positions: { 'dir:.': null } }), status: 400, code: 'INVALID_PARAMETER', message: /^body\.positions\["dir:\."\]: must be object/ },
+    {
+      name: 'unknown field',
+      init: postJson({ positions: {}, extra: 1 }),
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: /^body\.extra: is not a known field/,
+    },
+    {
+      name: 'string coordinate',
+      init: postJson({ positions: { 'file:src/index.ts': { x: '1', y: 2 } } }),
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: /^body\.positions\["file:src\/index\.ts"\]\.x: must be number/,
+    },
+    {
+      name: 'missing coordinate',
+      init: postJson({ positions: { 'dir:.': { x: 1 } } }),
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: /^body\.positions\["dir:\."\]\.y: is required/,
+    },
+    {
+      name: 'null position',
+      init: postJson({ positions: { 'dir:.': null } }),
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: /^body\.positions\["dir:\."\]: must be object/,
+    },
     {
       name: 'infinite coordinate',
       init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"positions":{"dir:src":{"x":1e400,"y":0}}}' },
-      status: 400, code: 'INVALID_PARAMETER', message: /^body\.positions\["dir:src"\]: x and y must be finite numbers/,
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: /^body\.positions\["dir:src"\]: x and y must be finite numbers/,
     },
-    { name: 'wrong content type', init: { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /application\/json/ },
-    { name: 'a +json type', init: { method: 'POST', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /^Content-Type must be application\/json, not "application\/merge-patch\+json"/ },
-    { name: 'another charset', init: { method: 'POST', headers: { 'content-type': 'application/json; charset=ISO-8859-1' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /charset "iso-8859-1" is not supported/ },
-    { name: 'empty charset', init: { method: 'POST', headers: { 'content-type': 'application/json; charset=' }, body: '{"positions":{}}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /charset "" is not supported/ },
-    { name: 'no content type', init: { method: 'POST', body: new Blob(['{"positions":{}}']) }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /needs the header Content-Type: application\/json/ },
-    { name: 'only white space', init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' \n\t ' }, status: 400, code: 'INVALID_PARAMETER', message: /^body: is required/ },
-    { name: 'unknown content encoding', init: { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-ish' }, body: '{}' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /Content-Encoding "zstd-ish"/ },
-    { name: 'gzip header on plain bytes', init: { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{"positions":{}}' }, status: 400, code: 'BAD_REQUEST', message: /not valid gzip/ },
+    {
+      name: 'wrong content type',
+      init: { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"positions":{}}' },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /application\/json/,
+    },
+    {
+      name: 'a +json type',
+      init: { method: 'POST', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"positions":{}}' },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /^Content-Type must be application\/json, not "application\/merge-patch\+json"/,
+    },
+    {
+      name: 'another charset',
+      init: { method: 'POST', headers: { 'content-type': 'application/json; charset=ISO-8859-1' }, body: '{"positions":{}}' },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /charset "iso-8859-1" is not supported/,
+    },
+    {
+      name: 'empty charset',
+      init: { method: 'POST', headers: { 'content-type': 'application/json; charset=' }, body: '{"positions":{}}' },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /charset "" is not supported/,
+    },
+    {
+      name: 'no content type',
+      init: { method: 'POST', body: new Blob(['{"positions":{}}']) },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /needs the header Content-Type: application\/json/,
+    },
+    {
+      name: 'only white space',
+      init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: ' \n\t ' },
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: /^body: is required/,
+    },
+    {
+      name: 'unknown content encoding',
+      init: { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-ish' }, body: '{}' },
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: /Content-Encoding "zstd-ish"/,
+    },
+    {
+      name: 'gzip header on plain bytes',
+      init: { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{"positions":{}}' },
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: /not valid gzip/,
+    },
   ];
   await server.api('/api/graph/layout', postJson({ positions: { 'dir:.': { x: 7, y: 7 } } }));
   for (const c of cases) {

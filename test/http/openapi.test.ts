@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { nodePath, postJson, request, startTestServer } from '../helpers/strata-server.ts';
 
 t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', async (t) => {
@@ -61,7 +61,8 @@ t.test('with authToken set, the document says every operation needs the bearer t
   t.same(document.security, [{ bearer: [] }]);
   t.match(document.components.securitySchemes, { bearer: { type: 'http', scheme: 'bearer' } });
   for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, { description: string }> }>>)) {
-    for (const [method, operation] of Object.entries(methods)) t.match(operation.responses['401']?.description, /UNAUTHORIZED/, `${method} ${path} documents 401`);
+    for (const [method, operation] of Object.entries(methods))
+      t.match(operation.responses['401']?.description, /UNAUTHORIZED/, `${method} ${path} documents 401`);
   }
 });
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { nodePath, request, startTestServer } from '../helpers/strata-server.ts';
 
 t.test('an unknown route is a 404 JSON error naming it', async (t) => {
@@ -40,12 +40,12 @@ t.test('HEAD answers what GET would, without the body', async (t) => {
     t.equal(Number(head.headers.get('content-length')), got.length, `HEAD ${path}: the length GET sends`);
     t.equal((await head.arrayBuffer()).byteLength, 0, 'and no body');
   }
-  const gzipHead = await fetch(server.url + '/api/graph', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
+  const gzipHead = await fetch(`${server.url}/api/graph`, { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
   t.equal(gzipHead.headers.get('content-encoding'), 'gzip', 'HEAD names the encoding GET would use');
   const missing = await fetch(server.url + nodePath('file:nope.ts'), { method: 'HEAD' });
   t.equal(missing.status, 404, 'a missing node is 404 for HEAD too');
   // The event stream: its headers, then the answer ends (a stream left open would never end).
-  const events = await fetch(server.url + '/api/events', { method: 'HEAD', signal: AbortSignal.timeout(5000) });
+  const events = await fetch(`${server.url}/api/events`, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
   t.equal(events.status, 200);
   t.equal(events.headers.get('content-type'), 'text/event-stream; charset=utf-8');
   t.equal((await events.arrayBuffer()).byteLength, 0);
@@ -98,18 +98,27 @@ t.test('with authToken set, /api needs the bearer token', async (t) => {
   t.equal(wrong.status, 401);
   t.equal(wrong.headers.get('www-authenticate'), 'Bearer realm="strata", error="invalid_token"', 'a wrong token is told apart from none');
   t.match(wrong.body.error.message, /is not the one this server is configured with/);
-  t.equal((await server.api('/api/graph', { headers: { authorization: `Basic ${Buffer.from(`u:${token}`).toString('base64')}` } })).status, 401, 'another scheme');
+  t.equal(
+    (await server.api('/api/graph', { headers: { authorization: `Basic ${Buffer.from(`u:${token}`).toString('base64')}` } })).status,
+    401,
+    'another scheme',
+  );
   const ok = await request(server.url, '/api/graph', { headers: { authorization: `Bearer ${token}` } });
   t.equal(ok.status, 200);
   // Paths the router decodes or resolves to the API's need the token too, for reading and for writing.
-  const raw = (method: string, rawPath: string, body?: string): Promise<number> => new Promise((resolve, reject) => {
-    const sent = http.request(`${server.url}${rawPath}`, { method, path: rawPath, headers: body ? { 'content-type': 'application/json' } : {} }, (response) => {
-      response.resume();
-      resolve(response.statusCode!);
+  const raw = (method: string, rawPath: string, body?: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const sent = http.request(
+        `${server.url}${rawPath}`,
+        { method, path: rawPath, headers: body ? { 'content-type': 'application/json' } : {} },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        },
+      );
+      sent.once('error', reject);
+      sent.end(body);
     });
-    sent.once('error', reject);
-    sent.end(body);
-  });
   for (const rawPath of ['/%61pi/graph', '/x/../api/graph', '/api/../api/graph', '/%61pi/events']) t.equal(await raw('GET', rawPath), 401, `GET ${rawPath}`);
   t.equal(await raw('POST', '/x/../api/graph/layout', JSON.stringify({ positions: { 'dir:.': { x: 42, y: 42 } } })), 401, 'POST through a dot segment');
   t.equal(await raw('DELETE', '/%61pi/graph/layout'), 401, 'DELETE through an encoded letter');

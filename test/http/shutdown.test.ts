@@ -1,6 +1,6 @@
 import http from 'node:http';
 import t from 'tap';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { nodePath, startTestServer } from '../helpers/strata-server.ts';
 
 interface Answer {

@@ -1,7 +1,7 @@
-import t from 'tap';
 import { indexRepository } from '@strata/host';
 import type { GraphNode } from '@strata/sdk';
-import { makeRepo, type FixtureFiles } from '../helpers/fixture-repo.ts';
+import t from 'tap';
+import { type FixtureFiles, makeRepo } from '../helpers/fixture-repo.ts';
 
 // oxc's parser recurses once per level of nesting and, past its stack, kills the process (oxc-project/oxc#24375):
 // 7,000 levels of parentheses or 10,000 `else if` did on an 8 MiB stack.
@@ -28,10 +28,18 @@ for (const [label, extra] of [
     const repo = await makeRepo(t, { ...DEEP, ...extra });
     const graph = await indexRepository({ repository: repo, env: { STRATA_INDEX_CACHE: 'false' } });
     for (const path of ['src/parens.js', 'src/else-ifs.ts', 'src/arrows.js']) t.equal(fileNode(graph.nodes, path).error, undefined, `${path} is parsed`);
-    t.ok(graph.nodes.some((node) => node.id === 'sym:src/else-ifs.ts#f'), 'its symbols are read');
+    t.ok(
+      graph.nodes.some((node) => node.id === 'sym:src/else-ifs.ts#f'),
+      'its symbols are read',
+    );
     t.ok(graph.edges.some((edge) => edge.source === 'file:src/ok.ts' && edge.target === 'file:src/parens.js'));
     const tooDeep = fileNode(graph.nodes, 'src/too-deep.js');
-    t.match(tooDeep, { error: 'not parsed: nested 300000 deep, more than the parser can take', lines: 2 }, 'deeper than the parser threads can take: a node, not parsed');
-    for (const path of ['src/generics.ts', 'src/bangs.js', 'src/arrow-blocks.js']) t.match(fileNode(graph.nodes, path), { error: /^not parsed: nested 150000 deep/ }, `${path} is a node, not parsed`);
+    t.match(
+      tooDeep,
+      { error: 'not parsed: nested 300000 deep, more than the parser can take', lines: 2 },
+      'deeper than the parser threads can take: a node, not parsed',
+    );
+    for (const path of ['src/generics.ts', 'src/bangs.js', 'src/arrow-blocks.js'])
+      t.match(fileNode(graph.nodes, path), { error: /^not parsed: nested 150000 deep/ }, `${path} is a node, not parsed`);
   });
 }

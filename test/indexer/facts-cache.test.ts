@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import t from 'tap';
-import { indexRepository } from '@strata/host';
 import type { CodeGraph } from '@strata/host';
+import { indexRepository } from '@strata/host';
+import t from 'tap';
 import { makeRepo } from '../helpers/fixture-repo.ts';
 
 const CACHE = path.join('.strata', 'file-facts.json');
@@ -51,10 +51,22 @@ t.test('a file is read again when its size, times or inode changed, even with it
   await rm(path.join(repo, 'README.md'));
   const graph = await index(repo);
   t.equal(graph.build.cachedFiles, 2, 'a.ts and c.js came from the cache; b.ts and d.ts were read');
-  t.ok(graph.nodes.some((node) => node.id === 'sym:src/b.ts#z'), 'the changed file\'s new symbol is there');
-  t.notOk(graph.nodes.some((node) => node.id === 'sym:src/b.ts#b'), 'its old one is gone');
-  t.ok(graph.edges.some((edge) => edge.source === 'file:src/d.ts' && edge.target === 'file:src/a.ts'), 'the new file is read');
-  t.notOk(graph.nodes.some((node) => node.id === 'file:README.md'), 'the deleted file is gone');
+  t.ok(
+    graph.nodes.some((node) => node.id === 'sym:src/b.ts#z'),
+    "the changed file's new symbol is there",
+  );
+  t.notOk(
+    graph.nodes.some((node) => node.id === 'sym:src/b.ts#b'),
+    'its old one is gone',
+  );
+  t.ok(
+    graph.edges.some((edge) => edge.source === 'file:src/d.ts' && edge.target === 'file:src/a.ts'),
+    'the new file is read',
+  );
+  t.notOk(
+    graph.nodes.some((node) => node.id === 'file:README.md'),
+    'the deleted file is gone',
+  );
 });
 
 t.test('files changed just before a build are not cached; a broken or foreign cache is ignored and rewritten', async (t) => {
@@ -95,18 +107,30 @@ async function indexChangingMidway(repository: string, change: () => void): Prom
 }
 
 t.test('links, and files that change while the build runs', async (t) => {
-  const repo = await makeRepo(t, { ...FILES, 'src/a-copy.ts': FILES['src/a.ts'], 'src/b-copy.ts': 'export function c() {\n  return 3;\n}\n', 'link.ts': { symlink: 'src/b.ts' } });
+  const repo = await makeRepo(t, {
+    ...FILES,
+    'src/a-copy.ts': FILES['src/a.ts'],
+    'src/b-copy.ts': 'export function c() {\n  return 3;\n}\n',
+    'link.ts': { symlink: 'src/b.ts' },
+  });
   await sleep(RACY_WAIT_MS);
   // b.ts changes after it was read: its new state must not be taken for what was read.
   await indexChangingMidway(repo, () => writeFileSync(path.join(repo, 'src/b.ts'), 'export function late() {\n  return 4;\n}\n'));
   const graph = await index(repo);
-  t.ok(graph.nodes.some((node) => node.id === 'sym:src/b.ts#late'), 'the file changed during the first build is read again');
+  t.ok(
+    graph.nodes.some((node) => node.id === 'sym:src/b.ts#late'),
+    'the file changed during the first build is read again',
+  );
   t.equal(graph.build.cachedFiles, 5, 'every other file came from the cache, but the link to the changed file');
-  t.ok(graph.edges.some((edge) => edge.source === 'file:link.ts'), 'the link reads as its target');
+  t.ok(
+    graph.edges.some((edge) => edge.source === 'file:link.ts'),
+    'the link reads as its target',
+  );
 
   // After the link was read, it comes to lead to another file, older than the build:
   // what was read through the old target must not be kept for the new one.
-  const linkFunctions = (graph: CodeGraph): string[] => graph.nodes.filter((node) => node.path === 'link.ts' && node.kind === 'function').map((node) => node.name);
+  const linkFunctions = (graph: CodeGraph): string[] =>
+    graph.nodes.filter((node) => node.path === 'link.ts' && node.kind === 'function').map((node) => node.name);
   await rm(path.join(repo, '.strata'), { recursive: true });
   await indexChangingMidway(repo, () => {
     rmSync(path.join(repo, 'link.ts'));
@@ -127,7 +151,7 @@ t.test('index.cache: false reads every file and writes no cache', async (t) => {
 });
 
 t.test('a cache that cannot be written does not fail the build, and leaves nothing behind', async (t) => {
-  const repo = await makeRepo(t, { ...FILES, 'blocked': 'a file where the data directory would go\n' });
+  const repo = await makeRepo(t, { ...FILES, blocked: 'a file where the data directory would go\n' });
   await sleep(RACY_WAIT_MS);
   const unmakeable = path.join(repo, 'blocked', 'data');
   const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: unmakeable } });
@@ -138,7 +162,11 @@ t.test('a cache that cannot be written does not fail the build, and leaves nothi
   const dataDir = path.join(repo, 'data');
   mkdirSync(path.join(dataDir, 'file-facts.json'), { recursive: true });
   t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).nodes.filter((node) => node.kind === 'file').length, 5);
-  t.same(readdirSync(dataDir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file is left');
+  t.same(
+    readdirSync(dataDir).filter((name) => name.endsWith('.tmp')),
+    [],
+    'no temporary file is left',
+  );
   t.equal((await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: dataDir } })).build.cachedFiles, 0);
 });
 
@@ -152,7 +180,8 @@ t.test('a cold build reads while it lists: every file once, with its own imports
   for (let d = 0; d < 30; d++) {
     for (let f = 0; f < 10; f++) {
       const target = `${directory((d + 7) % 30)}/f${f}.ts`;
-      files[`${directory(d)}/f${f}.ts`] = `import { f${f} as other } from '../${target.replace(/\.ts$/, '.js')}';\nexport function f${f}() {\n  return other;\n}\n`;
+      files[`${directory(d)}/f${f}.ts`] =
+        `import { f${f} as other } from '../${target.replace(/\.ts$/, '.js')}';\nexport function f${f}() {\n  return other;\n}\n`;
       files[`${directory(d)}/n${f}.md`] = `# note ${d}.${f}\n`;
       expectedFiles.add(`${directory(d)}/f${f}.ts`);
       if (d < 20) expectedFiles.add(`${directory(d)}/n${f}.md`);

@@ -1,5 +1,5 @@
-import t from 'tap';
 import { indexRepository } from '@strata/host';
+import t from 'tap';
 import { makeRepo } from '../helpers/fixture-repo.ts';
 
 type FileNode = { kind: string; path: string; lines?: number; loc?: number; error?: string; binary?: boolean };
@@ -33,10 +33,16 @@ t.test('line numbers, lines and lines of code are right with multi-byte characte
   });
   const graph = await indexRepository({ repository: repo, env: {} });
   const file = (path: string): FileNode => graph.nodes.find((node) => node.kind === 'file' && node.path === path) as FileNode;
-  const symbols = (path: string): Array<[string, number, number]> => (graph.nodes as SymbolNode[])
-    .filter((node) => node.kind !== 'file' && node.kind !== 'directory' && node.path === path)
-    .map((node) => [node.name, node.startLine, node.endLine]);
-  const expected: Array<[string, number, number]> = [['afterComment', 5, 7], ['Ünïcode', 9, 11], ['método', 10, 10], ['Last', 13, 13]];
+  const symbols = (path: string): Array<[string, number, number]> =>
+    (graph.nodes as SymbolNode[])
+      .filter((node) => node.kind !== 'file' && node.kind !== 'directory' && node.path === path)
+      .map((node) => [node.name, node.startLine, node.endLine]);
+  const expected: Array<[string, number, number]> = [
+    ['afterComment', 5, 7],
+    ['Ünïcode', 9, 11],
+    ['método', 10, 10],
+    ['Last', 13, 13],
+  ];
   // Code on lines 2, 5, 6, 7, 9, 10, 11, 13: line 1 and 12 hold only comments, 3 and 8 only white space, 4 opens a comment.
   for (const path of ['lazy.ts', 'crlf.ts', 'bom.ts']) {
     t.same(symbols(path), expected, `${path}: symbols and their lines`);
@@ -44,7 +50,10 @@ t.test('line numbers, lines and lines of code are right with multi-byte characte
   }
   t.same(symbols('walked.ts'), expected, 'the walked file gives the same symbols');
   t.match(file('walked.ts'), { lines: 14, loc: 9 });
-  t.ok(graph.edges.some((edge) => edge.source === 'file:walked.ts' && edge.target === 'pkg:node:fs'), 'the require() is found');
+  t.ok(
+    graph.edges.some((edge) => edge.source === 'file:walked.ts' && edge.target === 'pkg:node:fs'),
+    'the require() is found',
+  );
 });
 
 t.test('lines of code of files that are not parsed, and of files that are not UTF-8', async (t) => {
@@ -68,7 +77,10 @@ t.test('lines of code of files that are not parsed, and of files that are not UT
   t.match(file('bom-only.txt'), { lines: 1, loc: 0 }, 'a byte order mark alone is one blank line');
   t.match(file('bom-blank.txt'), { lines: 3, loc: 1 }, 'vertical tab and form feed are white space');
   t.match(file('latin1.ts'), { lines: 2, loc: 1, error: 'not valid UTF-8; read as Latin-1' });
-  t.ok(graph.nodes.some((node) => node.path === 'latin1.ts' && node.name === 'f'), 'a Latin-1 file is still parsed');
+  t.ok(
+    graph.nodes.some((node) => node.path === 'latin1.ts' && node.name === 'f'),
+    'a Latin-1 file is still parsed',
+  );
   t.match(file('script.js'), { lines: 3, loc: 1 }, 'a hashbang line is not code');
   t.match(file('bom-script.ts'), { lines: 2, loc: 1 }, 'nor after a byte order mark');
 });

@@ -3,12 +3,12 @@
 // writes in two parts with the file cut first, deletions, files made again,
 // renames) while two processes keep both cores busy; once the writing stops,
 // the served graph must come to equal a cold index of the same files.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { open, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import t from 'tap';
 import { indexRepository } from '@strata/host';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import t from 'tap';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
 
 t.setTimeout(240_000);
@@ -44,7 +44,9 @@ t.test('writes and rewrites under CPU load: the live graph comes to equal a cold
   const server = await startTestServer(t, repo);
 
   const hogs: ChildProcess[] = Array.from({ length: 2 }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-  t.teardown(() => hogs.forEach((hog) => hog.kill('SIGKILL')));
+  t.teardown(() => {
+    for (const hog of hogs) hog.kill('SIGKILL');
+  });
 
   for (let round = 1; round <= ROUNDS; round++) {
     const writes: Array<Promise<void>> = [];

@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import t, { type Test } from 'tap';
 import { indexRepository } from '@strata/host';
-import { SAMPLE_REPO, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
+import t, { type Test } from 'tap';
+import { makeRepo, SAMPLE_REPO, writeFiles } from '../helpers/fixture-repo.ts';
 import { nodePath, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 /** Waits until the served graph's revision passes `revision` and `ready` holds for it. */
@@ -36,13 +36,24 @@ t.test('an edited file is re-read: its imports, symbols and figures change, noth
   const server = await startTestServer(t, repo);
   await server.api('/api/graph/layout', postJson({ positions: { 'file:src/types.ts': { x: 5, y: 6 } } }));
   const before = (await server.api('/api/graph')).body;
-  await writeFile(path.join(repo, 'src/types.ts'), "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\n");
+  await writeFile(
+    path.join(repo, 'src/types.ts'),
+    "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\n",
+  );
   const after = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/types.ts#area'));
   const edge = after.data.edges.find((e: { id: string }) => e.id === 'imports:file:src/types.ts->file:src/util/format.ts');
   t.same(edge?.references, ['static'], 'the new import is an edge');
   t.ok(ids(after).has('sym:src/types.ts#area'), 'the new function is a symbol');
-  t.match(after.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts'), { lines: 3, position: { x: 5, y: 6 } }, 'figures are new; the saved position stays attached');
-  t.same([...ids(before)].filter((id) => !ids(after).has(id)), [], 'no node id changed');
+  t.match(
+    after.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts'),
+    { lines: 3, position: { x: 5, y: 6 } },
+    'figures are new; the saved position stays attached',
+  );
+  t.same(
+    [...ids(before)].filter((id) => !ids(after).has(id)),
+    [],
+    'no node id changed',
+  );
   await matchesColdIndex(t, after, repo);
 });
 
@@ -55,13 +66,19 @@ t.test('added, deleted and renamed files and directories', async (t) => {
   await writeFiles(repo, { 'src/later/soon.ts': 'export const soon = 1;\n' });
   graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has('file:src/later/soon.ts'));
   t.ok(ids(graph).has('dir:src/later'), 'its new directory is a node');
-  t.ok(graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/wants.ts->file:src/later/soon.ts'), 'the import that led nowhere now has its edge');
+  t.ok(
+    graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/wants.ts->file:src/later/soon.ts'),
+    'the import that led nowhere now has its edge',
+  );
   t.equal(graph.meta.unresolvedCount, 0);
   await matchesColdIndex(t, graph, repo);
 
   await rm(path.join(repo, 'src/util/format.ts'));
   graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('file:src/util/format.ts'));
-  t.notOk(graph.data.edges.some((e: { target: string }) => e.target === 'file:src/util/format.ts'), 'edges to a deleted file go');
+  t.notOk(
+    graph.data.edges.some((e: { target: string }) => e.target === 'file:src/util/format.ts'),
+    'edges to a deleted file go',
+  );
   t.notOk(ids(graph).has('sym:src/util/format.ts#format'), 'and so do its symbols');
   await matchesColdIndex(t, graph, repo);
 
@@ -71,7 +88,10 @@ t.test('added, deleted and renamed files and directories', async (t) => {
 
   await rm(path.join(repo, 'src/legacy'), { recursive: true });
   graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
-  t.notOk([...ids(graph)].some((id) => id.includes('src/legacy')), 'a deleted directory takes everything below it');
+  t.notOk(
+    [...ids(graph)].some((id) => id.includes('src/legacy')),
+    'a deleted directory takes everything below it',
+  );
   await matchesColdIndex(t, graph, repo);
 });
 
@@ -89,7 +109,10 @@ t.test('what changes while the repository is indexed at start is applied once th
   t.ok(changed, 'the files changed during the build');
   const graph = await nextGraph(server, 0, (g) => ids(g).has('file:src/late.ts') && !ids(g).has('file:src/lazy.ts'));
   t.ok(ids(graph).has('sym:src/late.ts#late'), 'the file added while indexing is read');
-  t.ok(graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/late.ts->file:src/types.ts'), 'with its import');
+  t.ok(
+    graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/late.ts->file:src/types.ts'),
+    'with its import',
+  );
   await matchesColdIndex(t, graph, repo);
 });
 
@@ -112,7 +135,10 @@ t.test('an editor that saves through a temporary file and a rename', async (t) =
   await writeFile(`${target}.swp~`, 'export default 2;\nexport function later() {}\n');
   await rename(`${target}.swp~`, target);
   const after = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/lazy.ts#later'));
-  t.notOk([...ids(after)].some((id) => id.includes('.swp~')), 'the temporary file leaves no node');
+  t.notOk(
+    [...ids(after)].some((id) => id.includes('.swp~')),
+    'the temporary file leaves no node',
+  );
   await matchesColdIndex(t, after, repo);
 });
 
@@ -124,8 +150,12 @@ t.test('a branch switch that touches thousands of files', async (t) => {
   for (let i = 0; i < 2000; i++) files[`feature/m${i % 40}/f${i}.ts`] = `import { x } from '../m${(i + 1) % 40}/f${(i + 1) % 2000}';\nexport const x = ${i};\n`;
   await writeFiles(repo, files);
   await rm(path.join(repo, 'docs'), { recursive: true });
-  await writeFile(path.join(repo, 'src/index.ts'), "export const replaced = true;\n");
-  const after = await nextGraph(server, before.meta.revision, (g) => g.data.nodes.filter((n: { kind: string }) => n.kind === 'file').length === 2000 + 11 && !ids(g).has('dir:docs'));
+  await writeFile(path.join(repo, 'src/index.ts'), 'export const replaced = true;\n');
+  const after = await nextGraph(
+    server,
+    before.meta.revision,
+    (g) => g.data.nodes.filter((n: { kind: string }) => n.kind === 'file').length === 2000 + 11 && !ids(g).has('dir:docs'),
+  );
   t.pass(`settled at revision ${after.meta.revision}`);
   await matchesColdIndex(t, after, repo);
 });
@@ -137,7 +167,9 @@ t.test('rules that change what is listed or how imports resolve', async (t) => {
   t.ok(ids(graph).has('pkg:@lib/helper'), 'without a tsconfig the alias looks like a package');
 
   await writeFile(path.join(repo, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['src/util/*'] } } }));
-  graph = await nextGraph(server, graph.meta.revision, (g) => g.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/aliased.ts->file:src/util/helper.ts'));
+  graph = await nextGraph(server, graph.meta.revision, (g) =>
+    g.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/aliased.ts->file:src/util/helper.ts'),
+  );
   t.notOk(ids(graph).has('pkg:@lib/helper'), 'a tsconfig.json change re-resolves imports');
   await matchesColdIndex(t, graph, repo);
 
@@ -151,7 +183,11 @@ t.test('rules that change what is listed or how imports resolve', async (t) => {
   await writeFile(path.join(repo, 'src/types.ts'), shape);
   // The revision that has this write: one from the .gitignore change above may come after the wait for it (a check
   // against the files), and then compared an older src/types.ts (40 bytes, not 54) with the cold index.
-  graph = await nextGraph(server, graph.meta.revision, (g) => g.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts')?.bytes === Buffer.byteLength(shape));
+  graph = await nextGraph(
+    server,
+    graph.meta.revision,
+    (g) => g.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts')?.bytes === Buffer.byteLength(shape),
+  );
   t.notOk(ids(graph).has('file:dist/ignored.ts'), 'files under an ignored directory stay out');
   await matchesColdIndex(t, graph, repo);
 });
@@ -170,12 +206,18 @@ t.test('directories created together (mkdir -p) are watched: later edits inside 
   }
   graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`file:${deep(2)}/x.ts`));
   for (let edit = 0; edit < 2; edit++) {
-    await writeFile(path.join(repo, deep(2), 'x.ts'), `import { helper } from '../../../../../src/util/helper.js';\nexport const x = helper;\nexport function f${edit}() {}\n`);
+    await writeFile(
+      path.join(repo, deep(2), 'x.ts'),
+      `import { helper } from '../../../../../src/util/helper.js';\nexport const x = helper;\nexport function f${edit}() {}\n`,
+    );
     graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`sym:${deep(2)}/x.ts#f${edit}`));
     await writeFile(path.join(repo, deep(2), `y${edit}.ts`), 'export {};\n');
     graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`file:${deep(2)}/y${edit}.ts`));
   }
-  t.ok(graph.data.edges.some((e: { id: string }) => e.id === `imports:file:${deep(2)}/x.ts->file:src/util/helper.ts`), 'the edit is in the graph');
+  t.ok(
+    graph.data.edges.some((e: { id: string }) => e.id === `imports:file:${deep(2)}/x.ts->file:src/util/helper.ts`),
+    'the edit is in the graph',
+  );
   await matchesColdIndex(t, graph, repo);
 });
 

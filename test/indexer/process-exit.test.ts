@@ -1,7 +1,7 @@
-import t from 'tap';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import t from 'tap';
 import { makeRepo } from '../helpers/fixture-repo.ts';
 
 /** The library entry as a package user loads it. */
@@ -36,7 +36,14 @@ t.test('a script that only awaits indexRepository gets its graph before the proc
       // Some rounds with V8's options too, which a thread cannot be given explicitly (they are the process's).
       const result = await runScript(script, repo, round % 2 === 0 ? ['--max-old-space-size=3000', '--max-semi-space-size=32'] : []);
       t.equal(result.code, 0, `round ${round}, ${run}: exits with 0 (${result.stderr.split('\n')[0]})`);
-      t.same(JSON.parse(result.stdout || 'null'), [['src/big.ts', 402], ['src/main.ts', 2]], `round ${round}, ${run}: prints the graph's files, the large one parsed`);
+      t.same(
+        JSON.parse(result.stdout || 'null'),
+        [
+          ['src/big.ts', 402],
+          ['src/main.ts', 2],
+        ],
+        `round ${round}, ${run}: prints the graph's files, the large one parsed`,
+      );
     }
   }
 });

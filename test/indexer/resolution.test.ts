@@ -1,6 +1,6 @@
-import t from 'tap';
 import { indexRepository } from '@strata/host';
-import { makeRepo, type FixtureFiles } from '../helpers/fixture-repo.ts';
+import t from 'tap';
+import { type FixtureFiles, makeRepo } from '../helpers/fixture-repo.ts';
 
 interface ResolutionCase {
   name: string;
@@ -13,46 +13,112 @@ interface ResolutionCase {
 
 const cases: ResolutionCase[] = [
   { name: 'relative path with its extension', files: { 'a.ts': "import './b.ts';", 'b.ts': '' }, from: 'a.ts', expect: { 'file:b.ts': ['static'] } },
-  { name: 'relative path without an extension', files: { 'a.ts': "import { b } from './b';", 'b.ts': 'export const b = 1;' }, from: 'a.ts', expect: { 'file:b.ts': ['static'] } },
-  { name: '.js specifier naming a .ts source', files: { 'a.ts': "import { b } from './b.js';", 'b.ts': 'export const b = 1;' }, from: 'a.ts', expect: { 'file:b.ts': ['static'] } },
-  { name: '.js specifier naming a .js file', files: { 'a.js': "import b from './b.js';", 'b.js': 'export default 1;' }, from: 'a.js', expect: { 'file:b.js': ['static'] } },
-  { name: 'directory index file', files: { 'a.ts': "import { x } from './lib';", 'lib/index.ts': 'export const x = 1;' }, from: 'a.ts', expect: { 'file:lib/index.ts': ['static'] } },
-  { name: '.mjs and .cjs specifiers naming .mts and .cts sources', files: { 'a.mts': "import './m.mjs';\nimport c = require('./c.cjs');", 'm.mts': '', 'c.cts': 'export = 1;' }, from: 'a.mts', expect: { 'file:m.mts': ['static'], 'file:c.cts': ['require'] } },
-  { name: '.mjs and .cjs files', files: { 'a.mjs': "import './m.mjs';\nconst c = await import('./c.cjs');", 'm.mjs': '', 'c.cjs': 'module.exports = 1;' }, from: 'a.mjs', expect: { 'file:m.mjs': ['static'], 'file:c.cjs': ['dynamic'] } },
-  { name: '.tsx and .jsx', files: { 'a.tsx': "import V from './view';\nimport W from './widget.jsx';\nexport const x = <V />;", 'view.tsx': 'export default () => <div />;', 'widget.jsx': 'export default () => <p />;' }, from: 'a.tsx', expect: { 'file:view.tsx': ['static'], 'file:widget.jsx': ['static'] } },
+  {
+    name: 'relative path without an extension',
+    files: { 'a.ts': "import { b } from './b';", 'b.ts': 'export const b = 1;' },
+    from: 'a.ts',
+    expect: { 'file:b.ts': ['static'] },
+  },
+  {
+    name: '.js specifier naming a .ts source',
+    files: { 'a.ts': "import { b } from './b.js';", 'b.ts': 'export const b = 1;' },
+    from: 'a.ts',
+    expect: { 'file:b.ts': ['static'] },
+  },
+  {
+    name: '.js specifier naming a .js file',
+    files: { 'a.js': "import b from './b.js';", 'b.js': 'export default 1;' },
+    from: 'a.js',
+    expect: { 'file:b.js': ['static'] },
+  },
+  {
+    name: 'directory index file',
+    files: { 'a.ts': "import { x } from './lib';", 'lib/index.ts': 'export const x = 1;' },
+    from: 'a.ts',
+    expect: { 'file:lib/index.ts': ['static'] },
+  },
+  {
+    name: '.mjs and .cjs specifiers naming .mts and .cts sources',
+    files: { 'a.mts': "import './m.mjs';\nimport c = require('./c.cjs');", 'm.mts': '', 'c.cts': 'export = 1;' },
+    from: 'a.mts',
+    expect: { 'file:m.mts': ['static'], 'file:c.cts': ['require'] },
+  },
+  {
+    name: '.mjs and .cjs files',
+    files: { 'a.mjs': "import './m.mjs';\nconst c = await import('./c.cjs');", 'm.mjs': '', 'c.cjs': 'module.exports = 1;' },
+    from: 'a.mjs',
+    expect: { 'file:m.mjs': ['static'], 'file:c.cjs': ['dynamic'] },
+  },
+  {
+    name: '.tsx and .jsx',
+    files: {
+      'a.tsx': "import V from './view';\nimport W from './widget.jsx';\nexport const x = <V />;",
+      'view.tsx': 'export default () => <div />;',
+      'widget.jsx': 'export default () => <p />;',
+    },
+    from: 'a.tsx',
+    expect: { 'file:view.tsx': ['static'], 'file:widget.jsx': ['static'] },
+  },
   {
     name: 'tsconfig paths with baseUrl',
-    files: { 'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } } }), 'src/main.ts': "import { u } from '@app/util';", 'src/util.ts': 'export const u = 1;' },
-    from: 'src/main.ts', expect: { 'file:src/util.ts': ['static'] },
+    files: {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } } }),
+      'src/main.ts': "import { u } from '@app/util';",
+      'src/util.ts': 'export const u = 1;',
+    },
+    from: 'src/main.ts',
+    expect: { 'file:src/util.ts': ['static'] },
   },
   {
     name: 'tsconfig paths without baseUrl',
-    files: { 'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { '~/*': ['./src/*'] } } }), 'src/main.ts': "import { u } from '~/deep/util';", 'src/deep/util.ts': 'export const u = 1;' },
-    from: 'src/main.ts', expect: { 'file:src/deep/util.ts': ['static'] },
+    files: {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { '~/*': ['./src/*'] } } }),
+      'src/main.ts': "import { u } from '~/deep/util';",
+      'src/deep/util.ts': 'export const u = 1;',
+    },
+    from: 'src/main.ts',
+    expect: { 'file:src/deep/util.ts': ['static'] },
   },
   {
     name: 'tsconfig baseUrl alone',
-    files: { 'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: 'src' } }), 'src/main.ts': "import { u } from 'shared/util';", 'src/shared/util.ts': 'export const u = 1;' },
-    from: 'src/main.ts', expect: { 'file:src/shared/util.ts': ['static'] },
+    files: {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: 'src' } }),
+      'src/main.ts': "import { u } from 'shared/util';",
+      'src/shared/util.ts': 'export const u = 1;',
+    },
+    from: 'src/main.ts',
+    expect: { 'file:src/shared/util.ts': ['static'] },
   },
   {
     name: 'tsconfig extends a base that declares paths',
     files: {
       'tsconfig.base.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '#lib/*': ['lib/*'] } } }),
       'tsconfig.json': JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: { strict: true } }),
-      'src/main.ts': "import { l } from '#lib/tool';", 'lib/tool.ts': 'export const l = 1;',
+      'src/main.ts': "import { l } from '#lib/tool';",
+      'lib/tool.ts': 'export const l = 1;',
     },
-    from: 'src/main.ts', expect: { 'file:lib/tool.ts': ['static'] },
+    from: 'src/main.ts',
+    expect: { 'file:lib/tool.ts': ['static'] },
   },
   {
     name: 'package.json imports',
-    files: { 'package.json': JSON.stringify({ name: 'app', imports: { '#internal/*': './src/internal/*.ts' } }), 'src/main.ts': "import { i } from '#internal/secret';", 'src/internal/secret.ts': 'export const i = 1;' },
-    from: 'src/main.ts', expect: { 'file:src/internal/secret.ts': ['static'] },
+    files: {
+      'package.json': JSON.stringify({ name: 'app', imports: { '#internal/*': './src/internal/*.ts' } }),
+      'src/main.ts': "import { i } from '#internal/secret';",
+      'src/internal/secret.ts': 'export const i = 1;',
+    },
+    from: 'src/main.ts',
+    expect: { 'file:src/internal/secret.ts': ['static'] },
   },
   {
     name: 'package.json exports, the package importing itself by name',
-    files: { 'package.json': JSON.stringify({ name: 'me', exports: { '.': './src/index.ts', './feature': './src/feature.ts' } }), 'src/index.ts': "export * from 'me/feature';", 'src/feature.ts': 'export const f = 1;' },
-    from: 'src/index.ts', expect: { 'file:src/feature.ts': ['re-export'] },
+    files: {
+      'package.json': JSON.stringify({ name: 'me', exports: { '.': './src/index.ts', './feature': './src/feature.ts' } }),
+      'src/index.ts': "export * from 'me/feature';",
+      'src/feature.ts': 'export const f = 1;',
+    },
+    from: 'src/index.ts',
+    expect: { 'file:src/feature.ts': ['re-export'] },
   },
   {
     name: 'npm workspaces: a package resolves to its sources, not to its missing build output',
@@ -64,18 +130,23 @@ const cases: ResolutionCase[] = [
       'packages/app/package.json': JSON.stringify({ name: '@acme/app' }),
       'packages/app/src/main.ts': "import { u } from '@acme/util';\nimport { h } from '@acme/util/helpers';",
     },
-    from: 'packages/app/src/main.ts', expect: { 'file:packages/util/src/index.ts': ['static'], 'file:packages/util/src/helpers.ts': ['static'] },
+    from: 'packages/app/src/main.ts',
+    expect: { 'file:packages/util/src/index.ts': ['static'], 'file:packages/util/src/helpers.ts': ['static'] },
   },
   {
     name: 'yarn workspaces (object form) with exports conditions and patterns',
     files: {
       'package.json': JSON.stringify({ private: true, workspaces: { packages: ['libs/**'] } }),
-      'libs/core/package.json': JSON.stringify({ name: 'core', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.mjs' }, './parts/*': { import: './dist/parts/*.mjs' } } }),
+      'libs/core/package.json': JSON.stringify({
+        name: 'core',
+        exports: { '.': { types: './dist/index.d.ts', import: './dist/index.mjs' }, './parts/*': { import: './dist/parts/*.mjs' } },
+      }),
       'libs/core/src/index.ts': 'export {};',
       'libs/core/src/parts/wheel.ts': 'export {};',
       'app.ts': "import 'core';\nimport 'core/parts/wheel';",
     },
-    from: 'app.ts', expect: { 'file:libs/core/src/index.ts': ['static'], 'file:libs/core/src/parts/wheel.ts': ['static'] },
+    from: 'app.ts',
+    expect: { 'file:libs/core/src/index.ts': ['static'], 'file:libs/core/src/parts/wheel.ts': ['static'] },
   },
   {
     name: 'pnpm workspaces, with the outDir to rootDir mapping of the package tsconfig',
@@ -89,7 +160,8 @@ const cases: ResolutionCase[] = [
       'pkgs/ignored/index.ts': '',
       'pkgs/b/index.ts': "import 'a';\nimport 'ignored-pkg';",
     },
-    from: 'pkgs/b/index.ts', expect: { 'file:pkgs/a/source/main.ts': ['static'], 'pkg:ignored-pkg': ['static'] },
+    from: 'pkgs/b/index.ts',
+    expect: { 'file:pkgs/a/source/main.ts': ['static'], 'pkg:ignored-pkg': ['static'] },
   },
   {
     name: 'exports conditions follow how a workspace package is loaded: import gets its import entry, require() its require entry',
@@ -101,21 +173,29 @@ const cases: ResolutionCase[] = [
       'packages/dual/import.mjs': 'export default 1;',
       'packages/app/main.js': "import x from 'dual';\nconst y = require('dual');",
     },
-    from: 'packages/app/main.js', expect: { 'file:packages/dual/import.mjs': ['static'], 'file:packages/dual/require.cjs': ['require'] },
+    from: 'packages/app/main.js',
+    expect: { 'file:packages/dual/import.mjs': ['static'], 'file:packages/dual/require.cjs': ['require'] },
   },
   {
     name: 'package.json imports with import and require conditions',
     files: {
       'package.json': JSON.stringify({ name: 'app', imports: { '#dep': { require: './dep.cjs', import: './dep.mjs' } } }),
-      'dep.cjs': 'module.exports = 1;', 'dep.mjs': 'export default 1;',
+      'dep.cjs': 'module.exports = 1;',
+      'dep.mjs': 'export default 1;',
       'main.js': "import x from '#dep';\nconst y = require('#dep');",
     },
-    from: 'main.js', expect: { 'file:dep.mjs': ['static'], 'file:dep.cjs': ['require'] },
+    from: 'main.js',
+    expect: { 'file:dep.mjs': ['static'], 'file:dep.cjs': ['require'] },
   },
   {
     name: 'a require-only #import still resolves from an import (TypeScript compiled to CommonJS requires it)',
-    files: { 'package.json': JSON.stringify({ name: 'app', imports: { '#dep': { require: './dep.cjs' } } }), 'dep.cjs': 'module.exports = 1;', 'main.ts': "import x from '#dep';" },
-    from: 'main.ts', expect: { 'file:dep.cjs': ['static'] },
+    files: {
+      'package.json': JSON.stringify({ name: 'app', imports: { '#dep': { require: './dep.cjs' } } }),
+      'dep.cjs': 'module.exports = 1;',
+      'main.ts': "import x from '#dep';",
+    },
+    from: 'main.ts',
+    expect: { 'file:dep.cjs': ['static'] },
   },
   {
     // The declared one is neither the nearest nor the last found.
@@ -129,7 +209,8 @@ const cases: ResolutionCase[] = [
       'examples/c/app/package.json': JSON.stringify({ name: 'c-app', dependencies: { 'shared-lib': 'file:../../a/lib' } }),
       'examples/c/app/main.js': "import 'shared-lib';",
     },
-    from: 'examples/c/app/main.js', expect: { 'file:examples/a/lib/index.js': ['static'] },
+    from: 'examples/c/app/main.js',
+    expect: { 'file:examples/a/lib/index.js': ['static'] },
   },
   {
     name: 'workspace packages sharing a name, nothing declared: the nearest to the importer',
@@ -141,12 +222,16 @@ const cases: ResolutionCase[] = [
       'examples/two/lib/index.js': '',
       'examples/one/main.js': "import 'shared-lib';",
     },
-    from: 'examples/one/main.js', expect: { 'file:examples/one/lib/index.js': ['static'] },
+    from: 'examples/one/main.js',
+    expect: { 'file:examples/one/lib/index.js': ['static'] },
   },
   {
     name: 'a directory dependency under another name (file:) leads to that directory, workspace or not',
     files: {
-      'package.json': JSON.stringify({ name: 'app', dependencies: { 'alias-name': 'file:./vendor/real', 'renamed-from-npm': 'npm:lodash@4', stream: 'file:./vendor/stream' } }),
+      'package.json': JSON.stringify({
+        name: 'app',
+        dependencies: { 'alias-name': 'file:./vendor/real', 'renamed-from-npm': 'npm:lodash@4', stream: 'file:./vendor/stream' },
+      }),
       'vendor/real/package.json': JSON.stringify({ name: 'real-name', main: 'main.js' }),
       'vendor/real/main.js': '',
       'vendor/stream/package.json': JSON.stringify({ name: 'stream', main: 'index.js' }),
@@ -157,7 +242,8 @@ const cases: ResolutionCase[] = [
       'src/package.json': JSON.stringify({ type: 'module' }),
     },
     // A Node module's name stays Node's module, as Node loads it.
-    from: 'src/main.js', expect: { 'file:vendor/real/main.js': ['static'], 'pkg:renamed-from-npm': ['static'], 'pkg:node:stream': ['static'] },
+    from: 'src/main.js',
+    expect: { 'file:vendor/real/main.js': ['static'], 'pkg:renamed-from-npm': ['static'], 'pkg:node:stream': ['static'] },
   },
   {
     name: 'workspace aliases (pnpm and yarn): workspace:name@range and workspace:./path under another name',
@@ -167,10 +253,14 @@ const cases: ResolutionCase[] = [
       'packages/real/index.js': '',
       'packages/other/package.json': JSON.stringify({ name: '@acme/other', main: 'index.js' }),
       'packages/other/index.js': '',
-      'packages/app/package.json': JSON.stringify({ name: 'app', dependencies: { 'by-name': 'workspace:@acme/real@*', 'by-path': 'workspace:../other', '@acme/real': 'workspace:^' } }),
+      'packages/app/package.json': JSON.stringify({
+        name: 'app',
+        dependencies: { 'by-name': 'workspace:@acme/real@*', 'by-path': 'workspace:../other', '@acme/real': 'workspace:^' },
+      }),
       'packages/app/main.js': "import 'by-name';\nimport 'by-path';\nimport '@acme/real';",
     },
-    from: 'packages/app/main.js', expect: { 'file:packages/real/index.js': ['static'], 'file:packages/other/index.js': ['static'] },
+    from: 'packages/app/main.js',
+    expect: { 'file:packages/real/index.js': ['static'], 'file:packages/other/index.js': ['static'] },
   },
   {
     name: 'imports inside declare module blocks (ambient modules and augmentations)',
@@ -185,10 +275,20 @@ const cases: ResolutionCase[] = [
         '  export function query(node: Node): Node[];',
         '}',
       ].join('\n'),
-      'ast.ts': 'export type Node = {};', 'options.ts': 'export class Options {}', 'legacy.ts': 'export = 1;', 'helpers.ts': 'export {};', 'kinds.ts': 'export type Kind = 1;',
+      'ast.ts': 'export type Node = {};',
+      'options.ts': 'export class Options {}',
+      'legacy.ts': 'export = 1;',
+      'helpers.ts': 'export {};',
+      'kinds.ts': 'export type Kind = 1;',
     },
     from: 'typings/esquery.d.ts',
-    expect: { 'file:ast.ts': ['type-only'], 'file:options.ts': ['static'], 'file:legacy.ts': ['require'], 'file:helpers.ts': ['re-export'], 'file:kinds.ts': ['type-only'] },
+    expect: {
+      'file:ast.ts': ['type-only'],
+      'file:options.ts': ['static'],
+      'file:legacy.ts': ['require'],
+      'file:helpers.ts': ['re-export'],
+      'file:kinds.ts': ['type-only'],
+    },
   },
   {
     name: 'JSDoc types in JavaScript: import() in a type expression and @import tags; not in prose or examples',
@@ -197,7 +297,7 @@ const cases: ResolutionCase[] = [
         "/** @type {import('./config').Config} */",
         'export const config = {};',
         '/**',
-        " * @param {Array<import(\"./item.js\").Item>} items",
+        ' * @param {Array<import("./item.js").Item>} items',
         " * @returns {import('node:http').ServerResponse}",
         ' */',
         'export function f(items) { return items; }',
@@ -210,59 +310,91 @@ const cases: ResolutionCase[] = [
         ' */',
         "// {import('./line-comment').T}",
       ].join('\n'),
-      'config.js': '', 'item.js': '', 'shape.js': '', 'helpers.js': '', 'prose.js': '', 'example.js': '', 'line-comment.js': '',
+      'config.js': '',
+      'item.js': '',
+      'shape.js': '',
+      'helpers.js': '',
+      'prose.js': '',
+      'example.js': '',
+      'line-comment.js': '',
     },
     from: 'a.js',
-    expect: { 'file:config.js': ['type-only'], 'file:item.js': ['type-only'], 'pkg:node:http': ['type-only'], 'file:shape.js': ['type-only'], 'file:helpers.js': ['type-only'] },
+    expect: {
+      'file:config.js': ['type-only'],
+      'file:item.js': ['type-only'],
+      'pkg:node:http': ['type-only'],
+      'file:shape.js': ['type-only'],
+      'file:helpers.js': ['type-only'],
+    },
   },
   {
     name: 'import type {} that names nothing is type-only; import {} is not',
     files: { 'a.ts': "import type {} from './t';\nimport {} from './v';", 't.ts': '', 'v.ts': '' },
-    from: 'a.ts', expect: { 'file:t.ts': ['type-only'], 'file:v.ts': ['static'] },
+    from: 'a.ts',
+    expect: { 'file:t.ts': ['type-only'], 'file:v.ts': ['static'] },
   },
   {
     name: 'packages, installed or not, and Node built-ins',
     files: {
-      'a.ts': "import fs from 'fs';\nimport path from 'node:path';\nimport React from 'react';\nimport { x } from '@scope/lib/sub/deep';\nimport _ from 'lodash';\nimport type { T } from 'types-only';",
+      'a.ts':
+        "import fs from 'fs';\nimport path from 'node:path';\nimport React from 'react';\nimport { x } from '@scope/lib/sub/deep';\nimport _ from 'lodash';\nimport type { T } from 'types-only';",
       'node_modules/lodash/package.json': JSON.stringify({ name: 'lodash', main: 'lodash.js' }),
       'node_modules/lodash/lodash.js': 'module.exports = {};',
     },
     from: 'a.ts',
-    expect: { 'pkg:node:fs': ['static'], 'pkg:node:path': ['static'], 'pkg:react': ['static'], 'pkg:@scope/lib': ['static'], 'pkg:lodash': ['static'], 'pkg:types-only': ['type-only'] },
+    expect: {
+      'pkg:node:fs': ['static'],
+      'pkg:node:path': ['static'],
+      'pkg:react': ['static'],
+      'pkg:@scope/lib': ['static'],
+      'pkg:lodash': ['static'],
+      'pkg:types-only': ['type-only'],
+    },
   },
   {
     name: 'a tsconfig extending a package that is not installed does not stop resolution',
     files: {
       'tsconfig.json': JSON.stringify({ extends: '@acme/tsconfig', compilerOptions: { outDir: 'dist' } }),
       'source/core.ts': "import { E } from '../errors/E.js';\nimport { u } from './util';",
-      'errors/E.ts': 'export class E {}', 'source/util.ts': 'export const u = 1;',
+      'errors/E.ts': 'export class E {}',
+      'source/util.ts': 'export const u = 1;',
     },
-    from: 'source/core.ts', expect: { 'file:errors/E.ts': ['static'], 'file:source/util.ts': ['static'] },
+    from: 'source/core.ts',
+    expect: { 'file:errors/E.ts': ['static'], 'file:source/util.ts': ['static'] },
   },
   {
     name: 'specifiers with a query or a fragment (bundler conventions)',
     files: { 'main.js': "import W from './worker.ts?worker';\nimport css from './style.css?raw';", 'worker.ts': '', 'style.css': 'a {}' },
-    from: 'main.js', expect: { 'file:worker.ts': ['static'], 'file:style.css': ['static'] },
+    from: 'main.js',
+    expect: { 'file:worker.ts': ['static'], 'file:style.css': ['static'] },
   },
   {
     name: 'triple-slash path references',
-    files: { 'client.d.ts': '/// <reference path="./types/meta.d.ts" />\n/// <reference path="globals.d.ts" />\n/// <reference types="node" />\nexport {};', 'types/meta.d.ts': '', 'globals.d.ts': '' },
-    from: 'client.d.ts', expect: { 'file:types/meta.d.ts': ['type-only'], 'file:globals.d.ts': ['type-only'] },
+    files: {
+      'client.d.ts': '/// <reference path="./types/meta.d.ts" />\n/// <reference path="globals.d.ts" />\n/// <reference types="node" />\nexport {};',
+      'types/meta.d.ts': '',
+      'globals.d.ts': '',
+    },
+    from: 'client.d.ts',
+    expect: { 'file:types/meta.d.ts': ['type-only'], 'file:globals.d.ts': ['type-only'] },
   },
   {
     name: 'a JavaScript file importing ./x.js gets x.js, as Node does, even beside x.ts',
     files: { 'main.js': "import './x.js';\nimport './only-ts.js';", 'x.js': '', 'x.ts': '', 'only-ts.ts': '' },
-    from: 'main.js', expect: { 'file:x.js': ['static'], 'file:only-ts.ts': ['static'] },
+    from: 'main.js',
+    expect: { 'file:x.js': ['static'], 'file:only-ts.ts': ['static'] },
   },
   {
     name: 'a TypeScript file importing ./x.js gets x.ts, as TypeScript does',
     files: { 'main.ts': "import './x.js';", 'x.js': '', 'x.ts': '' },
-    from: 'main.ts', expect: { 'file:x.ts': ['static'] },
+    from: 'main.ts',
+    expect: { 'file:x.ts': ['static'] },
   },
   {
     name: 'an import of a symbolic link to a file leads to the link',
     files: { 'main.ts': "import './linked';", 'linked.ts': { symlink: 'real/target.ts' }, 'real/target.ts': 'export {};' },
-    from: 'main.ts', expect: { 'file:linked.ts': ['static'] },
+    from: 'main.ts',
+    expect: { 'file:linked.ts': ['static'] },
   },
   {
     name: 'every kind of reference, one edge per target',
@@ -279,22 +411,40 @@ const cases: ResolutionCase[] = [
         "const notLiteral = await import('./' + 'h');",
         'const i = require(`./i`);',
       ].join('\n'),
-      'b.ts': 'export const b = 1; export type B = 1;', 'c.ts': 'export type C = 1;', 'd.ts': '', 'e.ts': '', 'f.ts': 'export = 1;', 'g.ts': 'export type G = 1;', 'h.ts': '', 'i.ts': '',
+      'b.ts': 'export const b = 1; export type B = 1;',
+      'c.ts': 'export type C = 1;',
+      'd.ts': '',
+      'e.ts': '',
+      'f.ts': 'export = 1;',
+      'g.ts': 'export type G = 1;',
+      'h.ts': '',
+      'i.ts': '',
     },
     from: 'a.ts',
-    expect: { 'file:b.ts': ['static', 'type-only'], 'file:c.ts': ['re-export', 'type-only'], 'file:d.ts': ['dynamic'], 'file:e.ts': ['require'], 'file:f.ts': ['require'], 'file:g.ts': ['type-only'], 'file:i.ts': ['require'] },
+    expect: {
+      'file:b.ts': ['static', 'type-only'],
+      'file:c.ts': ['re-export', 'type-only'],
+      'file:d.ts': ['dynamic'],
+      'file:e.ts': ['require'],
+      'file:f.ts': ['require'],
+      'file:g.ts': ['type-only'],
+      'file:i.ts': ['require'],
+    },
   },
   {
     // The `import(` that is a dynamic import, or in a comment, does not hide the one that is a type.
     name: 'an import() type in a variable annotation, beside a dynamic import and a comment',
     files: {
       'a.ts': [
-        '// the old code did import(\'./old\') here',
+        "// the old code did import('./old') here",
         "const d = await import('./d');",
         "export const g: import('./g').G = 1;",
         'export function f(x: Array<import("./h").H>) { return x; }',
       ].join('\n'),
-      'd.ts': '', 'g.ts': 'export type G = 1;', 'h.ts': 'export type H = 1;', 'old.ts': '',
+      'd.ts': '',
+      'g.ts': 'export type G = 1;',
+      'h.ts': 'export type H = 1;',
+      'old.ts': '',
     },
     from: 'a.ts',
     expect: { 'file:d.ts': ['dynamic'], 'file:g.ts': ['type-only'], 'file:h.ts': ['type-only'] },
@@ -304,12 +454,17 @@ const cases: ResolutionCase[] = [
     files: {
       'a.js': [
         "/* require('./in-comment') */",
-        "const s = \"require('./in-string')\";",
+        'const s = "require(\'./in-string\')";',
         "export async function f() { if (s) { return [require('./b'), await import('./d')]; } }",
-        "export class K { m() { return () => require(`./c`); } }",
+        'export class K { m() { return () => require(`./c`); } }',
         "module.exports = { x: (() => require('./e'))() };",
       ].join('\n'),
-      'b.js': '', 'c.js': '', 'd.js': '', 'e.js': '', 'in-comment.js': '', 'in-string.js': '',
+      'b.js': '',
+      'c.js': '',
+      'd.js': '',
+      'e.js': '',
+      'in-comment.js': '',
+      'in-string.js': '',
     },
     from: 'a.js',
     expect: { 'file:b.js': ['require'], 'file:c.js': ['require'], 'file:d.js': ['dynamic'], 'file:e.js': ['require'] },
@@ -324,7 +479,11 @@ for (const c of cases) {
     t.same(Object.fromEntries(edges.map((edge) => [edge.target, edge.references])), c.expect);
     for (const edge of edges) t.equal(edge.id, `imports:${edge.source}->${edge.target}`);
     const targets = new Set(edges.map((edge) => edge.target));
-    for (const id of targets) t.ok(graph.nodes.some((node) => node.id === id), `${id} is a node`);
+    for (const id of targets)
+      t.ok(
+        graph.nodes.some((node) => node.id === id),
+        `${id} is a node`,
+      );
   });
 }
 
@@ -332,16 +491,23 @@ t.test('package nodes: one per name, built-ins marked, no container', async (t) 
   const repo = await makeRepo(t, { 'a.ts': "import 'react';\nimport 'react/jsx-runtime';\nimport 'fs';", 'b.ts': "import 'node:fs';\nimport 'react';" });
   const graph = await indexRepository({ repository: repo, env: {} });
   const packages = graph.nodes.filter((node) => node.kind === 'package');
-  t.same(packages.sort((a, b) => a.id.localeCompare(b.id)), [
-    { id: 'pkg:node:fs', kind: 'package', name: 'node:fs', path: 'node:fs', builtin: true },
-    { id: 'pkg:react', kind: 'package', name: 'react', path: 'react' },
-  ]);
+  t.same(
+    packages.sort((a, b) => a.id.localeCompare(b.id)),
+    [
+      { id: 'pkg:node:fs', kind: 'package', name: 'node:fs', path: 'node:fs', builtin: true },
+      { id: 'pkg:react', kind: 'package', name: 'react', path: 'react' },
+    ],
+  );
   const react = graph.edges.find((edge) => edge.id === 'imports:file:a.ts->pkg:react');
   t.same(react?.specifiers, ['react', 'react/jsx-runtime'], 'specifiers are kept in order');
 });
 
 t.test('an import that leads nowhere is reported, not guessed', async (t) => {
-  const repo = await makeRepo(t, { 'a.ts': "import './missing';\nimport '@/alias/not/configured';\nimport './ignored.js';", '.gitignore': 'ignored.js\n', 'ignored.js': '' });
+  const repo = await makeRepo(t, {
+    'a.ts': "import './missing';\nimport '@/alias/not/configured';\nimport './ignored.js';",
+    '.gitignore': 'ignored.js\n',
+    'ignored.js': '',
+  });
   const graph = await indexRepository({ repository: repo, env: {} });
   t.equal(graph.edges.filter((edge) => edge.kind === 'imports').length, 0);
   t.equal(graph.build.unresolvedCount, 3);
@@ -359,7 +525,20 @@ t.test('a missing or non-string source in a file that does not parse is no impor
     'c.ts': "type T = import('');\nexport * from '';",
   });
   const graph = await indexRepository({ repository: repo, env: {} });
-  t.same(graph.edges.filter((edge) => edge.kind === 'imports').map((edge) => [edge.id, edge.specifiers]), [['imports:file:a.ts->file:b.ts', ['./b']]]);
-  t.same(graph.build.unresolved.map((entry) => [entry.file, entry.specifier]), [['c.ts', ''], ['c.ts', '']], 'only the written ones');
-  t.match(graph.nodes.find((node) => node.id === 'file:a.ts'), { error: /syntax error/ });
+  t.same(
+    graph.edges.filter((edge) => edge.kind === 'imports').map((edge) => [edge.id, edge.specifiers]),
+    [['imports:file:a.ts->file:b.ts', ['./b']]],
+  );
+  t.same(
+    graph.build.unresolved.map((entry) => [entry.file, entry.specifier]),
+    [
+      ['c.ts', ''],
+      ['c.ts', ''],
+    ],
+    'only the written ones',
+  );
+  t.match(
+    graph.nodes.find((node) => node.id === 'file:a.ts'),
+    { error: /syntax error/ },
+  );
 });

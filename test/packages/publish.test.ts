@@ -3,7 +3,7 @@
 // `npm install` resolving @strata/sdk with an ordinary range, `npm test` in the plugin, and `strata serve` applying
 // it. The registry serves the @strata scope only; everything else comes from the npm registry as usual (npm's
 // cache, which `npm ci` filled).
-import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -18,7 +18,17 @@ import { until } from '../helpers/until.ts';
 const run = promisify(execFile);
 const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
 /** The published packages, each after those it depends on. */
-const PUBLISHED = ['sdk', 'host/sandbox', 'extensions/complexity', 'extensions/git-activity', 'extensions/gpu-layout', 'extensions/ownership', 'extensions/test-coverage', 'host', 'sdk/testing'];
+const PUBLISHED = [
+  'sdk',
+  'host/sandbox',
+  'extensions/complexity',
+  'extensions/git-activity',
+  'extensions/gpu-layout',
+  'extensions/ownership',
+  'extensions/test-coverage',
+  'host',
+  'sdk/testing',
+];
 
 t.setTimeout(900_000);
 
@@ -58,7 +68,10 @@ await writeFile(
 // npm's settings for every command here: the @strata scope from the local registry (publishing to it needs a token
 // line, any value), the rest from the usual registry, through npm's cache.
 const npmrc = path.join(work, 'npmrc');
-await writeFile(npmrc, `@strata:registry=${registry}\n//127.0.0.1:${port}/:_authToken=strata-test\nprefer-offline=true\naudit=false\nfund=false\nupdate-notifier=false\n`);
+await writeFile(
+  npmrc,
+  `@strata:registry=${registry}\n//127.0.0.1:${port}/:_authToken=strata-test\nprefer-offline=true\naudit=false\nfund=false\nupdate-notifier=false\n`,
+);
 const env: NodeJS.ProcessEnv = { ...process.env, npm_config_userconfig: npmrc };
 for (const key of Object.keys(env)) if (/^npm_config_(registry|@strata:registry)$/i.test(key)) delete env[key];
 
@@ -76,7 +89,11 @@ await until(async () => (await fetch(`${registry}-/ping`)).ok, 'the registry ans
 t.test('every package publishes to the registry, at its version', async (t) => {
   for (const folder of PUBLISHED) {
     const { name, version } = JSON.parse(readFileSync(path.join(repoRoot, folder, 'package.json'), 'utf8')) as { name: string; version: string };
-    const published = await run('npm', ['publish', '--ignore-scripts', '--tag', 'latest'], { cwd: path.join(repoRoot, folder), env, maxBuffer: 16 * 2 ** 20 }).catch((error: { stderr?: string }) => {
+    const published = await run('npm', ['publish', '--ignore-scripts', '--tag', 'latest'], {
+      cwd: path.join(repoRoot, folder),
+      env,
+      maxBuffer: 16 * 2 ** 20,
+    }).catch((error: { stderr?: string }) => {
       throw new Error(`npm publish ${folder} failed: ${error.stderr}\n${registryLog.join('')}`);
     });
     t.match(published.stdout, `+ ${name}@${version}`, `${name}@${version} published`);
@@ -104,7 +121,10 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
   const installed = await run('npm', ['install'], { cwd: plugin, env, maxBuffer: 64 * 2 ** 20 });
   t.match(installed.stdout, /added \d+ packages/);
   const lockText = await readFile(path.join(plugin, 'package-lock.json'), 'utf8');
-  t.notOk(/"file:|"link:|\/work\/|strata-publish-/.test(lockText.replace(new RegExp(registry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'g'), '')), 'no file: or link: ranges and no local paths in the lockfile');
+  t.notOk(
+    /"file:|"link:|\/work\/|strata-publish-/.test(lockText.replace(new RegExp(registry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'g'), '')),
+    'no file: or link: ranges and no local paths in the lockfile',
+  );
   const lock = JSON.parse(lockText) as { packages: Record<string, { version?: string; integrity?: string }> };
   for (const name of ['@strata/sdk', '@strata/sdk-testing', '@strata/host', '@strata/sandbox']) {
     const entry = lock.packages[`node_modules/${name}`];
@@ -125,7 +145,11 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
   // strata serve some-repo --plugins ./my-plugin, with the installed host: the plugin and the built-ins apply.
   const repo = await makeRepo(t, SAMPLE_REPO);
   const servePort = await freePort();
-  const server = spawn(strata, ['serve', repo, '--plugins', './my-plugin', '--port', String(servePort), '--host', '127.0.0.1'], { cwd: app, env, stdio: 'pipe' });
+  const server = spawn(strata, ['serve', repo, '--plugins', './my-plugin', '--port', String(servePort), '--host', '127.0.0.1'], {
+    cwd: app,
+    env,
+    stdio: 'pipe',
+  });
   const serverLog: string[] = [];
   server.stdout.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
   server.stderr.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
@@ -137,13 +161,26 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
     throw new Error(`${error.message}\n${serverLog.join('')}`);
   });
   const listed = (await (await fetch(`${base}/api/overlays`)).json()) as { plugins: Array<{ id: string; loaded: boolean; builtIn: boolean }> };
-  t.match(listed.plugins.find((p) => p.id === 'my-plugin'), { loaded: true, builtIn: false });
+  t.match(
+    listed.plugins.find((p) => p.id === 'my-plugin'),
+    { loaded: true, builtIn: false },
+  );
   for (const id of ['complexity', 'git-activity', 'ownership', 'test-coverage']) {
-    t.match(listed.plugins.find((p) => p.id === id), { loaded: true, builtIn: true }, `the built-in ${id}, found by package resolution`);
+    t.match(
+      listed.plugins.find((p) => p.id === id),
+      { loaded: true, builtIn: true },
+      `the built-in ${id}, found by package resolution`,
+    );
   }
-  const applied = await fetch(`${base}/api/overlays/my-plugin/apply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scale": 1}' });
+  const applied = await fetch(`${base}/api/overlays/my-plugin/apply`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"scale": 1}',
+  });
   t.equal(applied.status, 200, await applied.clone().text());
   t.match(((await applied.json()) as { data: { state: string } }).data, { state: 'active' });
-  const node = (await (await fetch(`${base}/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).json()) as { data: { overlays: Record<string, unknown> } };
+  const node = (await (await fetch(`${base}/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).json()) as {
+    data: { overlays: Record<string, unknown> };
+  };
   t.match(node.data.overlays['my-plugin'], { size: { size: Number } }, 'the plugin painted the repository');
 });

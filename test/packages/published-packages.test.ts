@@ -53,7 +53,17 @@ const versions = new Map(workspaces.map((folder) => [readPackage(folder).name, r
 
 t.same(
   published,
-  ['sdk', 'host/sandbox', 'host', 'sdk/testing', 'extensions/complexity', 'extensions/git-activity', 'extensions/gpu-layout', 'extensions/ownership', 'extensions/test-coverage'],
+  [
+    'sdk',
+    'host/sandbox',
+    'host',
+    'sdk/testing',
+    'extensions/complexity',
+    'extensions/git-activity',
+    'extensions/gpu-layout',
+    'extensions/ownership',
+    'extensions/test-coverage',
+  ],
   'the published packages (a new one is added here on purpose)',
 );
 
@@ -70,8 +80,14 @@ for (const folder of published) {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: path.join(repoRoot, folder), maxBuffer: 16 * 2 ** 20 });
     const packed = new Set((JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path));
     for (const file of ['package.json', 'README.md', 'LICENSE']) t.ok(packed.has(file), `the tarball has ${file}`);
-    t.notOk([...packed].some((file) => file.startsWith('test/') || file.includes('.test.')), 'and no tests');
-    t.notOk([...packed].some((file) => file.includes('node_modules/')), 'and no node_modules');
+    t.notOk(
+      [...packed].some((file) => file.startsWith('test/') || file.includes('.test.')),
+      'and no tests',
+    );
+    t.notOk(
+      [...packed].some((file) => file.includes('node_modules/')),
+      'and no node_modules',
+    );
 
     // Every file the package.json points at is in the tarball.
     const targets: string[] = [];
@@ -116,15 +132,29 @@ t.test('@strata/sdk carries no code of anyone else: a plugin bundles it, and non
   t.ok(scripts.length >= 4, 'the built modules');
   for (const file of scripts) {
     // Comments left out: the doc comments' examples import @strata/sdk, as a plugin does.
-    const text = readFileSync(path.join(repoRoot, 'sdk', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = readFileSync(path.join(repoRoot, 'sdk', file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]!);
-    t.same(specifiers.filter((specifier) => !specifier.startsWith('./')), [], `${file} imports only its own files`);
+    t.same(
+      specifiers.filter((specifier) => !specifier.startsWith('./')),
+      [],
+      `${file} imports only its own files`,
+    );
   }
 });
 
 t.test('the host finds its built-in plugins as packages it depends on', async (t) => {
   const host = readPackage('host');
-  for (const name of ['@strata/extension-complexity', '@strata/extension-git-activity', '@strata/extension-ownership', '@strata/extension-test-coverage', '@strata/extension-gpu-layout', '@strata/sandbox', '@strata/sdk']) {
+  for (const name of [
+    '@strata/extension-complexity',
+    '@strata/extension-git-activity',
+    '@strata/extension-ownership',
+    '@strata/extension-test-coverage',
+    '@strata/extension-gpu-layout',
+    '@strata/sandbox',
+    '@strata/sdk',
+  ]) {
     t.ok(host.dependencies?.[name], `@strata/host depends on ${name}`);
   }
 });

@@ -2,8 +2,8 @@
 // check of its input, a throw, a limit), the last good result keeps serving, and the status, the event
 // and the answer say so.
 import t from 'tap';
-import { pluginCode, pluginsFolder, type FixturePlugin } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { type FixturePlugin, pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { followEvents, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 /** Paints every file, or fails as `mode` says. */
@@ -27,7 +27,8 @@ async function start(t: { teardown(fn: () => unknown): void }, repo: string, plu
 async function painted(server: TestServer): Promise<Record<string, string>> {
   const { body } = await server.api('/api/overlays/flaky/styles');
   const colors: Record<string, string> = {};
-  for (const overlay of body.data.overlays) for (const [id, style] of Object.entries(overlay.styles as Record<string, { color: string }>)) colors[id] = style.color;
+  for (const overlay of body.data.overlays)
+    for (const [id, style] of Object.entries(overlay.styles as Record<string, { color: string }>)) colors[id] = style.color;
   return colors;
 }
 
@@ -63,14 +64,22 @@ t.test('every failure of an apply keeps the last good result serving, and says s
     const answer = await server.api('/api/overlays/flaky/apply', postJson({ mode }));
     t.equal(answer.status, status, `${mode}: ${status}`);
     t.equal(answer.body.error.code, code);
-    t.match(answer.body.error.message, new RegExp(`its last good result \\(${count} nodes, applied .+\\) stays`), `${mode}: the answer says the last good result stays`);
+    t.match(
+      answer.body.error.message,
+      new RegExp(`its last good result \\(${count} nodes, applied .+\\) stays`),
+      `${mode}: the answer says the last good result stays`,
+    );
     const state = (await server.api('/api/overlays/flaky/status')).body.data;
     t.equal(state.state, 'active', `${mode}: still active`);
     t.same(state.params, { mode: 'ok' }, `${mode}: the parameters of the result that serves`);
     t.equal(state.styledNodes, count);
     t.equal(state.error.kind, kind, `${mode}: the error is in the status`);
     t.same(await painted(server), good, `${mode}: the same styles serve`);
-    t.equal((await server.api('/api/graph')).body.data.nodes.filter((node: any) => node.overlays?.flaky).length, count, `${mode}: GET /api/graph still paints them`);
+    t.equal(
+      (await server.api('/api/graph')).body.data.nodes.filter((node: any) => node.overlays?.flaky).length,
+      count,
+      `${mode}: GET /api/graph still paints them`,
+    );
     const failed = await until(() => events.slice(seen).find((event) => event.type === 'overlay.failed'), `${mode}'s overlay.failed`);
     t.equal(failed.data.serving, 'last good result', `${mode}: the event says what serves`);
     t.equal(failed.data.error.kind, kind);
@@ -83,7 +92,10 @@ t.test('every failure of an apply keeps the last good result serving, and says s
   const after = (await server.api('/api/overlays/flaky/status')).body.data;
   t.equal(after.error, null);
   t.same(after.params, { mode: 'other' });
-  t.ok(Object.values(await painted(server)).every((color) => color === '#654321'), 'the new result serves');
+  t.ok(
+    Object.values(await painted(server)).every((color) => color === '#654321'),
+    'the new result serves',
+  );
 });
 
 t.test('the last good result outlives a failed apply across a restart; with none, a failure serves nothing', async (t) => {
@@ -103,7 +115,7 @@ t.test('the last good result outlives a failed apply across a restart; with none
   await first.stop();
 
   const second = await start(t, repo, plugins);
-  t.same(await painted(second), good, 'the last good styles, restored (served while they are applied again on this run\'s graph)');
+  t.same(await painted(second), good, "the last good styles, restored (served while they are applied again on this run's graph)");
   let restored = (await second.api('/api/overlays/flaky/status')).body.data;
   for (const deadline = Date.now() + 10_000; restored.state === 'applying' && Date.now() < deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -4,8 +4,8 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { pluginCode, pluginsFolder, type FixturePlugin } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { type FixturePlugin, pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
 import { followEvents, startTestServer } from '../helpers/strata-server.ts';
 
@@ -67,7 +67,10 @@ t.test("a long apply's progress: in its status, in events, and on the CLI's stan
   const cli = runStrata(t, ['overlay', 'apply', 'stepper', '--server', server.url]);
   t.equal(await cli.exited, 0, cli.stderr());
   t.match(cli.stdout(), /Applied stepper: \d+ nodes styled/);
-  const lines = cli.stderr().split('\n').filter((line) => line.startsWith('Applying stepper: '));
+  const lines = cli
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('Applying stepper: '));
   t.ok(lines.length >= 2, `progress lines on standard error:\n${cli.stderr()}`);
   t.match(lines.at(-1), /^Applying stepper: \d+\/10 steps · \d+ s$/);
 });
@@ -76,7 +79,9 @@ t.test('time limits grow with the repository: so much per file on top of the bas
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginsFolder(t, [burner(1500)]);
   // A base of 300 ms of CPU; 1000 ms more per file of the sample's files gives several seconds.
-  const scaled = await startTestServer(t, repo, { flags: { plugins: { directories: [plugins], cpuTimeMs: 300, cpuTimeMsPerFile: 1000, wallTimeMs: 30_000 }, watch: false } });
+  const scaled = await startTestServer(t, repo, {
+    flags: { plugins: { directories: [plugins], cpuTimeMs: 300, cpuTimeMsPerFile: 1000, wallTimeMs: 30_000 }, watch: false },
+  });
   const files = (await scaled.api('/api/graph')).body.data.nodes.filter((node: { kind: string }) => node.kind === 'file').length;
   t.ok(files >= 3, `${files} files`);
   const fits = await scaled.api('/api/overlays/burner/apply', { method: 'POST' });
@@ -84,7 +89,9 @@ t.test('time limits grow with the repository: so much per file on top of the bas
   await scaled.stop();
 
   // Another repository: the first one's store would have the second server apply its restored overlay at start.
-  const fixed = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), { flags: { plugins: { directories: [plugins], cpuTimeMs: 300, cpuTimeMsPerFile: 0, wallTimeMs: 30_000 }, watch: false } });
+  const fixed = await startTestServer(t, await makeRepo(t, SAMPLE_REPO), {
+    flags: { plugins: { directories: [plugins], cpuTimeMs: 300, cpuTimeMsPerFile: 0, wallTimeMs: 30_000 }, watch: false },
+  });
   const over = await fixed.api('/api/overlays/burner/apply', { method: 'POST' });
   t.equal(over.status, 500);
   t.match(over.body.error, { code: 'PLUGIN_FAILED', message: /\(cpu-time\): .*CPU time limit of 300 ms/ }, 'with nothing per file, the base alone');

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { LOC_PLUGIN, pluginCode, writePlugin, writePlugins } from '../helpers/fixture-plugins.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 async function pluginDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
@@ -20,13 +20,24 @@ const BADGE_PLUGIN = {
 t.test('GET /api/overlays lists plugins as spec 2.5 and 2.6, including those that cannot load', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);
-  await writePlugins(plugins, [LOC_PLUGIN, BADGE_PLUGIN, { id: 'future', code: pluginCode(''), sdk: '^9.0.0' }, { id: 'broken', code: '', manifest: { id: 'Bad Id' } }]);
+  await writePlugins(plugins, [
+    LOC_PLUGIN,
+    BADGE_PLUGIN,
+    { id: 'future', code: pluginCode(''), sdk: '^9.0.0' },
+    { id: 'broken', code: '', manifest: { id: 'Bad Id' } },
+  ]);
   const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const { status, body } = await server.api('/api/overlays');
   t.equal(status, 200);
   t.notOk('data' in body, 'no envelope');
   const byId = Object.fromEntries(body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
-  t.match(byId.loc, { id: 'loc', name: 'Plugin loc', description: 'Fixture plugin loc', loaded: true, overlays: [{ id: 'main', name: 'Main', type: 'color', legend: { low: '#00ff00', high: '#ff0000' } }] });
+  t.match(byId.loc, {
+    id: 'loc',
+    name: 'Plugin loc',
+    description: 'Fixture plugin loc',
+    loaded: true,
+    overlays: [{ id: 'main', name: 'Main', type: 'color', legend: { low: '#00ff00', high: '#ff0000' } }],
+  });
   t.match(byId.future, { loaded: false, state: 'incompatible', reason: /SDK \^9\.0\.0.*0\.1\.0/ });
   t.match(byId.broken, { loaded: false, state: 'invalid', reason: /strata/ });
   const apply = await server.api('/api/overlays/future/apply', { method: 'POST' });
@@ -126,12 +137,23 @@ t.test('overlays kept for a plugin that no longer loads are not shown active', a
   await writePlugins(plugins, [{ ...LOC_PLUGIN, sdk: '^9.0.0' }]);
   const second = await startTestServerWithBuiltIns(t, repo, { flags });
   const listed = (await second.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'loc');
-  t.match(listed, { loaded: false, state: 'incompatible', overlayState: 'inactive', name: 'Plugin loc', description: 'Fixture plugin loc' }, 'listed inactive, under the name its manifest gives');
+  t.match(
+    listed,
+    { loaded: false, state: 'incompatible', overlayState: 'inactive', name: 'Plugin loc', description: 'Fixture plugin loc' },
+    'listed inactive, under the name its manifest gives',
+  );
   const serving = second.logs.find((record) => record.msg === 'serving')!;
   const listing = (await second.api('/api/overlays')).body.plugins as Array<{ loaded: boolean }>;
   t.match(serving, { plugins: listing.filter((plugin) => plugin.loaded).length, pluginsNotLoaded: 1 }, 'the start log counts the plugins loaded and those not');
   const status = (await second.api('/api/overlays/loc/status')).body.data;
-  t.match(status, { state: 'inactive', styledNodes: 0, error: { kind: 'not-loaded', message: /plugin "loc" is not loaded \(built for SDK \^9\.0\.0; this host provides SDK [\d.]+\); its overlays are applied again once it loads/ } });
+  t.match(status, {
+    state: 'inactive',
+    styledNodes: 0,
+    error: {
+      kind: 'not-loaded',
+      message: /plugin "loc" is not loaded \(built for SDK \^9\.0\.0; this host provides SDK [\d.]+\); its overlays are applied again once it loads/,
+    },
+  });
   t.equal((await second.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.overlays, undefined, 'and nothing of it is served');
   await second.stop();
 
@@ -161,14 +183,22 @@ t.test('inputs reach plugins that declare inputs:read', async (t) => {
     },
   ]);
   const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
-  const response = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'hello' } }) });
+  const response = await server.api('/api/overlays/reader/apply', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { report: 'hello' } }),
+  });
   t.equal(response.status, 200);
   t.same(response.body.data.inputs, ['report']);
   t.same((await server.api(`/api/graph/nodes/${encodeURIComponent('file:README.md')}`)).body.data.overlays, { reader: { main: { badge: 'hello', value: 1 } } });
   t.same(response.body.data.summary, { filesWithoutData: 3, source: 'report' }, 'the summary the plugin returned is in the status');
 
-  const bad = await server.api('/api/overlays/reader/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { report: 'bad' } }) });
-  t.equal(bad.status, 400, 'an InvalidInputError is the request\'s fault');
+  const bad = await server.api('/api/overlays/reader/apply', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { report: 'bad' } }),
+  });
+  t.equal(bad.status, 400, "an InvalidInputError is the request's fault");
   t.match(bad.body.error, { code: 'INVALID_PARAMETER', message: 'plugin "reader": report: line 3: not XML' });
   // The apply before it succeeded: its result stays, with the error (test/plugins/last-good-result.test.ts).
   t.match((await server.api('/api/overlays/reader/status')).body.data, { state: 'active', error: { kind: 'invalid-input' } });
@@ -233,10 +263,13 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
   t.equal(events.filter((event) => event === 'plugin.reloaded').length, 2, 'one reload for the rename, one for the real change: none for the others');
 
   await writeFile(entry, 'export default {{{ broken');
-  t.ok(await waitFor(async () => {
-    const listed = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'live');
-    return /does not compile/.test(listed.reloadError ?? '');
-  }, 3000), 'the error is listed');
+  t.ok(
+    await waitFor(async () => {
+      const listed = (await server.api('/api/overlays')).body.plugins.find((plugin: { id: string }) => plugin.id === 'live');
+      return /does not compile/.test(listed.reloadError ?? '');
+    }, 3000),
+    'the error is listed',
+  );
   t.equal(await colorOfIndex(), '#333333', 'the last good version keeps serving');
   t.equal((await server.api('/api/overlays/live/apply', { method: 'POST' })).status, 200, 'and can still be applied');
   t.ok(await waitFor(async () => events.includes('plugin.failed'), 1000), 'clients are told of the failed reload');
@@ -246,20 +279,30 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
 
   // A version that loads but fails to apply: the reload is done, the overlays are not.
   await writeFile(entry, pluginCode(`throw new Error('apply broke');`));
-  const failedAgain = (record: Record<string, unknown>): boolean => record.msg === 'plugin reloaded; applying its overlays again failed (its last good result stays)';
+  const failedAgain = (record: Record<string, unknown>): boolean =>
+    record.msg === 'plugin reloaded; applying its overlays again failed (its last good result stays)';
   t.ok(await waitFor(async () => server.logs.some(failedAgain), 3000), 'the log says that applying again failed');
   const warning = server.logs.find(failedAgain)!;
   t.equal(warning.level, 'warn');
   t.match(warning.error, { kind: 'threw', message: /apply broke/ });
-  t.notOk(server.logs.some((record) => record.msg === 'plugin reloaded and its overlays re-applied' && record.time! > warning.time!), 'and does not also say it worked');
+  t.notOk(
+    server.logs.some((record) => record.msg === 'plugin reloaded and its overlays re-applied' && record.time! > warning.time!),
+    'and does not also say it worked',
+  );
   t.equal(await colorOfIndex(), '#333333', 'the last good result keeps serving');
   t.ok(await waitFor(async () => events.includes('overlay.failed'), 1000), 'clients are told that applying failed');
   await new Promise((resolve) => setTimeout(resolve, 300));
-  t.notOk(events.slice(events.lastIndexOf('overlay.failed') + 1).includes('plugin.ready'), 'and no plugin.ready follows the failure (the page cleared the error it showed)');
+  t.notOk(
+    events.slice(events.lastIndexOf('overlay.failed') + 1).includes('plugin.ready'),
+    'and no plugin.ready follows the failure (the page cleared the error it showed)',
+  );
 
   // Deleting the folder unloads the plugin and takes its overlays away.
   await rm(folder, { recursive: true, force: true });
-  t.ok(await waitFor(async () => !(await server.api('/api/overlays')).body.plugins.some((plugin: { id: string }) => plugin.id === 'live'), 3000), 'the plugin is gone');
+  t.ok(
+    await waitFor(async () => !(await server.api('/api/overlays')).body.plugins.some((plugin: { id: string }) => plugin.id === 'live'), 3000),
+    'the plugin is gone',
+  );
   t.equal(await colorOfIndex(), undefined, 'and so are its styles');
   t.equal((await server.api('/api/overlays/live/status')).status, 404);
   // The event stream can trail the API by a moment.
@@ -269,12 +312,13 @@ t.test('hot reload: a save is live within a second; a broken save keeps the last
 t.test('git and file capabilities answer from the served repository', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const { execFileSync } = await import('node:child_process');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
   git('init', '-q', '-b', 'main');
   await writeFile(path.join(repo, 'src/three.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'add', '.');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first', '--date', '2026-01-10T10:00:00Z');
-  await writeFile(path.join(repo, 'src/index.ts'), (await import('node:fs')).readFileSync(path.join(repo, 'src/index.ts'), 'utf8') + '// more\n');
+  await writeFile(path.join(repo, 'src/index.ts'), `${(await import('node:fs')).readFileSync(path.join(repo, 'src/index.ts'), 'utf8')}// more\n`);
   // Bob's commit takes the middle line of Ada's file: her commit then owns two runs, apart.
   await writeFile(path.join(repo, 'src/three.ts'), 'export const a = 1;\nexport const b = 20;\nexport const c = 3;\n');
   git('mv', 'README.md', 'GUIDE.md');
@@ -310,14 +354,22 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   t.equal(response.status, 200, JSON.stringify(response.body));
   const style = async (id: string) => (await server.api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays.history.main;
   const indexLines = (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/index.ts')}`)).body.data.lines;
-  t.same(await style('file:src/index.ts'), { value: 2, badge: `Robert:2/${indexLines}` }, 'log by path and date; blame as two runs (Ada, then Bob) covering every line, with .mailmap');
-  t.same(await style('file:src/types.ts'), { value: 'export interface Shape { size: number }\n'.length, badge: 'format.ts,helper.ts' }, 'files by glob, sorted; a file as text');
+  t.same(
+    await style('file:src/index.ts'),
+    { value: 2, badge: `Robert:2/${indexLines}` },
+    'log by path and date; blame as two runs (Ada, then Bob) covering every line, with .mailmap',
+  );
+  t.same(
+    await style('file:src/types.ts'),
+    { value: 'export interface Shape { size: number }\n'.length, badge: 'format.ts,helper.ts' },
+    'files by glob, sorted; a file as text',
+  );
   t.same(await style('dir:src'), { badge: 'Robert:README.md>GUIDE.md' }, 'renames carry the old path');
   t.same(await style('dir:.'), { value: 1, badge: 'ada@example.com' }, 'numstat and blame e-mails');
   t.same(
     response.body.data.summary,
     { runs: 'Ada ada@example.com 2026-01-10 1+1, Robert robert@example.com 2026-02-10 2+1, Ada ada@example.com 2026-01-10 3+1' },
-    'a commit that owns two runs apart gives both its author (git names a commit\'s author once)',
+    "a commit that owns two runs apart gives both its author (git names a commit's author once)",
   );
 });
 

@@ -4,10 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import t from 'tap';
 import { PluginTester } from '@strata/sdk-testing';
+import t from 'tap';
+import { type FixturePlugin, writePlugins } from '../helpers/fixture-plugins.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { writePlugins, type FixturePlugin } from '../helpers/fixture-plugins.ts';
 import { postJson, startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 /** A descriptor as definePlugin makes it, with `parameters` (any JavaScript expression) and an apply body. */
@@ -27,7 +27,10 @@ const SCHEMA = {
 /** Badges every file with the parameters it was given, defaults filled in. */
 const LEVELS: FixturePlugin = {
   id: 'levels',
-  code: withParameters(JSON.stringify(SCHEMA), `const overlay = ctx.overlay('main'); for (const i of ctx.graph.nodesOfKind('file')) overlay.set(i, { badge: JSON.stringify(ctx.params).slice(0, 32) });`),
+  code: withParameters(
+    JSON.stringify(SCHEMA),
+    `const overlay = ctx.overlay('main'); for (const i of ctx.graph.nodesOfKind('file')) overlay.set(i, { badge: JSON.stringify(ctx.params).slice(0, 32) });`,
+  ),
 };
 
 async function pluginDir(t: { teardown(fn: () => unknown): void }, plugins: FixturePlugin[]): Promise<string> {
@@ -64,7 +67,11 @@ t.test('a schema declared in definePlugin is served, checked, and its defaults f
     t.equal(refused.status, 400, JSON.stringify(body));
     t.same(refused.body.error, { code: 'INVALID_PARAMETER', message }, 'the field named');
     // The harness, on the same plugin folder: the same code and the same words.
-    await t.rejects(new PluginTester(path.join(plugins, 'levels')).run({ graph: { nodes: [] }, params: body }), { code: 'INVALID_PARAMETER', message }, `the harness: ${message}`);
+    await t.rejects(
+      new PluginTester(path.join(plugins, 'levels')).run({ graph: { nodes: [] }, params: body }),
+      { code: 'INVALID_PARAMETER', message },
+      `the harness: ${message}`,
+    );
   }
   const status = await server.api('/api/overlays/levels/status');
   t.match(status.body.data, { state: 'active', params: { level: 7, label: 'aa' } }, 'a refused request changes nothing');
@@ -85,7 +92,11 @@ t.test('a schema the host cannot use keeps the plugin from loading, with the rea
   ];
   const plugins = await pluginDir(
     t,
-    cases.map(([id, parameters, , manifestParameters]) => ({ id, code: withParameters(parameters), ...(manifestParameters && { parameters: manifestParameters }) })),
+    cases.map(([id, parameters, , manifestParameters]) => ({
+      id,
+      code: withParameters(parameters),
+      ...(manifestParameters && { parameters: manifestParameters }),
+    })),
   );
   const server = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });
   const byId = Object.fromEntries((await server.api('/api/overlays')).body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
@@ -93,7 +104,11 @@ t.test('a schema the host cannot use keeps the plugin from loading, with the rea
     t.match(byId[id], { loaded: false, reason }, id);
     t.equal(byId[id]?.state === 'loaded', false, `${id} is not served`);
     // The harness refuses the same folder with the same reason.
-    await t.rejects(new PluginTester(path.join(plugins, id)).run({ graph: { nodes: [] } }), { code: 'PLUGIN_NOT_LOADED', message: reason }, `the harness: ${id}`);
+    await t.rejects(
+      new PluginTester(path.join(plugins, id)).run({ graph: { nodes: [] } }),
+      { code: 'PLUGIN_NOT_LOADED', message: reason },
+      `the harness: ${id}`,
+    );
   }
   const apply = await server.api('/api/overlays/twice/apply', postJson({}));
   t.equal(apply.status, 409);

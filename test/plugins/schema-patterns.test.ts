@@ -1,7 +1,7 @@
 // A plugin's parameter schema is plugin code: its patterns must not be able to stall the host.
 import t from 'tap';
 import { pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { postJson, startTestServer } from '../helpers/strata-server.ts';
 
 const PAINT = `const overlay = ctx.overlay('main'); for (const i of ctx.graph.nodesOfKind('file')) overlay.set(i, { color: '#00ff00' });`;

@@ -6,7 +6,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { Application, DeclarationReflection, Logger, LogLevel, ReflectionKind, ReflectionType, type NormalizedPath, type ProjectReflection } from 'typedoc';
+import {
+  Application,
+  type DeclarationReflection,
+  Logger,
+  LogLevel,
+  type NormalizedPath,
+  type ProjectReflection,
+  ReflectionKind,
+  ReflectionType,
+} from 'typedoc';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const CONFIG = path.join(root, 'sdk/typedoc.json');
@@ -93,10 +102,12 @@ function membersOf(declaration: DeclarationReflection): DeclarationReflection[] 
   const members = (declaration.children ?? []).filter((member) => !member.inheritedFrom && !member.flags.isPrivate && !member.flags.isProtected);
   const inline = declaration.type instanceof ReflectionType ? declaration.type.declaration : undefined;
   // Arrays of inline objects: `Array<{ path: string; ... }>`.
-  const element = declaration.type?.type === 'array' && declaration.type.elementType instanceof ReflectionType ? declaration.type.elementType.declaration : undefined;
-  const alsoInline = declaration.type?.type === 'reference'
-    ? (declaration.type.typeArguments ?? []).flatMap((argument) => (argument instanceof ReflectionType ? [argument.declaration] : []))
-    : [];
+  const element =
+    declaration.type?.type === 'array' && declaration.type.elementType instanceof ReflectionType ? declaration.type.elementType.declaration : undefined;
+  const alsoInline =
+    declaration.type?.type === 'reference'
+      ? (declaration.type.typeArguments ?? []).flatMap((argument) => (argument instanceof ReflectionType ? [argument.declaration] : []))
+      : [];
   return [...members, ...[inline, element, ...alsoInline].flatMap((literal) => literal?.children ?? [])];
 }
 
@@ -135,7 +146,11 @@ t.test('the API reference documents every exported member, each export with an e
     [],
     'every type of ours that the API uses is exported (and so documented); export each listed from its package index.ts',
   );
-  t.same([...KNOWN_NOT_EXPORTED].filter((type) => !missing.has(type)), [], 'KNOWN_NOT_EXPORTED lists only types still not exported');
+  t.same(
+    [...KNOWN_NOT_EXPORTED].filter((type) => !missing.has(type)),
+    [],
+    'KNOWN_NOT_EXPORTED lists only types still not exported',
+  );
   t.same(undocumented, [], 'every exported declaration and member has a doc comment; write one for each listed');
   t.same(withoutExample, [], 'every exported declaration has an @example block in its doc comment; write one for each listed');
   t.comment(`TypeDoc converted and checked the typings in ${Date.now() - started} ms`);

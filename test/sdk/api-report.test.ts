@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
 import { Extractor, ExtractorConfig, ExtractorLogLevel, type ExtractorMessage } from '@microsoft/api-extractor';
+import t from 'tap';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -26,7 +26,11 @@ for (const pkg of PACKAGES) {
     const temp = mkdtempSync(path.join(tmpdir(), 'strata-api-report-'));
     t.teardown(() => rmSync(temp, { recursive: true, force: true }));
     configObject.apiReport = { ...configObject.apiReport!, reportTempFolder: temp };
-    const config = ExtractorConfig.prepare({ configObject, configObjectFullPath: configFile, packageJsonFullPath: path.join(root, pkg.folder, 'package.json') });
+    const config = ExtractorConfig.prepare({
+      configObject,
+      configObjectFullPath: configFile,
+      packageJsonFullPath: path.join(root, pkg.folder, 'package.json'),
+    });
     t.equal(path.relative(root, path.join(config.reportFolder, config.reportConfigs[0]!.fileName)), pkg.report, 'the report is where this test says');
 
     const messages: ExtractorMessage[] = [];
@@ -43,9 +47,12 @@ for (const pkg of PACKAGES) {
     // A changed report is told once, with its diff; anything else API Extractor warns of, apart.
     const diff = messages.find((message) => message.messageId === 'console-api-report-diff')?.text;
     if (result.apiReportChanged) {
-      t.fail(`The public API of ${pkg.name} no longer matches ${pkg.report}. If the change is meant, run \`npm run api:report\` and commit the diff of ${pkg.report}: it is what review sees of an API change.`, {
-        diff: diff ?? '(no diff: the report file is missing)',
-      });
+      t.fail(
+        `The public API of ${pkg.name} no longer matches ${pkg.report}. If the change is meant, run \`npm run api:report\` and commit the diff of ${pkg.report}: it is what review sees of an API change.`,
+        {
+          diff: diff ?? '(no diff: the report file is missing)',
+        },
+      );
     } else {
       t.pass('the committed report is the API of the built typings');
     }

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
 import { SDK_VERSION } from '@strata/sdk';
+import t from 'tap';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -14,7 +14,9 @@ function sources(dir: string): string[] {
 
 /** Import specifiers of a source file, comments left out. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 }
 

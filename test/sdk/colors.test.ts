@@ -1,5 +1,5 @@
-import t from 'tap';
 import { bandLegend, blendColors, colorBands, colorScale, fromRgb, isHexColor, normalizeHex, scaleLegend, toRgb } from '@strata/sdk';
+import t from 'tap';
 
 t.test('hex colors are validated and normalized', async (t) => {
   for (const valid of ['#fff', '#FFFFFF', '#a1b2c3', '#ABC']) t.ok(isHexColor(valid), valid);
@@ -11,9 +11,29 @@ t.test('hex colors are validated and normalized', async (t) => {
 });
 
 t.test('blendColors mixes by weight', async (t) => {
-  t.equal(blendColors([{ color: '#ff0000', weight: 1 }, { color: '#0000ff', weight: 1 }]), '#800080');
-  t.equal(blendColors([{ color: '#ff0000', weight: 3 }, { color: '#0000ff', weight: 1 }]), '#bf0040');
-  t.equal(blendColors([{ color: '#00ff00', weight: 5 }, { color: '#000000', weight: 0 }, { color: '#fff', weight: Number.NaN }]), '#00ff00', 'zero and NaN weights count for nothing');
+  t.equal(
+    blendColors([
+      { color: '#ff0000', weight: 1 },
+      { color: '#0000ff', weight: 1 },
+    ]),
+    '#800080',
+  );
+  t.equal(
+    blendColors([
+      { color: '#ff0000', weight: 3 },
+      { color: '#0000ff', weight: 1 },
+    ]),
+    '#bf0040',
+  );
+  t.equal(
+    blendColors([
+      { color: '#00ff00', weight: 5 },
+      { color: '#000000', weight: 0 },
+      { color: '#fff', weight: Number.NaN },
+    ]),
+    '#00ff00',
+    'zero and NaN weights count for nothing',
+  );
   t.throws(() => blendColors([{ color: '#fff', weight: 0 }]), RangeError);
   t.throws(() => blendColors([{ color: 'nope', weight: 1 }]), TypeError);
 });
@@ -33,7 +53,7 @@ t.test('colorScale interpolates between stops and clamps', async (t) => {
   t.throws(() => colorScale(['#fff', '#000'], [1, 1]), RangeError);
 });
 
-t.test('colorBands: the spec\'s coverage bands, edges included', async (t) => {
+t.test("colorBands: the spec's coverage bands, edges included", async (t) => {
   const bands = [
     { from: 0, color: '#e53935', label: '0%' },
     { from: 30, color: '#fdd835', label: '30%' },
@@ -42,8 +62,16 @@ t.test('colorBands: the spec\'s coverage bands, edges included', async (t) => {
   ];
   const color = colorBands(bands);
   const cases: Array<[number, string | undefined]> = [
-    [0, '#e53935'], [29.99, '#e53935'], [30, '#fdd835'], [69.999, '#fdd835'], [70, '#9ccc65'], [89.9, '#9ccc65'], [90, '#2e7d32'], [100, '#2e7d32'],
-    [-1, undefined], [Number.NaN, undefined],
+    [0, '#e53935'],
+    [29.99, '#e53935'],
+    [30, '#fdd835'],
+    [69.999, '#fdd835'],
+    [70, '#9ccc65'],
+    [89.9, '#9ccc65'],
+    [90, '#2e7d32'],
+    [100, '#2e7d32'],
+    [-1, undefined],
+    [Number.NaN, undefined],
   ];
   for (const [value, expected] of cases) t.equal(color(value), expected, `${value}%`);
   t.same(bandLegend([...bands].reverse()), { '0%': '#e53935', '30%': '#fdd835', '70%': '#9ccc65', '90%': '#2e7d32' }, 'legend in band order');

@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import t from 'tap';
 import type { GraphNode } from '@strata/sdk';
-import { PluginTester, PluginTestError } from '@strata/sdk-testing';
-import { pluginCode, writePlugin, type FixturePlugin } from '../helpers/fixture-plugins.ts';
+import { PluginTestError, PluginTester } from '@strata/sdk-testing';
+import t from 'tap';
+import { type FixturePlugin, pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 
 const GRAPH: { nodes: GraphNode[] } = { nodes: [{ id: 'file:a.ts', kind: 'file', name: 'a.ts', path: 'a.ts', language: 'typescript' } as GraphNode] };
 
@@ -50,7 +50,11 @@ t.test("the plugin's own time still counts: waiting on itself ends the apply", a
     (error: unknown) => error,
   );
   t.ok(failure instanceof PluginTestError, 'the apply fails');
-  t.match(failure, { code: 'PLUGIN_FAILED', kind: 'wall-time', message: /wall-time limit of 500 ms, not counting the time its capability calls waited on the host/ });
+  t.match(failure, {
+    code: 'PLUGIN_FAILED',
+    kind: 'wall-time',
+    message: /wall-time limit of 500 ms, not counting the time its capability calls waited on the host/,
+  });
 });
 
 t.test('progress reports reach the caller, at most five a second and always the last', async (t) => {
@@ -68,12 +72,19 @@ t.test('progress reports reach the caller, at most five a second and always the 
   t.same(result.progress.at(-1), { done: 12, total: 12, message: 'files read' }, 'the last one, done');
   t.ok(result.progress.length >= 3 && result.progress.length < 13, `reports in between, fewer than made (${result.progress.length} of 13)`);
   const done = result.progress.map((report) => report.done);
-  t.same(done, [...done].sort((a, b) => a - b), 'in order');
+  t.same(
+    done,
+    [...done].sort((a, b) => a - b),
+    'in order',
+  );
 });
 
 t.test('a malformed progress report fails the apply with a message naming it', async (t) => {
   const bad = await tester(t, { id: 'bad-progress', code: pluginCode(`ctx.progress(-1, 10);`) });
-  await t.rejects(bad.run({ graph: GRAPH }), { kind: 'threw', message: /progress\(done, total, message\): done must be a finite number of at least 0, got -1/ });
+  await t.rejects(bad.run({ graph: GRAPH }), {
+    kind: 'threw',
+    message: /progress\(done, total, message\): done must be a finite number of at least 0, got -1/,
+  });
   const badTotal = await tester(t, { id: 'bad-total', code: pluginCode(`ctx.progress(1, 'ten');`) });
   await t.rejects(badTotal.run({ graph: GRAPH }), { message: /total must be a finite number of at least 0, got "ten"/ });
 });

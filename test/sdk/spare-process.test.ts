@@ -2,9 +2,10 @@
 // reload): the sandbox that takes it loads and applies as with a process of
 // its own, a spare that died meanwhile is never handed out, and closing ends
 // the spare.
-import t from 'tap';
-import type { GraphNode } from '@strata/sdk';
+
 import { graphPayloadOf, PluginSandbox, SpareSandboxProcess } from '@strata/sandbox';
+import type { GraphNode } from '@strata/sdk';
+import t from 'tap';
 import { pluginCode } from '../helpers/fixture-plugins.ts';
 
 const CODE = pluginCode(`const o = ctx.overlay('main'); o.set(0, { color: '#00ff00' });`);

@@ -3,10 +3,10 @@
 // name rebound to 127.0.0.1 (DNS rebinding: Chromium's --host-resolver-rules stands in for the attacker's DNS).
 import { createServer, type Server } from 'node:http';
 import t from 'tap';
-import { LOC_PLUGIN, pluginsFolder } from '../helpers/fixture-plugins.ts';
-import { SAMPLE_REPO, makeRepo } from '../helpers/fixture-repo.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { LOC_PLUGIN, pluginsFolder } from '../helpers/fixture-plugins.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
 
 /** A server of one page, standing for a site the developer happens to visit. */
 async function attackerSite(t: { teardown(fn: () => unknown): void }): Promise<string> {
@@ -42,13 +42,26 @@ t.test('a page of another origin cannot apply, remove, save, compute or cancel, 
       }
     };
     // Simple requests: no preflight, so the browser sends them; the answer is opaque to the page.
-    await attempt('simple POST apply', () => fetch(`${strata}/api/overlays/loc/apply`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '' }));
+    await attempt('simple POST apply', () =>
+      fetch(`${strata}/api/overlays/loc/apply`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '' }),
+    );
     await attempt('simple POST apply, no body', () => fetch(`${strata}/api/overlays/loc/apply`, { method: 'POST', mode: 'no-cors' }));
-    await attempt('simple POST layout', () => fetch(`${strata}/api/graph/layout`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"positions":{"file:src/index.ts":{"x":1,"y":2}}}' }));
-    await attempt('simple POST compute', () => fetch(`${strata}/api/graph/layout/compute`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"iterations":5}' }));
+    await attempt('simple POST layout', () =>
+      fetch(`${strata}/api/graph/layout`, {
+        method: 'POST',
+        mode: 'no-cors',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"positions":{"file:src/index.ts":{"x":1,"y":2}}}',
+      }),
+    );
+    await attempt('simple POST compute', () =>
+      fetch(`${strata}/api/graph/layout/compute`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"iterations":5}' }),
+    );
     await attempt('beacon apply', async () => navigator.sendBeacon(`${strata}/api/overlays/loc/apply`, new Blob([''], { type: 'text/plain' })));
     // Requests that need a preflight (JSON, DELETE): the browser asks first, and the server says no.
-    await attempt('JSON POST apply', () => fetch(`${strata}/api/overlays/loc/apply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    await attempt('JSON POST apply', () =>
+      fetch(`${strata}/api/overlays/loc/apply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    );
     await attempt('DELETE layout', () => fetch(`${strata}/api/graph/layout`, { method: 'DELETE' }));
     // Reading: the same-origin policy, with no CORS header from the server.
     await attempt('read graph', () => fetch(`${strata}/api/graph`));

@@ -5,10 +5,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { makeRepo, SAMPLE_REPO, type FixtureFiles } from '../helpers/fixture-repo.ts';
-import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
+import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
+import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
 
 // A browser and a server per case: more than tap's default two minutes when the machine is busy.
 t.setTimeout(600_000);
@@ -32,11 +32,19 @@ t.test('a file added on disk appears next to its directory, without a reload, th
     if (now === camera) break;
     camera = now;
   }
-  const before = await page.evaluate(() => ({ camera: (window as any).strata.camera(), index: (window as any).strata.position('file:src/index.ts'), util: (window as any).strata.position('dir:src/util') }));
+  const before = await page.evaluate(() => ({
+    camera: (window as any).strata.camera(),
+    index: (window as any).strata.position('file:src/index.ts'),
+    util: (window as any).strata.position('dir:src/util'),
+  }));
 
   await writeFile(path.join(repo, 'src/util/added.ts'), "import { format } from './format';\nexport const added = format(1);\n");
   await page.waitForFunction(() => (window as any).strata.isVisible('file:src/util/added.ts'), undefined, { timeout: 10_000 });
-  const after = await page.evaluate(() => ({ camera: (window as any).strata.camera(), index: (window as any).strata.position('file:src/index.ts'), added: (window as any).strata.position('file:src/util/added.ts') }));
+  const after = await page.evaluate(() => ({
+    camera: (window as any).strata.camera(),
+    index: (window as any).strata.position('file:src/index.ts'),
+    added: (window as any).strata.position('file:src/util/added.ts'),
+  }));
   t.same(after.camera, before.camera, 'the camera did not move');
   t.same(after.index, before.index, 'nodes already placed stay');
   const graph = (await server.api('/api/graph')).body;
@@ -45,7 +53,10 @@ t.test('a file added on disk appears next to its directory, without a reload, th
   const positions = await page.evaluate((ids: string[]) => ids.map((id) => (window as any).strata.position(id)), xs);
   const extent = Math.max(...positions.map((p: { x: number }) => p.x)) - Math.min(...positions.map((p: { x: number }) => p.x));
   t.ok(Math.hypot(after.added.x - before.util.x, after.added.y - before.util.y) < extent * 0.1, 'the new file sits next to its directory');
-  t.ok(requests.some((url) => url.startsWith('/api/graph/changes?since=')), 'the page asked for the change');
+  t.ok(
+    requests.some((url) => url.startsWith('/api/graph/changes?since=')),
+    'the page asked for the change',
+  );
   t.notOk(requests.includes('/api/graph'), 'and not for the whole graph');
 
   // The node panel follows a change of the node it shows.
@@ -63,7 +74,10 @@ t.test('a plugin saved under --dev repaints the map', async (t) => {
   t.teardown(() => rm(plugins, { recursive: true, force: true }));
   const painter = (color: string) => ({
     id: 'painter',
-    code: pluginCode(`const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { color: '${color}', value: 1 });`, `[{ id: 'paint', name: 'Paint', type: 'color', legend: { all: '${color}' } }]`),
+    code: pluginCode(
+      `const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { color: '${color}', value: 1 });`,
+      `[{ id: 'paint', name: 'Paint', type: 'color', legend: { all: '${color}' } }]`,
+    ),
   });
   await writePlugin(path.join(plugins, 'painter'), painter('#ff00ff'));
   const server = await startTestServer(t, repo, { flags: { port: 0, dev: true, plugins: { directories: [plugins] } } });
@@ -73,7 +87,7 @@ t.test('a plugin saved under --dev repaints the map', async (t) => {
   await page.getByRole('switch', { name: 'Paint' }).check();
   await page.locator('.plugin[data-plugin="painter"][data-state="active"]').waitFor();
   await page.waitForTimeout(300);
-  t.ok(await countMapPixels(page, '#ff00ff') > 20, 'painted magenta');
+  t.ok((await countMapPixels(page, '#ff00ff')) > 20, 'painted magenta');
 
   const saved = Date.now();
   await writePlugin(path.join(plugins, 'painter'), painter('#00ffff'));
@@ -86,7 +100,8 @@ t.test('a plugin saved under --dev repaints the map', async (t) => {
 
 t.test('the layout: compute with progress, cancel, drag a node, save and reset', async (t) => {
   const files: FixtureFiles = { 'package.json': '{"name":"big","type":"module"}' };
-  for (let d = 0; d < 12; d++) for (let f = 0; f < 25; f++) files[`src/d${d}/f${f}.ts`] = `import '../d${(d + 1) % 12}/f${f}.js';\nexport const v${f} = ${f};\n`;
+  for (let d = 0; d < 12; d++)
+    for (let f = 0; f < 25; f++) files[`src/d${d}/f${f}.ts`] = `import '../d${(d + 1) % 12}/f${f}.js';\nexport const v${f} = ${f};\n`;
   const repo = await makeRepo(t, files);
   const server = await startTestServer(t, repo);
   const watched = await openPage(browser);
@@ -94,14 +109,19 @@ t.test('the layout: compute with progress, cancel, drag a node, save and reset',
   await openUi(watched, server.url);
   const layout = page.getByRole('region', { name: 'Layout' });
   // The page does not wait for it: the server's first answer loads TensorFlow.js in a worker.
-  await layout.locator('[data-role="layout-device"]').filter({ hasText: /Computes on (wasm|cpu|tensorflow)/ }).waitFor({ timeout: 30_000 });
+  await layout
+    .locator('[data-role="layout-device"]')
+    .filter({ hasText: /Computes on (wasm|cpu|tensorflow)/ })
+    .waitFor({ timeout: 30_000 });
   t.match(await layout.locator('[data-role="layout-device"]').textContent(), /Computes on (wasm|cpu|tensorflow)/, 'the backend, and whether a GPU computes');
   t.match(await layout.locator('[data-role="layout-device"]').textContent(), /no GPU/, 'no GPU on this machine');
 
   await layout.getByLabel('Iterations').fill('10000');
   await layout.getByRole('button', { name: 'Compute layout' }).click();
   const status = layout.getByRole('status', { name: 'Layout status' });
-  await page.waitForFunction(() => /Running: [1-9]\d* of 10000/.test(document.querySelector('[aria-label="Layout status"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => /Running: [1-9]\d* of 10000/.test(document.querySelector('[aria-label="Layout status"]')?.textContent ?? ''), undefined, {
+    timeout: 30_000,
+  });
   t.ok(Number(await layout.locator('progress').getAttribute('value')) >= 0, 'a progress bar');
   await layout.getByRole('button', { name: 'Cancel layout' }).click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('[aria-label="Layout status"]')?.textContent ?? ''));
@@ -113,7 +133,7 @@ t.test('the layout: compute with progress, cancel, drag a node, save and reset',
   await page.waitForFunction(() => /Completed/.test(document.querySelector('[aria-label="Layout status"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
   await page.waitForFunction(() => !document.querySelector('[data-role="no-layout"]'));
   const computed = await page.evaluate(() => (window as any).strata.position('file:src/d0/f0.ts'));
-  const saved = (await server.api('/api/graph/nodes/' + encodeURIComponent('file:src/d0/f0.ts'))).body.data.position;
+  const saved = (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/d0/f0.ts')}`)).body.data.position;
   t.same(computed, saved, 'the map draws the computed positions');
   t.not(computed.x, before.x);
   t.match(await status.textContent(), /Completed: 30 of 30/);
@@ -128,8 +148,8 @@ t.test('the layout: compute with progress, cancel, drag a node, save and reset',
   t.ok(await layout.getByRole('button', { name: 'Save layout' }).isEnabled(), 'a drag makes the layout savable');
   await layout.getByRole('button', { name: 'Save layout' }).click();
   let stored: { x: number; y: number } | undefined;
-  for (let i = 0; i < 50 && (stored?.x !== dragged.x); i++) {
-    stored = (await server.api('/api/graph/nodes/' + encodeURIComponent('file:src/d3/f3.ts'))).body.data.position;
+  for (let i = 0; i < 50 && stored?.x !== dragged.x; i++) {
+    stored = (await server.api(`/api/graph/nodes/${encodeURIComponent('file:src/d3/f3.ts')}`)).body.data.position;
     if (stored?.x !== dragged.x) await page.waitForTimeout(100);
   }
   t.same(stored, dragged, 'the dragged position was saved');
@@ -169,11 +189,14 @@ t.test('with authToken: the page asks for the token once, tells a wrong one, and
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   t.equal(await page.getByRole('dialog', { name: 'Access token' }).count(), 0, 'kept for the browser session');
-  t.notOk(urls.some((url) => url.includes(token)), 'the token is in no URL');
+  t.notOk(
+    urls.some((url) => url.includes(token)),
+    'the token is in no URL',
+  );
   t.same(
     watched.problems.filter((problem) => !/status of 401/.test(problem)),
     [],
-    'no console error besides the browser\'s notes of the 401 answers',
+    "no console error besides the browser's notes of the 401 answers",
   );
 });
 
@@ -196,6 +219,6 @@ t.test('a server that stops shows a banner; when it is back, the page reconnects
   t.same(
     watched.problems.filter((problem) => !/ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|ERR_CONNECTION_RESET/.test(problem)),
     [],
-    'no console error besides the browser\'s notes of refused connections',
+    "no console error besides the browser's notes of refused connections",
   );
 });

@@ -2,9 +2,9 @@
 // the node panel, search, filters and the view in the URL.
 import { createHash } from 'node:crypto';
 import t from 'tap';
+import { launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
-import { launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 
 // A browser and a server per case: more than tap's default two minutes when the machine is busy.
 t.setTimeout(600_000);
@@ -19,11 +19,14 @@ t.test('the page loads without a console error and shows the graph the API serve
   const watched = await openPage(browser);
   await openUi(watched, server.url);
   const summary = watched.page.locator('[data-role="summary"]');
-  t.equal(await summary.getAttribute('data-nodes'), String(graph.body.meta.nodeCount), 'the node count is the API\'s');
-  t.equal(await summary.getAttribute('data-edges'), String(graph.body.meta.edgeCount), 'the edge count is the API\'s');
+  t.equal(await summary.getAttribute('data-nodes'), String(graph.body.meta.nodeCount), "the node count is the API's");
+  t.equal(await summary.getAttribute('data-edges'), String(graph.body.meta.edgeCount), "the edge count is the API's");
   t.match(await summary.textContent(), /\d+ nodes · \d+ files/);
   t.ok(await watched.page.evaluate(() => (window as any).strata.isVisible('file:src/index.ts')), 'files are drawn');
-  t.notOk(await watched.page.evaluate(() => (window as any).strata.isVisible('sym:src/util/format.ts#format')), 'symbols are not drawn until their file is expanded');
+  t.notOk(
+    await watched.page.evaluate(() => (window as any).strata.isVisible('sym:src/util/format.ts#format')),
+    'symbols are not drawn until their file is expanded',
+  );
   t.equal(await watched.page.getByText('No saved layout').count(), 1, 'without a saved layout the page offers to compute one');
   t.same(watched.problems, [], 'no console error');
 });
@@ -31,7 +34,7 @@ t.test('the page loads without a console error and shows the graph the API serve
 t.test('the page and its assets: cached by hash, compressed, served without a token', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo, { flags: { port: 0, authToken: 'a-secret-token-of-some-length' } });
-  const page = await fetch(server.url + '/', { headers: { 'accept-encoding': 'gzip, br' } });
+  const page = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'gzip, br' } });
   t.equal(page.status, 200, 'the page needs no token (it asks for one)');
   t.match(page.headers.get('content-encoding'), /^(br|gzip)$/, 'compressed');
   t.equal(page.headers.get('cache-control'), 'no-cache', 'the page is revalidated, so a new build is seen');
@@ -41,7 +44,11 @@ t.test('the page and its assets: cached by hash, compressed, served without a to
   const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
   t.equal(inline.length, 1, 'one inline script: the boot script, which starts the graph worker while the page loads');
   const scriptSources = /script-src ([^;]*)/.exec(policy)?.[1]?.split(' ') ?? [];
-  t.same(scriptSources, ["'self'", `'sha256-${createHash('sha256').update(inline[0]!, 'utf8').digest('base64')}'`], 'scripts: this server\'s, and that inline script by its hash only');
+  t.same(
+    scriptSources,
+    ["'self'", `'sha256-${createHash('sha256').update(inline[0]!, 'utf8').digest('base64')}'`],
+    "scripts: this server's, and that inline script by its hash only",
+  );
   const script = /src="(\/assets\/strata-[A-Z0-9]{8}\.js)"/.exec(html)?.[1];
   t.ok(script, 'the script is named by its hash');
   const asset = await fetch(server.url + script!, { headers: { 'accept-encoding': 'gzip' } });
@@ -52,12 +59,12 @@ t.test('the page and its assets: cached by hash, compressed, served without a to
   await asset.arrayBuffer();
   const again = await fetch(server.url + script!, { headers: { 'if-none-match': etag } });
   t.equal(again.status, 304, 'a cached copy is confirmed by its ETag');
-  const api = await fetch(server.url + '/api/graph');
+  const api = await fetch(`${server.url}/api/graph`);
   t.equal(api.status, 401, 'the API still needs the token');
-  const missing = await fetch(server.url + '/assets/nothing-here.js');
+  const missing = await fetch(`${server.url}/assets/nothing-here.js`);
   t.equal(missing.status, 404);
   t.equal((await missing.json()).error.code, 'NOT_FOUND');
-  const sneaky = await fetch(server.url + '/assets/..%2Fapi%2Fgraph');
+  const sneaky = await fetch(`${server.url}/assets/..%2Fapi%2Fgraph`);
   t.not(sneaky.status, 200, 'an encoded path is not an asset');
 });
 
@@ -96,7 +103,11 @@ t.test('search finds a node by a fuzzy name, with the keyboard, and the node pan
   await panel.locator('button[data-node="file:src/util/helper.ts"]').click();
   await panel.getByRole('heading', { name: 'helper.ts' }).waitFor();
   t.match(await panel.textContent(), /Incoming \(\d+\)/);
-  t.equal(await panel.getByRole('link', { name: 'Open in editor' }).getAttribute('href'), `vscode://file${encodeURI(sampleRepo)}/src/util/helper.ts:1`, 'a link opens the file in the editor');
+  t.equal(
+    await panel.getByRole('link', { name: 'Open in editor' }).getAttribute('href'),
+    `vscode://file${encodeURI(sampleRepo)}/src/util/helper.ts:1`,
+    'a link opens the file in the editor',
+  );
   t.same(watched.problems, [], 'no console error');
 });
 
@@ -114,11 +125,19 @@ t.test('clicking a node on the map selects it and highlights its neighbours; a c
   const widths = () =>
     page.evaluate(() => {
       const map = document.getElementById('map')!;
-      return { map: Math.round(map.getBoundingClientRect().width), canvases: [...map.querySelectorAll('canvas')].filter((canvas) => getComputedStyle(canvas).display !== 'none').map((canvas) => Math.round(canvas.getBoundingClientRect().width)) };
+      return {
+        map: Math.round(map.getBoundingClientRect().width),
+        canvases: [...map.querySelectorAll('canvas')]
+          .filter((canvas) => getComputedStyle(canvas).display !== 'none')
+          .map((canvas) => Math.round(canvas.getBoundingClientRect().width)),
+      };
     });
   await page.waitForFunction(() => (window as any).strata.still());
   const drawn = await widths();
-  t.ok(drawn.canvases.length > 0 && drawn.canvases.every((width) => width === drawn.map), `sigma's canvases are as wide as the map beside the node panel (${JSON.stringify(drawn)})`);
+  t.ok(
+    drawn.canvases.length > 0 && drawn.canvases.every((width) => width === drawn.map),
+    `sigma's canvases are as wide as the map beside the node panel (${JSON.stringify(drawn)})`,
+  );
   await page.waitForFunction(() => location.hash.includes('camera='));
   const link = await page.evaluate(() => location.href);
 

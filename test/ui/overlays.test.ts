@@ -6,10 +6,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { pluginCode, writePlugins } from '../helpers/fixture-plugins.ts';
-import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
+import { pluginCode, writePlugins } from '../helpers/fixture-plugins.ts';
+import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
+import { startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 const MAGENTA = '#ff00ff';
 const CYAN = '#00ffff';
@@ -37,7 +37,12 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
     },
     {
       id: 'cyan',
-      parameters: { type: 'object', properties: { label: { type: 'string', minLength: 1, description: 'Badge text' } }, required: ['label'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { label: { type: 'string', minLength: 1, description: 'Badge text' } },
+        required: ['label'],
+        additionalProperties: false,
+      },
       code: pluginCode(
         `const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { color: '${CYAN}', value: 3, badge: ctx.params.label });`,
         `[{ id: 'paint', name: 'Cyan Paint', type: 'color', legend: { all: '${CYAN}' } }]`,
@@ -45,7 +50,10 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
     },
     {
       id: 'sizes',
-      code: pluginCode(`const o = ctx.overlay('size'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { size: 2 });`, `[{ id: 'size', name: 'Big Files', type: 'size', legend: {} }]`),
+      code: pluginCode(
+        `const o = ctx.overlay('size'); for (const i of ctx.graph.nodesOfKind('file')) o.set(i, { size: 2 });`,
+        `[{ id: 'size', name: 'Big Files', type: 'size', legend: {} }]`,
+      ),
     },
     { id: 'broken', code: pluginCode(`throw new Error('the report is missing');`, `[{ id: 'main', name: 'Broken Overlay', type: 'color', legend: {} }]`) },
     { id: 'future', sdk: '^9.0.0', code: pluginCode('') },
@@ -61,7 +69,7 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
   await page.locator('.plugin[data-plugin="magenta"][data-state="active"]').waitFor();
   await panel.getByRole('figure', { name: 'Legend of Magenta Paint' }).waitFor();
   await page.waitForFunction(() => location.hash.includes('magenta'));
-  t.ok(await countMapPixels(page, MAGENTA) > 20, 'files turn magenta');
+  t.ok((await countMapPixels(page, MAGENTA)) > 20, 'files turn magenta');
   t.equal((await server.api('/api/overlays/magenta/status')).body.data.state, 'active', 'the plugin was applied on the server');
 
   // A plugin with parameters opens its form first.
@@ -72,17 +80,21 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
   await form.getByRole('button', { name: 'Apply' }).click();
   await page.locator('.plugin[data-plugin="cyan"][data-state="active"]').waitFor();
   await panel.getByRole('figure', { name: 'Legend of Cyan Paint' }).waitFor();
-  t.same((await server.api('/api/overlays/cyan/status')).body.data.params, { label: 'C!' }, 'the form\'s values were the parameters');
-  const order = () => panel.getByRole('list', { name: 'Visible overlays' }).locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-overlay')));
+  t.same((await server.api('/api/overlays/cyan/status')).body.data.params, { label: 'C!' }, "the form's values were the parameters");
+  const order = () =>
+    panel
+      .getByRole('list', { name: 'Visible overlays' })
+      .locator('li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-overlay')));
   t.same(await order(), ['cyan/paint', 'magenta/paint'], 'the overlay turned on last is on top');
   await page.waitForFunction(() => !document.querySelector('.plugin[data-state="applying"]'));
-  t.ok(await countMapPixels(page, CYAN) > 20, 'the topmost color overlay colors the files');
+  t.ok((await countMapPixels(page, CYAN)) > 20, 'the topmost color overlay colors the files');
   t.equal(await countMapPixels(page, MAGENTA), 0, 'the one below does not show through');
 
   await panel.getByRole('button', { name: 'Move Magenta Paint up' }).click();
   t.same(await order(), ['magenta/paint', 'cyan/paint']);
   await page.waitForTimeout(200);
-  t.ok(await countMapPixels(page, MAGENTA) > 20, 'reordered: magenta on top');
+  t.ok((await countMapPixels(page, MAGENTA)) > 20, 'reordered: magenta on top');
   t.equal(await countMapPixels(page, CYAN), 0);
 
   // The hover card and the node panel give every visible overlay's value; badges side by side.
@@ -92,7 +104,7 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
   await card.waitFor();
   t.match(await card.textContent(), /Magenta Paint: 7/);
   t.match(await card.textContent(), /Cyan Paint: 3/);
-  t.same(await card.locator('.badge').allTextContents(), ['M', 'C!'], 'badges in the list\'s order');
+  t.same(await card.locator('.badge').allTextContents(), ['M', 'C!'], "badges in the list's order");
   await page.mouse.click(at.x, at.y);
   const nodePanel = page.getByRole('complementary', { name: 'Node' });
   await nodePanel.locator('[data-overlay="magenta/paint"]').waitFor();
@@ -108,7 +120,7 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
   await panel.getByRole('switch', { name: 'Magenta Paint' }).uncheck();
   await page.waitForTimeout(200);
   t.equal(await countMapPixels(page, MAGENTA), 0, 'turned off, it is hidden');
-  t.ok(await countMapPixels(page, CYAN) > 20, 'and the next one shows');
+  t.ok((await countMapPixels(page, CYAN)) > 20, 'and the next one shows');
   t.equal((await server.api('/api/overlays/magenta/status')).body.data.state, 'active', 'hiding does not remove it');
   await panel.getByRole('button', { name: 'Remove Plugin cyan' }).click();
   await page.locator('.plugin[data-plugin="cyan"][data-state="inactive"]').waitFor();
@@ -127,13 +139,14 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
   t.same(
     watched.problems.filter((problem) => !/status of 500/.test(problem)),
     [],
-    'no console error besides the browser\'s note of the failed apply (500 PLUGIN_FAILED)',
+    "no console error besides the browser's note of the failed apply (500 PLUGIN_FAILED)",
   );
 });
 
-t.test('built-in plugins: dates for git-activity, a file picker for test-coverage\'s report', async (t) => {
+t.test("built-in plugins: dates for git-activity, a file picker for test-coverage's report", async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'add', '.');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first', '--date', '2026-01-10T10:00:00Z');
@@ -196,44 +209,51 @@ t.test("a long apply shows how far it has come on its plugin's line", async (t) 
   t.same(watched.problems, []);
 });
 
-t.test('a link to a symbol with an overlay that paints symbols: the symbol is shown with its value once the page is ready; the panels come with the map', async (t) => {
-  const repo = await makeRepo(t, SAMPLE_REPO);
-  const plugins = await pluginDir(t);
-  await writePlugins(plugins, [
-    {
-      id: 'symbols',
-      code: pluginCode(
-        `const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('function')) o.set(i, { color: '${MAGENTA}', value: 42 });`,
-        `[{ id: 'paint', name: 'Symbol Paint', type: 'color', legend: { all: '${MAGENTA}' } }]`,
-      ),
-    },
-  ]);
-  const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
-  t.equal((await server.api('/api/overlays/symbols/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
-  const watched = await openPage(browser);
-  const { page } = watched;
-  // When the map is first drawn, and whether the panels were hidden until then (they are drawn with the map).
-  await page.addInitScript(() => {
-    const seen = ((window as any).__seen = {} as Record<string, unknown>);
-    new MutationObserver(() => {
-      const sidebarChild = document.querySelector('.sidebar > *');
-      if (sidebarChild && seen.panelsWhileLoading === undefined) seen.panelsWhileLoading = getComputedStyle(sidebarChild).visibility;
-      if (document.body?.dataset.drawn === 'true' && seen.panelsWhenDrawn === undefined) seen.panelsWhenDrawn = getComputedStyle(sidebarChild!).visibility;
-    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn'] });
-  });
-  const symbol = 'sym:src/util/format.ts#format';
-  await openUi(watched, `${server.url}/#node=${encodeURIComponent(symbol)}&overlays=symbols/paint`);
-  t.same(await page.evaluate(() => (window as any).__seen), { panelsWhileLoading: 'hidden', panelsWhenDrawn: 'visible' }, 'the panels are hidden while the graph loads and shown with the map');
-  t.ok(await page.evaluate((id) => (window as any).strata.isVisible(id), symbol), "the linked symbol is drawn (its file expanded)");
-  const nodePanel = page.getByRole('complementary', { name: 'Node' });
-  await nodePanel.getByRole('heading', { name: 'format' }).waitFor();
-  // The hover card reads the page's own copy of the styles: the symbol's came with the graph, before the symbol did.
-  // Where the symbol is once the camera, which centers on it, holds still.
-  await page.waitForFunction(() => (window as any).strata.still());
-  const at = await page.evaluate((id) => (window as any).strata.nodeOnPage(id), symbol);
-  await page.mouse.move(at.x, at.y);
-  const card = page.getByRole('tooltip');
-  await card.waitFor();
-  t.match(await card.textContent(), /Symbol Paint: 42/, "the symbol's overlay value");
-  t.same(watched.problems, []);
-});
+t.test(
+  'a link to a symbol with an overlay that paints symbols: the symbol is shown with its value once the page is ready; the panels come with the map',
+  async (t) => {
+    const repo = await makeRepo(t, SAMPLE_REPO);
+    const plugins = await pluginDir(t);
+    await writePlugins(plugins, [
+      {
+        id: 'symbols',
+        code: pluginCode(
+          `const o = ctx.overlay('paint'); for (const i of ctx.graph.nodesOfKind('function')) o.set(i, { color: '${MAGENTA}', value: 42 });`,
+          `[{ id: 'paint', name: 'Symbol Paint', type: 'color', legend: { all: '${MAGENTA}' } }]`,
+        ),
+      },
+    ]);
+    const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
+    t.equal((await server.api('/api/overlays/symbols/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
+    const watched = await openPage(browser);
+    const { page } = watched;
+    // When the map is first drawn, and whether the panels were hidden until then (they are drawn with the map).
+    await page.addInitScript(() => {
+      const seen = ((window as any).__seen = {} as Record<string, unknown>);
+      new MutationObserver(() => {
+        const sidebarChild = document.querySelector('.sidebar > *');
+        if (sidebarChild && seen.panelsWhileLoading === undefined) seen.panelsWhileLoading = getComputedStyle(sidebarChild).visibility;
+        if (document.body?.dataset.drawn === 'true' && seen.panelsWhenDrawn === undefined) seen.panelsWhenDrawn = getComputedStyle(sidebarChild!).visibility;
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn'] });
+    });
+    const symbol = 'sym:src/util/format.ts#format';
+    await openUi(watched, `${server.url}/#node=${encodeURIComponent(symbol)}&overlays=symbols/paint`);
+    t.same(
+      await page.evaluate(() => (window as any).__seen),
+      { panelsWhileLoading: 'hidden', panelsWhenDrawn: 'visible' },
+      'the panels are hidden while the graph loads and shown with the map',
+    );
+    t.ok(await page.evaluate((id) => (window as any).strata.isVisible(id), symbol), 'the linked symbol is drawn (its file expanded)');
+    const nodePanel = page.getByRole('complementary', { name: 'Node' });
+    await nodePanel.getByRole('heading', { name: 'format' }).waitFor();
+    // The hover card reads the page's own copy of the styles: the symbol's came with the graph, before the symbol did.
+    // Where the symbol is once the camera, which centers on it, holds still.
+    await page.waitForFunction(() => (window as any).strata.still());
+    const at = await page.evaluate((id) => (window as any).strata.nodeOnPage(id), symbol);
+    await page.mouse.move(at.x, at.y);
+    const card = page.getByRole('tooltip');
+    await card.waitFor();
+    t.match(await card.textContent(), /Symbol Paint: 42/, "the symbol's overlay value");
+    t.same(watched.problems, []);
+  },
+);

@@ -6,8 +6,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { startTestServerWithBuiltIns, postJson } from '../helpers/strata-server.ts';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
+import { postJson, startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
 t.setTimeout(600_000);
 const checkout = path.resolve(import.meta.dirname, '../..');
@@ -45,9 +45,20 @@ t.test("Strata's own repository with an overlay on, at 1280x800", async (t) => {
   const at = await page.evaluate(() => (window as any).strata.nodeOnPage('file:host/src/http/http-server.ts'));
   await page.mouse.move(at.x, at.y);
   await page.getByRole('tooltip').waitFor();
-  const legendColors = await panel.getByRole('figure', { name: 'Legend of Cognitive Complexity' }).locator('.swatch').evaluateAll((swatches) => swatches.map((swatch) => getComputedStyle(swatch).backgroundColor));
+  const legendColors = await panel
+    .getByRole('figure', { name: 'Legend of Cognitive Complexity' })
+    .locator('.swatch')
+    .evaluateAll((swatches) => swatches.map((swatch) => getComputedStyle(swatch).backgroundColor));
   t.ok(legendColors.length > 1, 'the legend has its scale');
-  const hexes = legendColors.map((color) => '#' + color.match(/\d+/g)!.slice(0, 3).map((value) => Number(value).toString(16).padStart(2, '0')).join(''));
+  const hexes = legendColors.map(
+    (color) =>
+      '#' +
+      color
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map((value) => Number(value).toString(16).padStart(2, '0'))
+        .join(''),
+  );
   let painted = 0;
   for (const hex of hexes) painted += await countMapPixels(page, hex, 6);
   t.ok(painted > 200, `the map shows the overlay's colors (${painted} pixels in the legend's colors)`);

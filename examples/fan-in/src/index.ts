@@ -1,4 +1,4 @@
-import { bandLegend, colorBands, definePlugin, InvalidInputError, type ColorBand } from '@strata/sdk';
+import { bandLegend, type ColorBand, colorBands, definePlugin, InvalidInputError } from '@strata/sdk';
 
 /** Importers per file, in bands (a colorblind-safe sequential blue scale). */
 const BANDS: ColorBand[] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import t from 'tap';
 import { fixtureRepository, PluginTester } from '@strata/sdk-testing';
+import t from 'tap';
 
 const tester = new PluginTester(new URL('..', import.meta.url));
 // A folder of fixture files, indexed as the host indexes a repository: real files and import edges.
@@ -71,7 +71,7 @@ tester.cases('fan-in', [
     error: { code: 'INVALID_PARAMETER', message: 'plugin "fan-in": exclude 1, line 2: "../secrets/" is not a path inside the repository' },
   },
   {
-    name: 'a parameter out of range is refused before the plugin runs, in the host\'s words',
+    name: "a parameter out of range is refused before the plugin runs, in the host's words",
     graph,
     params: { hubThreshold: 0 },
     error: { code: 'INVALID_PARAMETER', message: 'body.hubThreshold: must be >= 1' },

@@ -5,7 +5,7 @@ const HIGH_DENSITY = 5;
 
 const scale = colorScale(['#e8f5e9', '#fff176', '#e53935'], [0, HIGH_DENSITY]);
 
-function escape(word: string): string {
+function escapeRegExp(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -44,7 +44,7 @@ export default definePlugin({
   async apply(ctx) {
     const markers = ctx.params.markers;
     const languages = new Set(ctx.params.languages);
-    const pattern = new RegExp(`\\b(${markers.map(escape).join('|')})\\b`, 'g');
+    const pattern = new RegExp(`\\b(${markers.map(escapeRegExp).join('|')})\\b`, 'g');
     const graph = ctx.graph;
     const { language, languageNames, loc, parent } = graph.nodes;
     const density = ctx.overlay('density');

@@ -1,5 +1,5 @@
-import t from 'tap';
 import { PluginTester } from '@strata/sdk-testing';
+import t from 'tap';
 
 const tester = new PluginTester(new URL('..', import.meta.url));
 
@@ -38,13 +38,28 @@ t.test('markers are a parameter', async (t) => {
 
 t.test('a file the host refuses to read fails the apply with its message', async (t) => {
   await t.rejects(
-    tester.run({ graph, capabilities: { 'files:read': () => { throw new Error('files.read: src/a.ts: no such file'); } } }),
+    tester.run({
+      graph,
+      capabilities: {
+        'files:read': () => {
+          throw new Error('files.read: src/a.ts: no such file');
+        },
+      },
+    }),
     /no such file/,
   );
 });
 
 t.test('many files: reads go through the sandbox queue, not all at once', async (t) => {
-  const files = Array.from({ length: 150 }, (_, i) => ({ id: `file:src/f${i}.ts`, kind: 'file' as const, name: `f${i}.ts`, path: `src/f${i}.ts`, parent: 'dir:src', language: 'typescript', loc: 10 }));
+  const files = Array.from({ length: 150 }, (_, i) => ({
+    id: `file:src/f${i}.ts`,
+    kind: 'file' as const,
+    name: `f${i}.ts`,
+    path: `src/f${i}.ts`,
+    parent: 'dir:src',
+    language: 'typescript',
+    loc: 10,
+  }));
   const result = await tester.run({
     graph: { nodes: [graph.nodes[0]!, graph.nodes[1]!, ...files] },
     capabilities: { 'files:read': (path: string) => (path.endsWith('7.ts') ? '// TODO\n' : '') },

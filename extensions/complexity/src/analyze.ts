@@ -14,7 +14,7 @@
  * types, class properties are split by kind). Each difference is mapped
  * below where it matters. The README lists the definitions.
  */
-import { parse, type ParserPlugin } from '@babel/parser';
+import { type ParserPlugin, parse } from '@babel/parser';
 import { codeLineCounts, codeLinesBetween } from './lines.ts';
 
 /** How a file is parsed. */
@@ -101,8 +101,23 @@ interface Node {
 
 /** Keys that never lead to a node either rule looks at (positions, comments, type annotations). */
 const SKIPPED_KEYS = new Set([
-  'type', 'start', 'end', 'loc', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments',
-  'typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeParameters', 'superTypeArguments', 'implements', 'predicate',
+  'type',
+  'start',
+  'end',
+  'loc',
+  'range',
+  'extra',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+  'typeArguments',
+  'superTypeParameters',
+  'superTypeArguments',
+  'implements',
+  'predicate',
 ]);
 
 /** Declarations of types only. */
@@ -554,7 +569,7 @@ function functionName(node: Node, parent: Node | undefined, currentClass: string
         break;
       }
       case 'ExportDefaultDeclaration':
-        return (node.id as Node | null)?.name as string | undefined ?? 'default';
+        return ((node.id as Node | null)?.name as string | undefined) ?? 'default';
       default:
         break;
     }
@@ -567,7 +582,7 @@ const JS_PLUGINS: ParserPlugin[] = ['jsx', 'decorators-legacy', 'decoratorAutoAc
 
 function pluginsOf(dialect: Dialect, modernDecorators: boolean): ParserPlugin[] {
   let plugins = dialect === 'javascript' ? JS_PLUGINS : dialect === 'tsx' ? [...TS_PLUGINS, 'jsx' as ParserPlugin] : TS_PLUGINS;
-  if (dialect === 'dts') plugins = plugins.map((plugin) => (plugin === 'typescript' ? ['typescript', { dts: true }] as ParserPlugin : plugin));
+  if (dialect === 'dts') plugins = plugins.map((plugin) => (plugin === 'typescript' ? (['typescript', { dts: true }] as ParserPlugin) : plugin));
   return modernDecorators ? plugins.map((plugin) => (plugin === 'decorators-legacy' ? 'decorators' : plugin)) : plugins;
 }
 
@@ -587,7 +602,13 @@ export function parseSource(text: string, dialect: Dialect, path = ''): ParsedFi
   for (const sourceType of commonjs ? (['commonjs', 'module'] as const) : (['module', 'commonjs'] as const)) {
     for (const modernDecorators of [false, true]) {
       try {
-        const file = parse(text, { sourceType, errorRecovery: true, plugins: pluginsOf(dialect, modernDecorators), createParenthesizedExpressions: false, attachComment: false });
+        const file = parse(text, {
+          sourceType,
+          errorRecovery: true,
+          plugins: pluginsOf(dialect, modernDecorators),
+          createParenthesizedExpressions: false,
+          attachComment: false,
+        });
         if (file.errors.length === 0) return file;
         if (!best || file.errors.length < best.errors.length) best = file;
       } catch (error) {

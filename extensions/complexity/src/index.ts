@@ -4,8 +4,8 @@
  * `cognitive-complexity`) and lines of code, per function, class, file and
  * directory. The README has the exact definitions.
  */
-import { colorScale, definePlugin, type ApplyContext, type HexColor, type Legend } from '@strata/sdk';
-import { analyzeSource, dialectOf, type ClassMetrics, type FileMetrics, type FunctionMetrics } from './analyze.ts';
+import { type ApplyContext, colorScale, definePlugin, type HexColor, type Legend } from '@strata/sdk';
+import { analyzeSource, type ClassMetrics, dialectOf, type FileMetrics, type FunctionMetrics } from './analyze.ts';
 
 /** Reads in flight at once (the host answers at most 64 waiting calls). */
 const CONCURRENT_READS = 16;
@@ -40,16 +40,25 @@ function logScale(top: number): (value: number) => HexColor {
 /** Cognitive complexity: 15 (SonarJS's threshold for a function) is orange; 500 and more (a large file) dark red. */
 const COGNITIVE_TOP = 500;
 const cognitiveColor = logScale(COGNITIVE_TOP);
-const COGNITIVE_LEGEND: Legend = legendOf(cognitiveColor, [0, 1, 5, 15, 50, 150, COGNITIVE_TOP], (value) => (value === COGNITIVE_TOP ? `${value}+` : `${value}`));
+const COGNITIVE_LEGEND: Legend = legendOf(cognitiveColor, [0, 1, 5, 15, 50, 150, COGNITIVE_TOP], (value) =>
+  value === COGNITIVE_TOP ? `${value}+` : `${value}`,
+);
 
 const CYCLOMATIC_TOP = 1000;
 const cyclomaticColor = logScale(CYCLOMATIC_TOP);
-const CYCLOMATIC_LEGEND: Legend = legendOf(cyclomaticColor, [1, 5, 20, 100, 300, CYCLOMATIC_TOP], (value) =>
-  `${value === CYCLOMATIC_TOP ? `${value}+` : value} (size ${logSize(value, CYCLOMATIC_NORMAL).toFixed(1)})`);
+const CYCLOMATIC_LEGEND: Legend = legendOf(
+  cyclomaticColor,
+  [1, 5, 20, 100, 300, CYCLOMATIC_TOP],
+  (value) => `${value === CYCLOMATIC_TOP ? `${value}+` : value} (size ${logSize(value, CYCLOMATIC_NORMAL).toFixed(1)})`,
+);
 
 const LOC_TOP = 10000;
 const locColor = logScale(LOC_TOP);
-const LOC_LEGEND: Legend = legendOf(locColor, [1, 30, 300, 3000, LOC_TOP], (value) => `${value === LOC_TOP ? `${value}+` : value} loc (size ${logSize(value, LOC_NORMAL).toFixed(1)})`);
+const LOC_LEGEND: Legend = legendOf(
+  locColor,
+  [1, 30, 300, 3000, LOC_TOP],
+  (value) => `${value === LOC_TOP ? `${value}+` : value} loc (size ${logSize(value, LOC_NORMAL).toFixed(1)})`,
+);
 
 function legendOf(scale: (value: number) => HexColor, values: number[], label: (value: number) => string): Legend {
   return Object.fromEntries(values.map((value) => [label(value), scale(value)]));
@@ -92,7 +101,9 @@ function unitOf(metrics: FileMetrics, qualifiedName: string, startLine: number, 
 }
 
 function classOf(metrics: FileMetrics, name: string, startLine: number, endLine: number): ClassMetrics | undefined {
-  return metrics.classes.find((candidate) => candidate.name === name && (startLine === 0 || (candidate.anchorLine >= startLine && candidate.anchorLine <= endLine)));
+  return metrics.classes.find(
+    (candidate) => candidate.name === name && (startLine === 0 || (candidate.anchorLine >= startLine && candidate.anchorLine <= endLine)),
+  );
 }
 
 export default definePlugin({
@@ -108,7 +119,8 @@ export default definePlugin({
       id: 'cognitive',
       name: 'Cognitive Complexity',
       type: 'color',
-      description: "Color by cognitive complexity as SonarJS's cognitive-complexity rule counts it: per function, SonarJS's file figure per file; directories add up their files.",
+      description:
+        "Color by cognitive complexity as SonarJS's cognitive-complexity rule counts it: per function, SonarJS's file figure per file; directories add up their files.",
       legend: COGNITIVE_LEGEND,
     },
     {
@@ -137,10 +149,22 @@ export default definePlugin({
     const files = [...graph.nodesOfKind('file')].filter((file) => dialectOf(path[file]!, languageNames[language[file]!]!) !== undefined);
     const totals = new Map<number, Figures>();
     const summary = {
-      files: 0, filesNotParsed: 0, filesNotRead: 0, filesWithRecoveredErrors: 0,
-      functions: 0, classFieldInitializers: 0, classStaticBlocks: 0, symbolsStyled: 0, symbolsUnmatched: 0,
-      cyclomatic: 0, cognitive: 0, loc: 0,
-      maxCyclomatic: 0, maxCyclomaticFunction: '', maxCognitive: 0, maxCognitiveFunction: '',
+      files: 0,
+      filesNotParsed: 0,
+      filesNotRead: 0,
+      filesWithRecoveredErrors: 0,
+      functions: 0,
+      classFieldInitializers: 0,
+      classStaticBlocks: 0,
+      symbolsStyled: 0,
+      symbolsUnmatched: 0,
+      cyclomatic: 0,
+      cognitive: 0,
+      loc: 0,
+      maxCyclomatic: 0,
+      maxCyclomaticFunction: '',
+      maxCognitive: 0,
+      maxCognitiveFunction: '',
     };
     const logged = { count: 0 };
     const note = (message: string): void => {

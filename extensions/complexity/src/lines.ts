@@ -12,8 +12,19 @@ export interface Span {
 
 /** White space as JavaScript's `\s` (line terminators are handled apart). */
 function isBlank(code: number): boolean {
-  return code === 32 || code === 9 || code === 11 || code === 12 || code === 0xa0 || code === 0xfeff
-    || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x3000;
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 11 ||
+    code === 12 ||
+    code === 0xa0 ||
+    code === 0xfeff ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
 }
 
 function isLineEnd(code: number): boolean {

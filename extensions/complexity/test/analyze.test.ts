@@ -44,7 +44,11 @@ t.test('dialects from names and languages', async (t) => {
 t.test('parsing: recovery, CommonJS, not parsed', async (t) => {
   t.equal(analyzeSource('with (a) { b }', 'javascript', 'a.js').recoveredErrors, 0, 'sloppy-mode code parses as a script');
   t.equal(analyzeSource('return 1;', 'javascript', 'a.cjs').recoveredErrors, 0, 'top-level return in CommonJS');
-  t.equal(analyzeSource('const a = 1; const a = 2;', 'typescript', 'a.ts').recoveredErrors, 1, 'an error the parser recovers from is counted, the file still measured');
+  t.equal(
+    analyzeSource('const a = 1; const a = 2;', 'typescript', 'a.ts').recoveredErrors,
+    1,
+    'an error the parser recovers from is counted, the file still measured',
+  );
   t.throws(() => analyzeSource('export const = ;', 'typescript', 'a.ts'), /Unexpected token/);
   t.throws(() => analyzeSource('function f(x: number) {}', 'javascript', 'a.js'), 'JavaScript is parsed without Flow');
   t.equal(parseSource('class A { @d m(@p x) {} }', 'typescript', 'a.ts').errors.length, 0, 'parameter decorators (legacy)');
@@ -68,8 +72,14 @@ t.test('names as the indexer gives them', async (t) => {
     metrics.units.filter((unit) => unit.kind === 'function').map((unit) => unit.name),
     ['f', 'g', 'default.get size', 'default.make', 'default.#p', 'default.x', 'default.k', 'C.constructor', 'C.set v', 'm', 'n', 'get q', 'h', 'default'],
   );
-  t.same(metrics.classes.map((c) => c.name), ['default', 'C']);
-  t.same(metrics.units.map((unit) => unit.kind).filter((kind) => kind !== 'function'), ['class-field-initializer']);
+  t.same(
+    metrics.classes.map((c) => c.name),
+    ['default', 'C'],
+  );
+  t.same(
+    metrics.units.map((unit) => unit.kind).filter((kind) => kind !== 'function'),
+    ['class-field-initializer'],
+  );
 });
 
 t.test('figures worked out by hand', async (t) => {
@@ -82,7 +92,13 @@ t.test('figures worked out by hand', async (t) => {
   t.same({ cyclomatic: two.units[0]!.cyclomatic, cognitive: two.units[0]!.cognitive }, { cyclomatic: 7, cognitive: 2 });
   // Nested functions count on their own; the enclosing one is not charged for them.
   const three = analyzeSource('function f(xs) { return xs.map((x) => { if (x) return 1; return 2; }); }', 'javascript', 'a.js');
-  t.same(three.units.map((unit) => [unit.cyclomatic, unit.cognitive]), [[1, 0], [2, 1]]);
+  t.same(
+    three.units.map((unit) => [unit.cyclomatic, unit.cognitive]),
+    [
+      [1, 0],
+      [2, 1],
+    ],
+  );
   // SonarJS's file figure: a top-level function with structural complexity is charged its nested functions, one level deeper.
   t.equal(analyzeSource('function f(xs) { if (xs) xs.map((x) => { if (x) return 1; }); }', 'javascript', 'a.js').cognitive, 1 + 3);
   t.equal(three.cognitive, 1, '...and one without is not');

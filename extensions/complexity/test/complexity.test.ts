@@ -16,11 +16,11 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
 import { indexRepository } from '@strata/host';
 import type { GraphNode } from '@strata/sdk';
 import { PluginTester } from '@strata/sdk-testing';
-import { oracle, type OracleFile, type OracleUnit } from './oracle.ts';
+import t from 'tap';
+import { type OracleFile, type OracleUnit, oracle } from './oracle.ts';
 
 const pluginFolder = fileURLToPath(new URL('..', import.meta.url));
 const strataRoot = path.resolve(pluginFolder, '../..');
@@ -84,8 +84,13 @@ const positionNodes: GraphNode[] = [];
 for (const [file, reference] of corpus.oracles) {
   for (const unit of reference.units) {
     positionNodes.push({
-      id: positionId(file, unit), kind: 'function', name: `@${unit.anchorLine}:${unit.anchorColumn}`, path: file, parent: `file:${file}`,
-      startLine: unit.startLine, endLine: unit.endLine,
+      id: positionId(file, unit),
+      kind: 'function',
+      name: `@${unit.anchorLine}:${unit.anchorColumn}`,
+      path: file,
+      parent: `file:${file}`,
+      startLine: unit.startLine,
+      endLine: unit.endLine,
     });
   }
 }
@@ -104,14 +109,20 @@ t.test('the corpus', async (t) => {
   t.ok(functions.length >= 200, `${functions.length} functions (at least 200)`);
   t.ok(corpus.oracles.size >= 60, `${corpus.oracles.size} files`);
   t.equal(new Set(positionNodes.map((node) => node.id)).size, positionNodes.length, 'every unit has its own position');
-  t.comment(`corpus: ${corpus.oracles.size} files, ${allUnits.length} units: ${functions.length} functions, ${allUnits.length - functions.length} class field initializers and static blocks`);
+  t.comment(
+    `corpus: ${corpus.oracles.size} files, ${allUnits.length} units: ${functions.length} functions, ${allUnits.length - functions.length} class field initializers and static blocks`,
+  );
 });
 
 t.test('the wrapped rules report exactly what the plain rules report', async (t) => {
   for (const [file, reference] of corpus.oracles) {
     const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
     t.same(sorted(reference.units.map((unit) => unit.cyclomatic)), sorted(reference.plain.cyclomatic), `${file}: complexity`);
-    t.same(sorted(reference.units.flatMap((unit) => (unit.cognitive ? [unit.cognitive] : []))), sorted(reference.plain.cognitive), `${file}: cognitive-complexity`);
+    t.same(
+      sorted(reference.units.flatMap((unit) => (unit.cognitive ? [unit.cognitive] : []))),
+      sorted(reference.plain.cognitive),
+      `${file}: cognitive-complexity`,
+    );
   }
 });
 
@@ -124,7 +135,8 @@ t.test('every unit: cyclomatic, cognitive and lines of code equal the references
       const actual = { cyclomatic: value('cyclomatic', id), cognitive: value('cognitive', id), loc: value('loc', id) };
       const expected = { cyclomatic: unit.cyclomatic, cognitive: unit.cognitive, loc: unit.loc };
       compared++;
-      if (JSON.stringify(actual) !== JSON.stringify(expected)) differences.push(`${id} (${unit.description}): expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+      if (JSON.stringify(actual) !== JSON.stringify(expected))
+        differences.push(`${id} (${unit.description}): expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
     }
   }
   t.same(differences, [], `${compared} units compared, no difference`);
@@ -137,7 +149,11 @@ t.test('every file: the sum of its units, SonarJS file figure, lines of code', a
   const byId = new Map(indexed.nodes.map((node) => [node.id, node]));
   for (const [file, reference] of corpus.oracles) {
     const id = `file:${file}`;
-    t.equal(value('cyclomatic', id), reference.units.reduce((sum, unit) => sum + unit.cyclomatic, 0), `${file}: cyclomatic`);
+    t.equal(
+      value('cyclomatic', id),
+      reference.units.reduce((sum, unit) => sum + unit.cyclomatic, 0),
+      `${file}: cyclomatic`,
+    );
     t.equal(value('cognitive', id), reference.fileCognitive, `${file}: cognitive (SonarJS's file figure)`);
     t.equal(value('loc', id), reference.loc, `${file}: loc, counted from ESLint's lines and comments`);
     t.equal(value('loc', id), byId.get(id)!.loc, `${file}: loc, as the indexer counts it`);
@@ -214,7 +230,8 @@ t.test('styles stay within the bounds the host accepts', async (t) => {
       if (!(style.size! >= 0.1 && style.size! <= 10)) t.fail(`${overlay} ${node}: size ${style.size}`);
     }
   }
-  for (const [node, style] of Object.entries(result.overlays.cognitive!.styles)) if (!/^#[0-9a-f]{6}$/.test(style.color!)) t.fail(`cognitive ${node}: color ${style.color}`);
+  for (const [node, style] of Object.entries(result.overlays.cognitive!.styles))
+    if (!/^#[0-9a-f]{6}$/.test(style.color!)) t.fail(`cognitive ${node}: color ${style.color}`);
   t.pass('sizes within 0.1..10, colors hex');
 });
 
@@ -254,19 +271,24 @@ const smallSources: Record<string, string> = {
   'src/b.js': 'module.exports = function (a) {\n  for (const x of a) if (x) return x;\n};\n',
   'src/broken.ts': 'export const = ;\n',
 };
-const smallRun = () => tester.run({
-  graph: small,
-  capabilities: {
-    'files:read': (file: string) => {
-      if (file === 'src/huge.ts') throw new Error('files.read: src/huge.ts: larger than the limit');
-      return smallSources[file];
+const smallRun = () =>
+  tester.run({
+    graph: small,
+    capabilities: {
+      'files:read': (file: string) => {
+        if (file === 'src/huge.ts') throw new Error('files.read: src/huge.ts: larger than the limit');
+        return smallSources[file];
+      },
     },
-  },
-});
+  });
 
 t.test('a small repository: functions, classes, files and directories', async (t) => {
   const run = await smallRun();
-  const figures = (node: string) => ({ cyclomatic: run.style('cyclomatic', node)?.value, cognitive: run.style('cognitive', node)?.value, loc: run.style('loc', node)?.value });
+  const figures = (node: string) => ({
+    cyclomatic: run.style('cyclomatic', node)?.value,
+    cognitive: run.style('cognitive', node)?.value,
+    loc: run.style('loc', node)?.value,
+  });
   // f: 1 + && + ?: + ?? = 4; cognitive: ?: +1, && +1 = 2. inner: 1 + ?: = 2, cognitive 1.
   t.same(figures('sym:src/a.ts#f'), { cyclomatic: 4, cognitive: 2, loc: 4 });
   t.same(figures('sym:src/a.ts#@2:33'), { cyclomatic: 2, cognitive: 1, loc: 1 }, 'a unit named by the position of its body');
@@ -283,9 +305,22 @@ t.test('a small repository: functions, classes, files and directories', async (t
   t.equal(run.style('cyclomatic', 'file:src/huge.ts'), undefined, 'nor is one the host refuses to read');
   t.same(run.calls.map((call) => call.args[0]).sort(), ['src/a.ts', 'src/b.js', 'src/broken.ts', 'src/huge.ts'], 'markdown is not read');
   t.match(run.summary, {
-    files: 2, filesNotParsed: 1, filesNotRead: 1, filesWithRecoveredErrors: 0, functions: 5, classFieldInitializers: 0, classStaticBlocks: 0,
-    symbolsStyled: 4, symbolsUnmatched: 1, cyclomatic: 13, cognitive: 7, loc: 13, maxCyclomatic: 4, maxCyclomaticFunction: 'src/a.ts#f@1:50',
-    maxCognitive: 3, maxCognitiveFunction: 'src/b.js#exports@1:31',
+    files: 2,
+    filesNotParsed: 1,
+    filesNotRead: 1,
+    filesWithRecoveredErrors: 0,
+    functions: 5,
+    classFieldInitializers: 0,
+    classStaticBlocks: 0,
+    symbolsStyled: 4,
+    symbolsUnmatched: 1,
+    cyclomatic: 13,
+    cognitive: 7,
+    loc: 13,
+    maxCyclomatic: 4,
+    maxCyclomaticFunction: 'src/a.ts#f@1:50',
+    maxCognitive: 3,
+    maxCognitiveFunction: 'src/b.js#exports@1:31',
   });
   t.match(run.logs.join('\n'), /src\/broken\.ts: not parsed: Unexpected token/);
   t.match(run.logs.join('\n'), /src\/huge\.ts: not read: .*larger than the limit/);
@@ -296,10 +331,23 @@ t.test('sizes, colors and legends', async (t) => {
   t.equal(run.style('cyclomatic', 'sym:src/a.ts#C.run')!.size, Math.log(2) / Math.log(6), 'log(1 + complexity) / log(1 + 5)');
   t.equal(run.style('cyclomatic', 'sym:src/a.ts#C.get size')!.size! < run.style('cyclomatic', 'sym:src/a.ts#f')!.size!, true);
   t.equal(run.style('loc', 'sym:src/a.ts#C.run')!.size, Math.log(2) / Math.log(31), 'log(1 + loc) / log(1 + 30)');
-  t.equal(run.style('cognitive', 'sym:src/a.ts#C.run')!.color, run.overlays.cognitive!.legend['0'], 'no cognitive complexity: the legend\'s first color');
+  t.equal(run.style('cognitive', 'sym:src/a.ts#C.run')!.color, run.overlays.cognitive!.legend['0'], "no cognitive complexity: the legend's first color");
   t.same(Object.keys(run.overlays.cognitive!.legend), ['0', '1', '5', '15', '50', '150', '500+']);
-  t.same(Object.keys(run.overlays.cyclomatic!.legend), ['1 (size 0.4)', '5 (size 1.0)', '20 (size 1.7)', '100 (size 2.6)', '300 (size 3.2)', '1000+ (size 3.9)']);
-  t.same(Object.keys(run.overlays.loc!.legend), ['1 loc (size 0.2)', '30 loc (size 1.0)', '300 loc (size 1.7)', '3000 loc (size 2.3)', '10000+ loc (size 2.7)']);
+  t.same(Object.keys(run.overlays.cyclomatic!.legend), [
+    '1 (size 0.4)',
+    '5 (size 1.0)',
+    '20 (size 1.7)',
+    '100 (size 2.6)',
+    '300 (size 3.2)',
+    '1000+ (size 3.9)',
+  ]);
+  t.same(Object.keys(run.overlays.loc!.legend), [
+    '1 loc (size 0.2)',
+    '30 loc (size 1.0)',
+    '300 loc (size 1.7)',
+    '3000 loc (size 2.3)',
+    '10000+ loc (size 2.7)',
+  ]);
   for (const legend of Object.values(run.overlays)) for (const color of Object.values(legend.legend)) t.match(color, /^#[0-9a-f]{6}$/);
 });
 

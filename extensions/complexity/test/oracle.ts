@@ -91,9 +91,11 @@ const recorder = {
     complexity: {
       meta: complexityRule.meta,
       create(context: Rule.RuleContext) {
-        return complexityRule.create(contextWith(context, (descriptor) => {
-          capture.cyclomatic.push({ node: descriptor.node, name: descriptor.data.name, complexity: Number(descriptor.data.complexity) });
-        }));
+        return complexityRule.create(
+          contextWith(context, (descriptor) => {
+            capture.cyclomatic.push({ node: descriptor.node, name: descriptor.data.name, complexity: Number(descriptor.data.complexity) });
+          }),
+        );
       },
     },
     'cognitive-complexity': {
@@ -101,10 +103,16 @@ const recorder = {
       create(context: Rule.RuleContext) {
         let current: EsNode | undefined;
         const settings = { sonarInternal: { metricsSink: capture.sink } };
-        const listeners = cognitiveRule.create(contextWith(context, (descriptor) => {
-          if (!current) throw new Error('a cognitive complexity report outside a function exit');
-          capture.cognitive.set(current, Number(descriptor.data.complexityAmount));
-        }, settings)) as Record<string, (node: EsNode) => void>;
+        const listeners = cognitiveRule.create(
+          contextWith(
+            context,
+            (descriptor) => {
+              if (!current) throw new Error('a cognitive complexity report outside a function exit');
+              capture.cognitive.set(current, Number(descriptor.data.complexityAmount));
+            },
+            settings,
+          ),
+        ) as Record<string, (node: EsNode) => void>;
         const exit = listeners[':function:exit']!;
         return {
           ...listeners,
@@ -169,7 +177,9 @@ export function oracle(text: string, filename: string): OracleFile {
   const sourceCode = linter.getSourceCode();
   const plain = {
     cyclomatic: messages.filter((message) => message.ruleId === 'complexity').map((message) => Number(/complexity of (\d+)/.exec(message.message)![1])),
-    cognitive: messages.filter((message) => message.ruleId === 'sonarjs/cognitive-complexity').map((message) => Number(/from (\d+) to/.exec(message.message)![1])),
+    cognitive: messages
+      .filter((message) => message.ruleId === 'sonarjs/cognitive-complexity')
+      .map((message) => Number(/from (\d+) to/.exec(message.message)![1])),
   };
 
   // Code lines from ESLint's lines and comments: blank out comments, then look for anything left.
@@ -179,7 +189,7 @@ export function oracle(text: string, filename: string): OracleFile {
   }
   const lines = chars.join('').split(/\r\n|[\r\n\u2028\u2029]/);
   const prefix = [0];
-  lines.forEach((line, index) => prefix.push(prefix[index]! + (/\S/.test(line) ? 1 : 0)));
+  for (const [index, line] of lines.entries()) prefix.push(prefix[index]! + (/\S/.test(line) ? 1 : 0));
   const codeLines = (first: number, last: number): number => prefix[last]! - prefix[first - 1]!;
 
   const units = capture.cyclomatic.map(({ node, name, complexity }): OracleUnit => {

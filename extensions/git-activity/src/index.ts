@@ -1,4 +1,4 @@
-import { InvalidInputError, colorScale, definePlugin, scaleLegend, type GitCommit } from '@strata/sdk';
+import { colorScale, definePlugin, type GitCommit, InvalidInputError, scaleLegend } from '@strata/sdk';
 
 interface Params {
   since?: string;
@@ -24,11 +24,14 @@ function parseDate(value: string, name: string): number {
 /** `until` (default now) and `since` (default six months before `until`). */
 function range(params: Params): { since: string; until: string } {
   const untilMs = params.until !== undefined ? parseDate(params.until, 'until') : Date.now();
-  const sinceMs = params.since !== undefined ? parseDate(params.since, 'since') : (() => {
-    const start = new Date(untilMs);
-    start.setUTCMonth(start.getUTCMonth() - DEFAULT_MONTHS);
-    return start.getTime();
-  })();
+  const sinceMs =
+    params.since !== undefined
+      ? parseDate(params.since, 'since')
+      : (() => {
+          const start = new Date(untilMs);
+          start.setUTCMonth(start.getUTCMonth() - DEFAULT_MONTHS);
+          return start.getTime();
+        })();
   if (sinceMs > untilMs) throw new InvalidInputError(`since (${params.since}) is after until (${params.until ?? 'now'})`);
   return { since: params.since ?? new Date(sinceMs).toISOString(), until: params.until ?? new Date(untilMs).toISOString() };
 }
@@ -67,7 +70,8 @@ export default definePlugin<Params>({
       id: 'churn',
       name: 'Change Frequency',
       type: 'color',
-      description: 'Color: commits that touched the file in the range (low to high). Size: lines changed (added + deleted). Badge: distinct contributors by e-mail (.mailmap honoured).',
+      description:
+        'Color: commits that touched the file in the range (low to high). Size: lines changed (added + deleted). Badge: distinct contributors by e-mail (.mailmap honoured).',
       legend: { low: STOPS[0]!, medium: STOPS[1]!, high: STOPS[2]!, highest: STOPS[3]! },
     },
   ],
@@ -122,7 +126,9 @@ export default definePlugin<Params>({
         badge: authorSets[i]!.size,
       });
     }
-    churn.setLegend(scaleLegend(color, [0, maxCommits], Math.min(5, maxCommits + 1), (value) => `${Math.round(value)} commit${Math.round(value) === 1 ? '' : 's'}`));
+    churn.setLegend(
+      scaleLegend(color, [0, maxCommits], Math.min(5, maxCommits + 1), (value) => `${Math.round(value)} commit${Math.round(value) === 1 ? '' : 's'}`),
+    );
     return {
       summary: {
         since,

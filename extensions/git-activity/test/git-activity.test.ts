@@ -3,12 +3,12 @@
  * host (the plugin is built in), checked against git itself.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import t from 'tap';
-import { startStrata } from '@strata/host';
 import { Writable } from 'node:stream';
+import { startStrata } from '@strata/host';
+import t from 'tap';
 
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null', TZ: 'UTC' };
 
@@ -16,7 +16,13 @@ async function historyRepo(t: Tap): Promise<string> {
   const repo = await mkdtemp(path.join(tmpdir(), 'strata-git-activity-'));
   t.teardown(() => rm(repo, { recursive: true, force: true }));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: GIT_ENV });
-  const commit = async (author: string, date: string, message: string, files: Record<string, string | Buffer | null>, renames: Array<[string, string]> = []) => {
+  const commit = async (
+    author: string,
+    date: string,
+    message: string,
+    files: Record<string, string | Buffer | null>,
+    renames: Array<[string, string]> = [],
+  ) => {
     for (const [from, to] of renames) {
       await mkdir(path.dirname(path.join(repo, to)), { recursive: true });
       git('mv', from, to);
@@ -32,18 +38,35 @@ async function historyRepo(t: Tap): Promise<string> {
     const [name, email] = [author.split(' <')[0]!, author.split(' <')[1]!.slice(0, -1)];
     execFileSync('git', ['commit', '-q', '-m', message], {
       cwd: repo,
-      env: { ...GIT_ENV, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      env: {
+        ...GIT_ENV,
+        GIT_AUTHOR_NAME: name,
+        GIT_AUTHOR_EMAIL: email,
+        GIT_COMMITTER_NAME: name,
+        GIT_COMMITTER_EMAIL: email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_DATE: date,
+      },
     });
   };
   git('init', '-q', '-b', 'main');
-  const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export const ${tag}${i} = ${i};`).join('\n') + '\n';
+  const lines = (n: number, tag: string) => `${Array.from({ length: n }, (_, i) => `export const ${tag}${i} = ${i};`).join('\n')}\n`;
   await commit('Ada <ada@example.com>', '2025-01-05T10:00:00Z', 'old, outside the range', { 'src/old.ts': lines(3, 'o'), 'src/a.ts': lines(2, 'a') });
   // History in date order: git log --since stops at the first commit older than the range.
   await commit('Ada <ada@example.com>', '2025-01-06T10:00:00Z', 'mailmap', { '.mailmap': 'Bob <bob@example.com> <bob@old.example.com>\n' });
   await commit('Ada <ada@example.com>', '2026-01-10T10:00:00Z', 'a grows', { 'src/a.ts': lines(5, 'a'), 'docs/guide.md': '# Guide\n' });
-  await commit('Bob <bob@old.example.com>', '2026-02-10T10:00:00Z', 'b arrives', { 'src/b.ts': lines(4, 'b'), 'assets/logo.bin': Buffer.from([0, 1, 2, 3, 0, 255]) });
-  await commit('Bob <bob@example.com>', '2026-03-10T10:00:00Z', 'b moves to lib', { 'lib/b.ts': lines(4, 'b').replace('b0 = 0', 'b0 = 10') }, [['src/b.ts', 'lib/b.ts']]);
-  await commit('Cy <cy@example.com>', '2026-04-10T10:00:00Z', 'touch a, lib/b and the binary', { 'src/a.ts': lines(6, 'a'), 'lib/b.ts': lines(5, 'b'), 'assets/logo.bin': Buffer.from([0, 9, 9, 9, 0, 255]) });
+  await commit('Bob <bob@old.example.com>', '2026-02-10T10:00:00Z', 'b arrives', {
+    'src/b.ts': lines(4, 'b'),
+    'assets/logo.bin': Buffer.from([0, 1, 2, 3, 0, 255]),
+  });
+  await commit('Bob <bob@example.com>', '2026-03-10T10:00:00Z', 'b moves to lib', { 'lib/b.ts': lines(4, 'b').replace('b0 = 0', 'b0 = 10') }, [
+    ['src/b.ts', 'lib/b.ts'],
+  ]);
+  await commit('Cy <cy@example.com>', '2026-04-10T10:00:00Z', 'touch a, lib/b and the binary', {
+    'src/a.ts': lines(6, 'a'),
+    'lib/b.ts': lines(5, 'b'),
+    'assets/logo.bin': Buffer.from([0, 9, 9, 9, 0, 255]),
+  });
   return repo;
 }
 
@@ -58,12 +81,19 @@ function gitOracle(repo: string, file: string, since: string, until: string): { 
     const [added, deleted] = line.split('\t');
     return sum + (added === '-' ? 0 : Number(added) + Number(deleted));
   }, 0);
-  const authors = new Set(run('log', '--follow', '--use-mailmap', `--since=${since}`, `--until=${until}`, '--format=%aE', '--', file).split('\n').filter(Boolean));
+  const authors = new Set(
+    run('log', '--follow', '--use-mailmap', `--since=${since}`, `--until=${until}`, '--format=%aE', '--', file).split('\n').filter(Boolean),
+  );
   return { commits: hashes.length, lines, authors: authors.size };
 }
 
 async function serve(t: Tap & { teardown(fn: () => unknown): void }, repo: string) {
-  const strata = await startStrata({ repository: repo, env: {}, flags: { port: 0, logLevel: 'silent', watch: false }, logDestination: new Writable({ write: (_c, _e, done) => done() }) });
+  const strata = await startStrata({
+    repository: repo,
+    env: {},
+    flags: { port: 0, logLevel: 'silent', watch: false },
+    logDestination: new Writable({ write: (_c, _e, done) => done() }),
+  });
   t.teardown(() => strata.stop());
   const api = async (p: string, init?: RequestInit) => {
     const response = await fetch(strata.url + p, init);
@@ -85,7 +115,11 @@ t.test('commits, lines changed and contributors per file match git log, renames 
   const api = await serve(t, repo);
   const since = '2026-01-01T00:00:00Z';
   const until = '2026-06-01T00:00:00Z';
-  const applied = await api('/api/overlays/git-activity/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ since, until }) });
+  const applied = await api('/api/overlays/git-activity/apply', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ since, until }),
+  });
   t.equal(applied.status, 200, JSON.stringify(applied.body));
   t.match(applied.body.data.summary, { commits: 4, since, until });
   const churn = async (id: string) => (await api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays?.['git-activity']?.churn;
@@ -106,7 +140,8 @@ t.test('commits, lines changed and contributors per file match git log, renames 
   const files = ['src/a.ts', 'lib/b.ts', 'assets/logo.bin', 'docs/guide.md', 'src/old.ts'];
   const lines = Object.fromEntries(files.map((file) => [file, gitOracle(repo, file, since, until).lines]));
   const busiest = Math.max(...Object.values(lines));
-  for (const file of files) t.equal((await churn(`file:${file}`)).size, 0.5 + 2.5 * Math.sqrt(lines[file]! / busiest), `${file}: size from ${lines[file]} lines changed`);
+  for (const file of files)
+    t.equal((await churn(`file:${file}`)).size, 0.5 + 2.5 * Math.sqrt(lines[file]! / busiest), `${file}: size from ${lines[file]} lines changed`);
   const sizes = { a: (await churn('file:src/a.ts')).size, b: (await churn('file:lib/b.ts')).size, bin: (await churn('file:assets/logo.bin')).size };
   t.ok(sizes.a > sizes.bin && sizes.b > sizes.bin, 'size grows with lines changed; binary changes add no lines');
 
@@ -119,7 +154,8 @@ t.test('commits, lines changed and contributors per file match git log, renames 
 t.test('the default range is the six months before now; bad dates are 400 naming the field', async (t) => {
   const repo = await historyRepo(t);
   const api = await serve(t, repo);
-  const post = (body: unknown) => api('/api/overlays/git-activity/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    api('/api/overlays/git-activity/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const applied = await post({});
   t.equal(applied.status, 200);
   const { since, until } = applied.body.data.summary;

@@ -14,8 +14,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
 import * as tf from '@tensorflow/tfjs-core';
+import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
 import '@tensorflow/tfjs-backend-cpu';
 
 const require = createRequire(import.meta.url);
@@ -130,7 +130,16 @@ async function multilevel(input: LayoutInput, progress: (iteration: number) => b
   });
   let stopped = false;
   const coarsePositions = await forceLayout(
-    { nodeCount: coarse.length, edgeSource, edgeTarget, edgeWeight, initial, iterations: coarseIterations, seed: input.seed, settings: { ...input.settings, repulsion: input.settings.repulsion ?? Math.max(1, n / 100) } },
+    {
+      nodeCount: coarse.length,
+      edgeSource,
+      edgeTarget,
+      edgeWeight,
+      initial,
+      iterations: coarseIterations,
+      seed: input.seed,
+      settings: { ...input.settings, repulsion: input.settings.repulsion ?? Math.max(1, n / 100) },
+    },
     (iteration) => (stopped = !progress(iteration)) === false,
     0,
   );
@@ -140,7 +149,7 @@ async function multilevel(input: LayoutInput, progress: (iteration: number) => b
   let state = (input.seed * 2654435761) >>> 0 || 1;
   for (let i = 0; i < n; i++) {
     const c = coarseIndex[i]!;
-    const anchor = c >= 0 ? c : coarseIndex[parent[i]!] ?? -1;
+    const anchor = c >= 0 ? c : (coarseIndex[parent[i]!] ?? -1);
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
@@ -182,7 +191,10 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
     degree[input.edgeSource[e]!]! += input.edgeWeight[e]!;
     degree[input.edgeTarget[e]!]! += input.edgeWeight[e]!;
   }
-  const damping = tf.tensor2d(degree.map((d) => 1 / Math.sqrt(Math.max(1, d))), [n, 1]);
+  const damping = tf.tensor2d(
+    degree.map((d) => 1 / Math.sqrt(Math.max(1, d))),
+    [n, 1],
+  );
   const self = tf.tile(tf.range(0, n, 1, 'int32'), [samples]);
   const selfIndex = tf.expandDims(self, 1);
   try {
@@ -217,5 +229,5 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
   }
 }
 
-export { layoutQuality, type LayoutQuality, type QualityOptions } from './quality.js';
 export type { LayoutBackendInfo, LayoutEngine, LayoutInput, LayoutSettings } from './layout-engine.js';
+export { type LayoutQuality, layoutQuality, type QualityOptions } from './quality.js';

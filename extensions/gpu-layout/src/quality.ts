@@ -25,7 +25,13 @@ export interface LayoutQuality {
   neighbourhood: number;
 }
 
-export function layoutQuality(nodeCount: number, edgeSource: Int32Array, edgeTarget: Int32Array, positions: ArrayLike<number>, options: QualityOptions = {}): LayoutQuality {
+export function layoutQuality(
+  nodeCount: number,
+  edgeSource: Int32Array,
+  edgeTarget: Int32Array,
+  positions: ArrayLike<number>,
+  options: QualityOptions = {},
+): LayoutQuality {
   const n = nodeCount;
   if (n < 2) return { stress: 0, neighbourhood: 1 };
   // Undirected adjacency as compressed rows.

@@ -1,5 +1,5 @@
-import t from 'tap';
 import { createLayoutEngine, layoutQuality } from '@strata/extension-gpu-layout';
+import t from 'tap';
 
 /** A code-like tree: a root, 8 directories, 12 files each, and a few imports between nearby files. */
 function codeGraph(): { n: number; source: Int32Array; target: Int32Array; weight: Float32Array } {
@@ -27,7 +27,11 @@ t.test('the quality measure: a path laid out on a line is perfect', async (t) =>
   const quality = layoutQuality(n, source, target, line, { sources: 10 });
   t.ok(quality.stress < 1e-9, `stress ${quality.stress}`);
   t.equal(quality.neighbourhood, 1);
-  t.same(layoutQuality(n, source, target, line, { sources: 10, seed: 3 }), layoutQuality(n, source, target, line, { sources: 10, seed: 3 }), 'deterministic for a seed');
+  t.same(
+    layoutQuality(n, source, target, line, { sources: 10, seed: 3 }),
+    layoutQuality(n, source, target, line, { sources: 10, seed: 3 }),
+    'deterministic for a seed',
+  );
 });
 
 t.test('the engine improves on its starting point, the same way every time', async (t) => {
@@ -40,7 +44,16 @@ t.test('the engine improves on its starting point, the same way every time', asy
     state = (state * 1103515245 + 12345) % 2147483648;
     return (state / 2147483648) * 20 - 10;
   });
-  const input = { nodeCount: graph.n, edgeSource: graph.source, edgeTarget: graph.target, edgeWeight: graph.weight, initial, iterations: 300, seed: 5, settings: {} };
+  const input = {
+    nodeCount: graph.n,
+    edgeSource: graph.source,
+    edgeTarget: graph.target,
+    edgeWeight: graph.weight,
+    initial,
+    iterations: 300,
+    seed: 5,
+    settings: {},
+  };
   let reported = 0;
   const positions = await engine.run(input, (iteration) => {
     reported = iteration;

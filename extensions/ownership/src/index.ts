@@ -1,4 +1,4 @@
-import { InvalidInputError, blendColors, definePlugin, type BlameRange, type Legend } from '@strata/sdk';
+import { type BlameRange, blendColors, definePlugin, InvalidInputError, type Legend } from '@strata/sdk';
 
 interface Params {
   windowMonths?: number;
@@ -6,7 +6,24 @@ interface Params {
 
 const GRAY = '#9e9e9e';
 /** Distinct, colorblind-aware colors (Okabe-Ito and Tableau), assigned to teams in a stable order. */
-const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#ff9da7', '#9c755f', '#e15759'];
+const PALETTE = [
+  '#0072b2',
+  '#e69f00',
+  '#009e73',
+  '#cc79a7',
+  '#56b4e9',
+  '#d55e00',
+  '#f0e442',
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#b07aa1',
+  '#76b7b2',
+  '#edc948',
+  '#ff9da7',
+  '#9c755f',
+  '#e15759',
+];
 /** Files per blameMany call, and calls at once: the host runs a few git processes per plugin and queues the rest; cached answers come back at once. */
 const BATCH = 50;
 const CONCURRENCY = 4;
@@ -21,14 +38,17 @@ export function parseTeams(text: string): Map<string, string> {
     throw new InvalidInputError(`teams: not valid JSON (${(error as Error).message})`);
   }
   const teams = (parsed as { teams?: unknown } | null)?.teams;
-  if (typeof teams !== 'object' || teams === null || Array.isArray(teams)) throw new InvalidInputError('teams: must be {"teams": {"<team>": ["<e-mail>", ...]}}');
+  if (typeof teams !== 'object' || teams === null || Array.isArray(teams))
+    throw new InvalidInputError('teams: must be {"teams": {"<team>": ["<e-mail>", ...]}}');
   const byEmail = new Map<string, string>();
   for (const [team, members] of Object.entries(teams)) {
-    if (!Array.isArray(members) || members.some((member) => typeof member !== 'string')) throw new InvalidInputError(`teams: team ${JSON.stringify(team)} must be an array of e-mail addresses`);
+    if (!Array.isArray(members) || members.some((member) => typeof member !== 'string'))
+      throw new InvalidInputError(`teams: team ${JSON.stringify(team)} must be an array of e-mail addresses`);
     for (const member of members as string[]) {
       const email = member.trim().replace(/^<|>$/g, '').toLowerCase();
       if (!email.includes('@')) throw new InvalidInputError(`teams: ${JSON.stringify(member)} in team ${JSON.stringify(team)} is not an e-mail address`);
-      if (byEmail.has(email) && byEmail.get(email) !== team) throw new InvalidInputError(`teams: ${email} is in both ${JSON.stringify(byEmail.get(email))} and ${JSON.stringify(team)}`);
+      if (byEmail.has(email) && byEmail.get(email) !== team)
+        throw new InvalidInputError(`teams: ${email} is in both ${JSON.stringify(byEmail.get(email))} and ${JSON.stringify(team)}`);
       byEmail.set(email, team);
     }
   }

@@ -3,13 +3,13 @@
  * (the plugin is built in), checked against git blame.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import t from 'tap';
-import { blendColors } from '@strata/sdk';
 import { startStrata } from '@strata/host';
+import { blendColors } from '@strata/sdk';
+import t from 'tap';
 
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null', TZ: 'UTC' };
 type Tap = { teardown(fn: () => unknown): void };
@@ -27,10 +27,21 @@ async function ownedRepo(t: Tap): Promise<string> {
       git('add', file);
     }
     const [name, email] = [author.split(' <')[0]!, author.split(' <')[1]!.slice(0, -1)];
-    execFileSync('git', ['commit', '-q', '-m', `by ${name}`], { cwd: repo, env: { ...GIT_ENV, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+    execFileSync('git', ['commit', '-q', '-m', `by ${name}`], {
+      cwd: repo,
+      env: {
+        ...GIT_ENV,
+        GIT_AUTHOR_NAME: name,
+        GIT_AUTHOR_EMAIL: email,
+        GIT_COMMITTER_NAME: name,
+        GIT_COMMITTER_EMAIL: email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_DATE: date,
+      },
+    });
   };
   git('init', '-q', '-b', 'main');
-  const lines = (tags: string[]) => tags.map((tag, i) => `export const ${tag}${i} = ${i};`).join('\n') + '\n';
+  const lines = (tags: string[]) => `${tags.map((tag, i) => `export const ${tag}${i} = ${i};`).join('\n')}\n`;
   await commit('Ada <ada@example.com>', '2024-01-01T00:00:00Z', { 'src/legacy.ts': lines(['a', 'a', 'a']), 'src/shared.ts': lines(['a', 'a', 'a', 'a']) });
   await commit('Bob <bob@example.com>', recent(30), { 'src/shared.ts': lines(['a', 'a', 'b', 'b']), 'src/bob.ts': lines(['b', 'b']) });
   await commit('Cy <cy@example.com>', recent(10), { 'src/shared.ts': lines(['a', 'a', 'b', 'c']), 'lib/cy.ts': lines(['c']) });
@@ -46,7 +57,12 @@ function blameOracle(repo: string, file: string): Map<string, number> {
 }
 
 async function serve(t: Tap, repo: string, plugins: { gitCommitGraph?: boolean } = {}) {
-  const strata = await startStrata({ repository: repo, env: {}, flags: { port: 0, logLevel: 'silent', watch: false, plugins }, logDestination: new Writable({ write: (_c, _e, done) => done() }) });
+  const strata = await startStrata({
+    repository: repo,
+    env: {},
+    flags: { port: 0, logLevel: 'silent', watch: false, plugins },
+    logDestination: new Writable({ write: (_c, _e, done) => done() }),
+  });
   t.teardown(() => strata.stop());
   return async (p: string, init?: RequestInit) => {
     const response = await fetch(strata.url + p, init);
@@ -59,7 +75,11 @@ const TEAMS = { teams: { core: ['ada@example.com', 'bob@example.com'], web: ['da
 t.test('shares of current lines by team, blended colors, gray for code without recent commits', async (t) => {
   const repo = await ownedRepo(t);
   const api = await serve(t, repo);
-  const apply = await api('/api/overlays/ownership/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { teams: JSON.stringify(TEAMS) } }) });
+  const apply = await api('/api/overlays/ownership/apply', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { teams: JSON.stringify(TEAMS) } }),
+  });
   t.equal(apply.status, 200, JSON.stringify(apply.body));
   t.match(apply.body.data.summary, { authors: 3, unmappedAuthors: 1, unmapped: 'cy@example.com' }, 'authors not in the teams file are reported');
 
@@ -76,24 +96,39 @@ t.test('shares of current lines by team, blended colors, gray for code without r
     { color: legend.core, weight: shared.get('ada@example.com')! + shared.get('bob@example.com')! },
     { color: legend['unmapped: cy@example.com'], weight: shared.get('cy@example.com')! },
   ]);
-  t.same(await style('file:src/shared.ts'), { color: expected, value: 75, badge: '2' }, 'colors blended by line share; value: the top team\'s share');
+  t.same(await style('file:src/shared.ts'), { color: expected, value: 75, badge: '2' }, "colors blended by line share; value: the top team's share");
   t.same(await style('file:src/bob.ts'), { color: legend.core, value: 100, badge: '1' });
   t.same(await style('file:src/legacy.ts'), { color: '#9e9e9e', value: 100, badge: '1' }, 'no commit in the last 6 months: gray');
 
   // src: legacy 3 core + shared 3 core, 1 cy + bob 2 core = 8 core, 1 cy.
-  t.same(await style('dir:src'), { color: blendColors([{ color: legend.core, weight: 8 }, { color: legend['unmapped: cy@example.com'], weight: 1 }]), value: 88.9, badge: '2' }, 'directories add up their files');
+  t.same(
+    await style('dir:src'),
+    {
+      color: blendColors([
+        { color: legend.core, weight: 8 },
+        { color: legend['unmapped: cy@example.com'], weight: 1 },
+      ]),
+      value: 88.9,
+      badge: '2',
+    },
+    'directories add up their files',
+  );
 });
 
 t.test('without a teams file each author is a team; the window is a parameter', async (t) => {
   const repo = await ownedRepo(t);
   const api = await serve(t, repo);
-  const apply = await api('/api/overlays/ownership/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ windowMonths: 36 }) });
+  const apply = await api('/api/overlays/ownership/apply', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ windowMonths: 36 }),
+  });
   t.equal(apply.status, 200);
   t.match(apply.body.data.summary, { teams: 3, unmappedAuthors: 0 });
   const legend = (await api('/api/overlays')).body.plugins.find((p: { id: string }) => p.id === 'ownership').overlays[0].legend;
   t.same(Object.keys(legend), ['ada@example.com', 'bob@example.com', 'cy@example.com', 'no recent commits']);
   const legacy = (await api(`/api/graph/nodes/${encodeURIComponent('file:src/legacy.ts')}`)).body.data.overlays.ownership.teams;
-  t.equal(legacy.color, legend['ada@example.com'], 'inside a 36-month window the old file has its owner\'s color');
+  t.equal(legacy.color, legend['ada@example.com'], "inside a 36-month window the old file has its owner's color");
 });
 
 t.test('a second apply with nothing changed is answered from the blame cache', async (t) => {
@@ -126,7 +161,8 @@ t.test('a second apply with nothing changed is answered from the blame cache', a
 t.test('a malformed teams file is a 400 naming the problem', async (t) => {
   const repo = await ownedRepo(t);
   const api = await serve(t, repo);
-  const post = (teams: string) => api('/api/overlays/ownership/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { teams } }) });
+  const post = (teams: string) =>
+    api('/api/overlays/ownership/apply', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: { teams } }) });
   for (const [teams, message] of [
     ['{"teams": ', /teams: not valid JSON/],
     ['{"squads": {}}', /teams: must be \{"teams"/],

@@ -65,9 +65,9 @@ export function readCobertura(text: string, label: string): CoberturaReport {
     open = undefined;
   };
   const onClass = (attributes: Record<string, string | undefined>, depth: number) => {
-    const name = decodeXmlText(attributes['name'] ?? '');
+    const name = decodeXmlText(attributes.name ?? '');
     const which = `<class> ${classes.length + 1}${name ? ` (name "${name}")` : ''}`;
-    const raw = attributes['filename'];
+    const raw = attributes.filename;
     if (raw === undefined) fail(`${which} has no filename attribute`);
     const filename = decodeXmlText(raw!).trim();
     if (filename === '') fail(`${which} has an empty filename attribute`);
@@ -112,8 +112,8 @@ export function readCobertura(text: string, label: string): CoberturaReport {
         if (tag !== 'coverage') fail(`the root element is <${tag}>, not <coverage>: not a Cobertura report`);
       }
       if (open && depth <= open.depth) close();
-      if (tag === 'class') onClass(attributesOf({ [':@']: raw }), depth);
-      else if (tag === 'line') onLine(attributesOf({ [':@']: raw }));
+      if (tag === 'class') onClass(attributesOf({ ':@': raw }), depth);
+      else if (tag === 'line') onLine(attributesOf({ ':@': raw }));
       else return true;
       return false;
     },

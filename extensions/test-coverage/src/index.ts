@@ -9,7 +9,7 @@
  * aggregate covered over valid lines of the files below them; functions,
  * methods and classes get the coverage of their line range.
  */
-import { bandLegend, colorBands, definePlugin, InvalidInputError, type ColorBand } from '@strata/sdk';
+import { bandLegend, type ColorBand, colorBands, definePlugin, InvalidInputError } from '@strata/sdk';
 import { readCobertura } from './cobertura.js';
 import { candidatePaths, FileIndex, type MatchOutcome } from './paths.js';
 
@@ -79,10 +79,12 @@ export default definePlugin<Params>({
     let total = 0;
     texts.forEach((text, i) => {
       if (typeof text !== 'string') throw new InvalidInputError(`${label(i)}: not a text`);
-      if (text.length > MAX_REPORT_CHARS) throw new InvalidInputError(`${label(i)}: ${text.length} characters, more than the limit of ${MAX_REPORT_CHARS} per report`);
+      if (text.length > MAX_REPORT_CHARS)
+        throw new InvalidInputError(`${label(i)}: ${text.length} characters, more than the limit of ${MAX_REPORT_CHARS} per report`);
       total += text.length;
     });
-    if (total > MAX_TOTAL_CHARS) throw new InvalidInputError(`the ${texts.length} reports add up to ${total} characters, more than the limit of ${MAX_TOTAL_CHARS}`);
+    if (total > MAX_TOTAL_CHARS)
+      throw new InvalidInputError(`the ${texts.length} reports add up to ${total} characters, more than the limit of ${MAX_TOTAL_CHARS}`);
 
     const graph = ctx.graph;
     const nodes = graph.nodes;
@@ -220,7 +222,9 @@ export default definePlugin<Params>({
     if (languagesWithoutData.size > 0) summary.languagesWithoutData = [...languagesWithoutData].sort().join(', ').slice(0, 500);
     if (linesValid > 0) summary.lineCoverage = displayValue(linesCovered, linesValid);
     if (unmatched.length > 0) summary.reportFilesNotInGraphSample = truncate(unmatched.slice(0, 20).join(', '), 500);
-    ctx.log(`coverage: ${texts.length} report(s), ${filesWithData} files with data, ${filesWithoutData} without, ${unmatched.length} report files not in the graph`);
+    ctx.log(
+      `coverage: ${texts.length} report(s), ${filesWithData} files with data, ${filesWithoutData} without, ${unmatched.length} report files not in the graph`,
+    );
     return { summary };
   },
 });

@@ -2,12 +2,12 @@
  * test-coverage served by a real host (the plugin is built in): the listing,
  * an apply over HTTP with reports in the body, and the 400s.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import t from 'tap';
 import { startStrata } from '@strata/host';
+import t from 'tap';
 import { cobertura, oracle } from './fixtures/cobertura.ts';
 
 type Tap = { teardown(fn: () => unknown): void };
@@ -25,7 +25,12 @@ async function serve(t: Tap) {
     await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
     await writeFile(path.join(repo, file), content);
   }
-  const strata = await startStrata({ repository: repo, env: {}, flags: { port: 0, logLevel: 'silent', watch: false }, logDestination: new Writable({ write: (_c, _e, done) => done() }) });
+  const strata = await startStrata({
+    repository: repo,
+    env: {},
+    flags: { port: 0, logLevel: 'silent', watch: false },
+    logDestination: new Writable({ write: (_c, _e, done) => done() }),
+  });
   t.teardown(() => strata.stop());
   return async (p: string, init?: RequestInit) => {
     const response = await fetch(strata.url + p, init);
@@ -39,14 +44,41 @@ t.test('listed with its name and legend; applied over HTTP with reports in the b
   const api = await serve(t);
   const plugin = (await api('/api/overlays')).body.plugins.find((p: { id: string }) => p.id === 'test-coverage');
   t.ok(plugin, 'the built-in plugin is listed');
-  t.match(plugin.overlays, [{ id: 'coverage', name: 'Line Coverage', type: 'color', legend: { '0%': '#e53935', '30%': '#fdd835', '70%': '#9ccc65', '90%': '#2e7d32', '100%': '#2e7d32' } }]);
+  t.match(plugin.overlays, [
+    {
+      id: 'coverage',
+      name: 'Line Coverage',
+      type: 'color',
+      legend: { '0%': '#e53935', '30%': '#fdd835', '70%': '#9ccc65', '90%': '#2e7d32', '100%': '#2e7d32' },
+    },
+  ]);
 
-  const aLines: Array<[number, number]> = [[1, 1], [2, 1], [3, 0], [5, 1]];
-  const bFirst: Array<[number, number]> = [[1, 0], [2, 0]];
+  const aLines: Array<[number, number]> = [
+    [1, 1],
+    [2, 1],
+    [3, 0],
+    [5, 1],
+  ];
+  const bFirst: Array<[number, number]> = [
+    [1, 0],
+    [2, 0],
+  ];
   const bSecond: Array<[number, number]> = [[2, 3]];
   const reports = [
-    cobertura([{ filename: 'src/a.ts', lines: aLines }, { filename: 'src/util/b.ts', lines: bFirst }], ['/home/ci/build/app']),
-    cobertura([{ filename: 'util/b.ts', lines: bSecond }, { filename: 'gone.ts', lines: [[1, 1]] }], ['/other/machine/app/src']),
+    cobertura(
+      [
+        { filename: 'src/a.ts', lines: aLines },
+        { filename: 'src/util/b.ts', lines: bFirst },
+      ],
+      ['/home/ci/build/app'],
+    ),
+    cobertura(
+      [
+        { filename: 'util/b.ts', lines: bSecond },
+        { filename: 'gone.ts', lines: [[1, 1]] },
+      ],
+      ['/other/machine/app/src'],
+    ),
   ];
   const apply = await api('/api/overlays/test-coverage/apply', post({ inputs: { report: reports } }));
   t.equal(apply.status, 200, JSON.stringify(apply.body));
@@ -67,7 +99,17 @@ t.test('a malformed report, or none, is a 400 naming the problem', async (t) => 
   for (const [body, message] of [
     [undefined, /no coverage report/],
     [{ inputs: { report: 'not xml at all' } }, /report 1 \(inputs\.report\[0\]\): is not well-formed XML/],
-    [{ inputs: { report: [cobertura([{ filename: 'src/a.ts', lines: [[1, 1]] }]), '<coverage><packages><package><classes><class filename="a.ts"><lines><line number="x" hits="1"/></lines></class></classes></package></packages></coverage>'] } }, /report 2 \(inputs\.report\[1\]\): <line> 1 of <class> 1 \(file a\.ts\) has number "x"/],
+    [
+      {
+        inputs: {
+          report: [
+            cobertura([{ filename: 'src/a.ts', lines: [[1, 1]] }]),
+            '<coverage><packages><package><classes><class filename="a.ts"><lines><line number="x" hits="1"/></lines></class></classes></package></packages></coverage>',
+          ],
+        },
+      },
+      /report 2 \(inputs\.report\[1\]\): <line> 1 of <class> 1 \(file a\.ts\) has number "x"/,
+    ],
     [{ inputs: { report: '<!DOCTYPE coverage [<!ENTITY x SYSTEM "file:///etc/passwd">]><coverage>&x;</coverage>' } }, /declares entities/],
   ] as const) {
     const response = await api('/api/overlays/test-coverage/apply', body === undefined ? { method: 'POST' } : post(body));

@@ -4,8 +4,9 @@
  * symbol aggregation, and every malformed input. Expected values come from
  * the reports' own <line hits>, counted here by `oracle`.
  */
-import t from 'tap';
+
 import { PluginTester } from '@strata/sdk-testing';
+import t from 'tap';
 import { cobertura, DOCTYPE, graphOf, lineRun, oracle } from './fixtures/cobertura.ts';
 
 const tester = new PluginTester(new URL('..', import.meta.url));
@@ -52,8 +53,16 @@ t.test('several <class> elements with one filename are merged from their line hi
   // Class A: lines 1..3, line 1 hit; class B, same file: lines 3..5, line 3 and 5 hit.
   // Union: lines 1..5 (5 valid); covered: 1, 3, 5 -> 60 %. Adding the rates (1.0 + 1.0) or
   // averaging them would give 200 % or 100 %; counting line 3 twice would give 4/6.
-  const a: Array<[number, number]> = [[1, 4], [2, 0], [3, 0]];
-  const b: Array<[number, number]> = [[3, 2], [4, 0], [5, 1]];
+  const a: Array<[number, number]> = [
+    [1, 4],
+    [2, 0],
+    [3, 0],
+  ];
+  const b: Array<[number, number]> = [
+    [3, 2],
+    [4, 0],
+    [5, 1],
+  ];
   const expected = oracle(a, b);
   t.same(expected, { valid: 5, covered: 3, percent: 60 });
   const report = cobertura([
@@ -67,17 +76,36 @@ t.test('several <class> elements with one filename are merged from their line hi
 });
 
 t.test('two reports covering the same file are merged line by line', async (t) => {
-  const first: Array<[number, number]> = [[1, 1], [2, 0], [3, 0], [4, 0]];
-  const second: Array<[number, number]> = [[3, 0], [4, 5], [5, 0], [6, 0]];
+  const first: Array<[number, number]> = [
+    [1, 1],
+    [2, 0],
+    [3, 0],
+    [4, 0],
+  ];
+  const second: Array<[number, number]> = [
+    [3, 0],
+    [4, 5],
+    [5, 0],
+    [6, 0],
+  ];
   const expected = oracle(first, second); // lines 1..6, covered 1 and 4: 33.33 %
   t.same(expected, { valid: 6, covered: 2, percent: 33.33 });
   const bLines = lineRun(8, 8);
   const result = await tester.run({
-    graph: graphOf([['src/a.ts', 'typescript'], ['src/b.ts', 'typescript']]),
+    graph: graphOf([
+      ['src/a.ts', 'typescript'],
+      ['src/b.ts', 'typescript'],
+    ]),
     inputs: {
       report: [
         cobertura([{ filename: 'src/a.ts', lines: first }], ['/ci/one/app']),
-        cobertura([{ filename: 'a.ts', lines: second }, { filename: 'b.ts', lines: bLines }], ['/ci/two/app/src']),
+        cobertura(
+          [
+            { filename: 'a.ts', lines: second },
+            { filename: 'b.ts', lines: bLines },
+          ],
+          ['/ci/two/app/src'],
+        ),
       ],
     },
   });
@@ -98,7 +126,10 @@ t.test('file names are mapped through <sources>, from absolute paths of another 
     ['packages/y/src/e.ts', 'typescript'],
     ['src/a&b.ts', 'typescript'],
   ]);
-  const lines: Array<[number, number]> = [[1, 1], [2, 0]]; // 50 %
+  const lines: Array<[number, number]> = [
+    [1, 1],
+    [2, 0],
+  ]; // 50 %
   const reports = [
     // istanbul on a CI runner: the source is the checkout, file names relative to it.
     cobertura([{ filename: 'src/a.ts', lines }], ['/home/runner/work/app/app']),
@@ -115,7 +146,13 @@ t.test('file names are mapped through <sources>, from absolute paths of another 
     // entities in a file name.
     cobertura([{ filename: 'src/a&amp;b.ts', lines }], ['/ci/repo']),
     // not in the graph, and ambiguous (two e.ts would fit "e.ts" alone).
-    cobertura([{ filename: 'lib/zzz.ts', lines }, { filename: 'e.ts', lines }], ['/elsewhere']),
+    cobertura(
+      [
+        { filename: 'lib/zzz.ts', lines },
+        { filename: 'e.ts', lines },
+      ],
+      ['/elsewhere'],
+    ),
   ];
   const result = await tester.run({ graph, inputs: { report: reports } });
   for (const id of ['file:src/a.ts', 'file:src/util/c.ts', 'file:src/b.ts', 'file:src/util/d.ts', 'file:packages/x/src/e.ts', 'file:src/a&b.ts']) {
@@ -150,7 +187,12 @@ t.test('source files without data are gray, without value, and counted', async (
   t.equal(result.style('coverage', 'file:scripts/run.py'), undefined);
   t.same(result.style('coverage', 'dir:other'), { color: GRAY }, 'a directory with no data below it, but source files');
   t.equal(result.style('coverage', 'dir:docs'), undefined, 'a directory without source files');
-  t.match(result.summary, { filesWithData: 1, filesWithoutData: 3, languagesCounted: 'javascript, tsx, typescript', languagesWithoutData: 'javascript, typescript' });
+  t.match(result.summary, {
+    filesWithData: 1,
+    filesWithoutData: 3,
+    languagesCounted: 'javascript, tsx, typescript',
+    languagesWithoutData: 'javascript, typescript',
+  });
 
   const python = await tester.run({ graph, params: { languages: ['python'] }, inputs: { report } });
   t.same(python.style('coverage', 'file:scripts/run.py'), { color: GRAY }, 'the languages are a parameter');
@@ -160,14 +202,26 @@ t.test('source files without data are gray, without value, and counted', async (
   const pyReport = cobertura([{ filename: 'run.py', lines: [[1, 0]] }], ['/ci/app/scripts']);
   const both = await tester.run({ graph, inputs: { report: [report, pyReport] } });
   t.same(both.style('coverage', 'file:scripts/run.py'), { color: RED, value: 0 });
-  t.match(both.summary, { filesWithData: 2, filesWithoutData: 3, languagesCounted: 'javascript, python, tsx, typescript', languagesWithoutData: 'javascript, typescript' }, 'the languages the reports cover count too');
+  t.match(
+    both.summary,
+    { filesWithData: 2, filesWithoutData: 3, languagesCounted: 'javascript, python, tsx, typescript', languagesWithoutData: 'javascript, typescript' },
+    'the languages the reports cover count too',
+  );
 
   const covered = graphOf([
     ['src/a.ts', 'typescript'],
     ['src/b.tsx', 'tsx'],
     ['docs/README.md', 'markdown'],
   ]);
-  const all = await tester.run({ graph: covered, inputs: { report: cobertura([{ filename: 'src/a.ts', lines: [[1, 1]] }, { filename: 'src/b.tsx', lines: [[1, 0]] }]) } });
+  const all = await tester.run({
+    graph: covered,
+    inputs: {
+      report: cobertura([
+        { filename: 'src/a.ts', lines: [[1, 1]] },
+        { filename: 'src/b.tsx', lines: [[1, 0]] },
+      ]),
+    },
+  });
   t.match(all.summary, { filesWithData: 2, filesWithoutData: 0 });
   t.notOk('languagesWithoutData' in all.summary, 'every source file has data: no language is listed as without it');
 });
@@ -176,8 +230,17 @@ t.test('directories aggregate covered over valid lines of the files below them',
   const c = lineRun(1, 1); // 1/1 = 100 %
   const d = lineRun(3, 1); // 1/3 = 33.33 %
   const a = lineRun(16, 12); // 12/16 = 75 %
-  const graph = graphOf([['src/util/c.ts', 'typescript'], ['src/util/d.ts', 'typescript'], ['src/a.ts', 'typescript'], ['src/none.ts', 'typescript']]);
-  const report = cobertura([{ filename: 'src/util/c.ts', lines: c }, { filename: 'src/util/d.ts', lines: d }, { filename: 'src/a.ts', lines: a }]);
+  const graph = graphOf([
+    ['src/util/c.ts', 'typescript'],
+    ['src/util/d.ts', 'typescript'],
+    ['src/a.ts', 'typescript'],
+    ['src/none.ts', 'typescript'],
+  ]);
+  const report = cobertura([
+    { filename: 'src/util/c.ts', lines: c },
+    { filename: 'src/util/d.ts', lines: d },
+    { filename: 'src/a.ts', lines: a },
+  ]);
   const result = await tester.run({ graph, inputs: { report } });
   const util = oracle(c); // separate files: add their counts
   const utilCounts = { valid: util.valid + oracle(d).valid, covered: util.covered + oracle(d).covered };
@@ -190,15 +253,24 @@ t.test('directories aggregate covered over valid lines of the files below them',
 });
 
 t.test('functions, methods and classes get the coverage of their line range', async (t) => {
-  const graph = graphOf([['src/a.ts', 'typescript']], [
-    { id: 'sym:src/a.ts#f', kind: 'function', name: 'f', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 1, endLine: 4 },
-    { id: 'sym:src/a.ts#K', kind: 'class', name: 'K', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 6, endLine: 12 },
-    { id: 'sym:src/a.ts#K.m', kind: 'method', name: 'm', path: 'src/a.ts', parent: 'sym:src/a.ts#K', startLine: 7, endLine: 8 },
-    { id: 'sym:src/a.ts#T', kind: 'type', name: 'T', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 14, endLine: 15 },
-    { id: 'sym:src/a.ts#g', kind: 'function', name: 'g', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 20, endLine: 22 },
-  ]);
+  const graph = graphOf(
+    [['src/a.ts', 'typescript']],
+    [
+      { id: 'sym:src/a.ts#f', kind: 'function', name: 'f', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 1, endLine: 4 },
+      { id: 'sym:src/a.ts#K', kind: 'class', name: 'K', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 6, endLine: 12 },
+      { id: 'sym:src/a.ts#K.m', kind: 'method', name: 'm', path: 'src/a.ts', parent: 'sym:src/a.ts#K', startLine: 7, endLine: 8 },
+      { id: 'sym:src/a.ts#T', kind: 'type', name: 'T', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 14, endLine: 15 },
+      { id: 'sym:src/a.ts#g', kind: 'function', name: 'g', path: 'src/a.ts', parent: 'file:src/a.ts', startLine: 20, endLine: 22 },
+    ],
+  );
   // f: lines 2, 3 valid, 2 hit -> 50 %; K: 7, 8, 10 valid, 10 hit -> 33.33 %; m: 7, 8 -> 0 %; g: no valid line.
-  const lines: Array<[number, number]> = [[2, 3], [3, 0], [7, 0], [8, 0], [10, 1]];
+  const lines: Array<[number, number]> = [
+    [2, 3],
+    [3, 0],
+    [7, 0],
+    [8, 0],
+    [10, 1],
+  ];
   const result = await tester.run({ graph, inputs: { report: cobertura([{ filename: 'src/a.ts', lines }]) } });
   t.same(result.style('coverage', 'sym:src/a.ts#f'), { color: YELLOW, value: 50 });
   t.same(result.style('coverage', 'sym:src/a.ts#K'), { color: YELLOW, value: 33.33 });
@@ -230,9 +302,21 @@ t.test('a malformed report is refused as invalid input naming the report and the
     ['an unclosed element', '<coverage><packages></coverage>', /is not well-formed XML: .*packages/],
     ['no <coverage> root', '<?xml version="1.0"?>\n<report><file name="a.ts"/></report>', /the root element is <report>, not <coverage>/],
     ['two roots', '<coverage/><coverage/>', /has 2 root elements/],
-    ['a DOCTYPE declaring entities', `<?xml version="1.0"?>\n<!DOCTYPE coverage [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;">\n]>\n<coverage>&lol2;</coverage>`, /declares entities \(<!ENTITY at line 3\), which are refused/],
-    ['an external entity', `<?xml version="1.0"?>\n<!DOCTYPE coverage [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<coverage><sources><source>&xxe;</source></sources></coverage>`, /declares entities/],
-    ['a <class> without filename', wrap('<class name="A"><lines><line number="1" hits="1"/></lines></class>'), /<class> 1 \(name "A"\) has no filename attribute/],
+    [
+      'a DOCTYPE declaring entities',
+      `<?xml version="1.0"?>\n<!DOCTYPE coverage [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;">\n]>\n<coverage>&lol2;</coverage>`,
+      /declares entities \(<!ENTITY at line 3\), which are refused/,
+    ],
+    [
+      'an external entity',
+      `<?xml version="1.0"?>\n<!DOCTYPE coverage [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<coverage><sources><source>&xxe;</source></sources></coverage>`,
+      /declares entities/,
+    ],
+    [
+      'a <class> without filename',
+      wrap('<class name="A"><lines><line number="1" hits="1"/></lines></class>'),
+      /<class> 1 \(name "A"\) has no filename attribute/,
+    ],
     ['a <line> without number', line('hits="1"'), /<line> 2 of <class> 1 \(name "A"\) \(file src\/a\.ts\) has no number attribute/],
     ['a <line> with a number that is not a number', line('number="abc" hits="1"'), /<line> 2 .* has number "abc", not a line number/],
     ['a <line> with number 0', line('number="0" hits="1"'), /has number "0", not a line number/],
@@ -255,14 +339,26 @@ t.test('a malformed report is refused as invalid input naming the report and the
 t.test('the failing report is named by its index', async (t) => {
   const graph = graphOf([['src/a.ts', 'typescript']]);
   const good = wrap(goodClass);
-  await t.rejects(tester.run({ graph, inputs: { report: [good, good, '<coverage><oops></coverage>'] } }), { kind: 'invalid-input', message: /^plugin "test-coverage": report 3 \(inputs\.report\[2\]\): is not well-formed XML/ });
-  await t.rejects(tester.run({ graph, inputs: { report: [good, '<nope/>'] } }), { kind: 'invalid-input', message: /^plugin "test-coverage": report 2 \(inputs\.report\[1\]\): the root element is <nope>/ });
+  await t.rejects(tester.run({ graph, inputs: { report: [good, good, '<coverage><oops></coverage>'] } }), {
+    kind: 'invalid-input',
+    message: /^plugin "test-coverage": report 3 \(inputs\.report\[2\]\): is not well-formed XML/,
+  });
+  await t.rejects(tester.run({ graph, inputs: { report: [good, '<nope/>'] } }), {
+    kind: 'invalid-input',
+    message: /^plugin "test-coverage": report 2 \(inputs\.report\[1\]\): the root element is <nope>/,
+  });
 });
 
 t.test('reports larger than the limits are refused before they are parsed', async (t) => {
   const graph = graphOf([['src/a.ts', 'typescript']]);
   const big = wrap(goodClass) + ' '.repeat(50 * 1024 * 1024);
-  await t.rejects(tester.run({ graph, inputs: { report: big }, limits: { memoryMb: 512 } }), { kind: 'invalid-input', message: /^plugin "test-coverage": report 1 \(inputs\.report\[0\]\): \d+ characters, more than the limit of 52428800 per report/ });
+  await t.rejects(tester.run({ graph, inputs: { report: big }, limits: { memoryMb: 512 } }), {
+    kind: 'invalid-input',
+    message: /^plugin "test-coverage": report 1 \(inputs\.report\[0\]\): \d+ characters, more than the limit of 52428800 per report/,
+  });
   const large = wrap(goodClass) + ' '.repeat(35 * 1024 * 1024);
-  await t.rejects(tester.run({ graph, inputs: { report: [large, large, large] }, limits: { memoryMb: 512 } }), { kind: 'invalid-input', message: /the 3 reports add up to \d+ characters, more than the limit of 104857600/ });
+  await t.rejects(tester.run({ graph, inputs: { report: [large, large, large] }, limits: { memoryMb: 512 } }), {
+    kind: 'invalid-input',
+    message: /the 3 reports add up to \d+ characters, more than the limit of 104857600/,
+  });
 });

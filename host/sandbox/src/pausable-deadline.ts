@@ -32,10 +32,13 @@ export class PausableDeadline {
   resume(): void {
     if (this.ended || this.runningSince !== undefined) return;
     this.runningSince = performance.now();
-    this.timer = setTimeout(() => {
-      this.ended = true;
-      this.onExpired();
-    }, Math.max(0, this.limitMs - this.usedMs));
+    this.timer = setTimeout(
+      () => {
+        this.ended = true;
+        this.onExpired();
+      },
+      Math.max(0, this.limitMs - this.usedMs),
+    );
   }
 
   /** Stops it for good: it never expires after this. */

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { CAPABILITIES, type Capability, type PluginInput, SDK_VERSION } from '@strata/sdk';
 import { Ajv } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 import semver from 'semver';
-import { CAPABILITIES, SDK_VERSION, type Capability, type PluginInput } from '@strata/sdk';
 import { checkWith, fieldName } from './schema-check.js';
 
 const PLUGIN_ID = '^[a-z0-9][a-z0-9-]{0,63}$';
@@ -18,7 +18,13 @@ const ACCEPT_ENTRY = /^(\.[A-Za-z0-9][A-Za-z0-9._+-]*|[A-Za-z0-9][A-Za-z0-9!#$&^
 const PluginInputSchema = Type.Object(
   {
     description: Type.String({ minLength: 1, maxLength: 1000, description: 'What to send, for people.' }),
-    accept: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'File types it takes, as an HTML accept attribute: extensions and media types, comma-separated.' })),
+    accept: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'File types it takes, as an HTML accept attribute: extensions and media types, comma-separated.',
+      }),
+    ),
     multiple: Type.Optional(Type.Boolean({ description: 'Whether several texts may be sent under the name.' })),
   },
   { additionalProperties: false },
@@ -136,16 +142,28 @@ export function readPluginPackage(folder: string): PluginPackage {
   const range = semver.validRange(manifest.sdk);
   if (range === null) throw new PluginManifestError(`package.json: strata.sdk ${JSON.stringify(manifest.sdk)} is not a semver range`, 'invalid', manifest.id);
   if (!semver.satisfies(SDK_VERSION, range, { includePrerelease: true })) {
-    throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id, { name: manifest.name, description: manifest.description });
+    throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id, {
+      name: manifest.name,
+      description: manifest.description,
+    });
   }
 
   checkInputs(manifest);
   const entryPath = inside(folder, manifest.entry, 'strata.entry', manifest.id);
   const defaultSource = path.join(folder, 'src', 'index.ts');
-  const sourcePath = manifest.source !== undefined ? inside(folder, manifest.source, 'strata.source', manifest.id) : existsSync(defaultSource) ? defaultSource : undefined;
+  const sourcePath =
+    manifest.source !== undefined ? inside(folder, manifest.source, 'strata.source', manifest.id) : existsSync(defaultSource) ? defaultSource : undefined;
 
   const checkParameters = manifest.parameters ? parameterCheck(manifest.id, manifest.parameters, 'package.json: strata.parameters') : noParameters(manifest.id);
-  return { folder, manifest, version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', entryPath, sourcePath, parameters: manifest.parameters, checkParameters };
+  return {
+    folder,
+    manifest,
+    version: typeof pkg.version === 'string' ? pkg.version : '0.0.0',
+    entryPath,
+    sourcePath,
+    parameters: manifest.parameters,
+    checkParameters,
+  };
 }
 
 /**
@@ -158,7 +176,11 @@ export function withDeclaredParameters(pkg: PluginPackage, declared: Record<stri
   if (declared === undefined) return pkg;
   const id = pkg.manifest.id;
   if (pkg.manifest.parameters) {
-    throw new PluginManifestError('the parameters are declared twice, in package.json (strata.parameters) and in definePlugin: keep one (definePlugin also types ctx.params)', 'invalid', id);
+    throw new PluginManifestError(
+      'the parameters are declared twice, in package.json (strata.parameters) and in definePlugin: keep one (definePlugin also types ctx.params)',
+      'invalid',
+      id,
+    );
   }
   if (declared.type !== 'object') throw new PluginManifestError('definePlugin parameters: must be an object schema ({"type": "object", ...})', 'invalid', id);
   return { ...pkg, parameters: declared, checkParameters: parameterCheck(id, declared, 'definePlugin parameters') };
@@ -176,7 +198,10 @@ export interface CheckedApplyRequest {
  * parameters) against the parameter schema in force. A refusal's message
  * is the one the host answers 400 `INVALID_PARAMETER` with.
  */
-export function checkApplyRequest(pkg: PluginPackage, body: Record<string, unknown> | undefined): { ok: true; request: CheckedApplyRequest } | { ok: false; message: string } {
+export function checkApplyRequest(
+  pkg: PluginPackage,
+  body: Record<string, unknown> | undefined,
+): { ok: true; request: CheckedApplyRequest } | { ok: false; message: string } {
   const { inputs: rawInputs, ...params } = body ?? {};
   const inputs = checkInputTexts(rawInputs, pkg);
   if (!inputs.ok) return inputs;
@@ -188,18 +213,27 @@ export function checkApplyRequest(pkg: PluginPackage, body: Record<string, unkno
 function checkInputTexts(raw: unknown, pkg: PluginPackage): { ok: true; inputs: Record<string, string[]> } | { ok: false; message: string } {
   const id = pkg.manifest.id;
   if (raw === undefined) return { ok: true, inputs: {} };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'body.inputs: must be an object of name -> text (or array of texts)' };
-  if (!pkg.manifest.capabilities?.includes('inputs:read')) return { ok: false, message: `body.inputs: plugin "${id}" reads no inputs (it does not declare inputs:read)` };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, message: 'body.inputs: must be an object of name -> text (or array of texts)' };
+  if (!pkg.manifest.capabilities?.includes('inputs:read'))
+    return { ok: false, message: `body.inputs: plugin "${id}" reads no inputs (it does not declare inputs:read)` };
   // Inputs the manifest names are the only ones taken (a plugin that lists none reads whatever it is sent).
   const declared = Object.keys(pkg.manifest.inputs ?? {});
   const undeclared = declared.length > 0 ? Object.keys(raw).filter((name) => !declared.includes(name)) : [];
   if (undeclared.length > 0) {
-    return { ok: false, message: `body.inputs: plugin "${id}" reads no input named ${undeclared.slice(0, 20).map((name) => JSON.stringify(name)).join(', ')}; it reads ${declared.map((name) => JSON.stringify(name)).join(', ')}` };
+    return {
+      ok: false,
+      message: `body.inputs: plugin "${id}" reads no input named ${undeclared
+        .slice(0, 20)
+        .map((name) => JSON.stringify(name))
+        .join(', ')}; it reads ${declared.map((name) => JSON.stringify(name)).join(', ')}`,
+    };
   }
   const inputs: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(raw)) {
     const texts: unknown = typeof value === 'string' ? [value] : value;
-    if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string')) return { ok: false, message: `body.inputs[${JSON.stringify(name)}]: must be a string or an array of strings` };
+    if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string'))
+      return { ok: false, message: `body.inputs[${JSON.stringify(name)}]: must be a string or an array of strings` };
     inputs[name] = texts as string[];
   }
   return { ok: true, inputs };
@@ -209,7 +243,15 @@ function checkInputTexts(raw: unknown, pkg: PluginPackage): { ok: true; inputs: 
 function noParameters(pluginId: string): ParameterCheck {
   return (value) => {
     const sent = typeof value === 'object' && value !== null ? Object.keys(value) : [];
-    return sent.length === 0 ? { ok: true } : { ok: false, message: `body: plugin "${pluginId}" takes no parameters; it was sent ${sent.slice(0, 20).map((key) => JSON.stringify(key)).join(', ')}` };
+    return sent.length === 0
+      ? { ok: true }
+      : {
+          ok: false,
+          message: `body: plugin "${pluginId}" takes no parameters; it was sent ${sent
+            .slice(0, 20)
+            .map((key) => JSON.stringify(key))
+            .join(', ')}`,
+        };
   };
 }
 
@@ -231,7 +273,10 @@ function parameterCheck(pluginId: string, schema: Record<string, unknown>, where
     const result = check(value, 'body');
     if (result.ok) return { ok: true };
     // A mistyped or misplaced option: say which ones the plugin takes.
-    const takes = / is not a known field/.test(result.message) && known.length > 0 ? `; plugin "${pluginId}" takes ${known.map((key) => JSON.stringify(key)).join(', ')}` : '';
+    const takes =
+      / is not a known field/.test(result.message) && known.length > 0
+        ? `; plugin "${pluginId}" takes ${known.map((key) => JSON.stringify(key)).join(', ')}`
+        : '';
     return { ok: false, message: result.message + takes };
   };
 }
@@ -242,14 +287,27 @@ function checkInputs(manifest: ValidManifest): void {
   if (names.length === 0) return;
   for (const [name, input] of Object.entries(manifest.inputs!)) {
     const field = fieldName('strata.inputs', `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    if (!INPUT_NAME.test(name)) throw new PluginManifestError(`package.json: ${field}: an input name is a letter followed by letters, digits, "-" or "_" (at most 64)`, 'invalid', manifest.id);
+    if (!INPUT_NAME.test(name))
+      throw new PluginManifestError(
+        `package.json: ${field}: an input name is a letter followed by letters, digits, "-" or "_" (at most 64)`,
+        'invalid',
+        manifest.id,
+      );
     if (input.accept !== undefined && !input.accept.split(',').every((entry) => ACCEPT_ENTRY.test(entry.trim()))) {
-      throw new PluginManifestError(`package.json: ${field}.accept: ${JSON.stringify(input.accept)} must list file extensions (".xml") and media types ("application/json"), separated by commas`, 'invalid', manifest.id);
+      throw new PluginManifestError(
+        `package.json: ${field}.accept: ${JSON.stringify(input.accept)} must list file extensions (".xml") and media types ("application/json"), separated by commas`,
+        'invalid',
+        manifest.id,
+      );
     }
   }
   if (!manifest.capabilities?.includes('inputs:read')) {
     const declared = names.map((name) => JSON.stringify(name)).join(', ');
-    throw new PluginManifestError(`package.json: strata.inputs declares ${declared}, but strata.capabilities lacks "inputs:read", which reading inputs needs`, 'invalid', manifest.id);
+    throw new PluginManifestError(
+      `package.json: strata.inputs declares ${declared}, but strata.capabilities lacks "inputs:read", which reading inputs needs`,
+      'invalid',
+      manifest.id,
+    );
   }
 }
 
@@ -257,10 +315,12 @@ function checkInputs(manifest: ValidManifest): void {
 function inside(folder: string, relative: string, field: string, pluginId: string): string {
   const resolved = path.resolve(folder, relative);
   const rel = path.relative(folder, resolved);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new PluginManifestError(`package.json: ${field} must stay inside the plugin folder`, 'invalid', pluginId);
+  if (rel.startsWith('..') || path.isAbsolute(rel))
+    throw new PluginManifestError(`package.json: ${field} must stay inside the plugin folder`, 'invalid', pluginId);
   if (existsSync(resolved)) {
     const real = path.relative(realpathSync(folder), realpathSync(resolved));
-    if (real.startsWith('..') || path.isAbsolute(real)) throw new PluginManifestError(`package.json: ${field} links outside the plugin folder`, 'invalid', pluginId);
+    if (real.startsWith('..') || path.isAbsolute(real))
+      throw new PluginManifestError(`package.json: ${field} links outside the plugin folder`, 'invalid', pluginId);
   }
   return resolved;
 }

@@ -97,7 +97,17 @@ export interface ApplyProgress {
  * const isLimit = (kind: SandboxFailureKind): boolean => kind === 'cpu-time' || kind === 'wall-time' || kind === 'memory';
  * ```
  */
-export type SandboxFailureKind = 'load' | 'threw' | 'cpu-time' | 'wall-time' | 'memory' | 'crashed' | 'invalid-result' | 'invalid-input' | 'disposed' | 'cancelled';
+export type SandboxFailureKind =
+  | 'load'
+  | 'threw'
+  | 'cpu-time'
+  | 'wall-time'
+  | 'memory'
+  | 'crashed'
+  | 'invalid-result'
+  | 'invalid-input'
+  | 'disposed'
+  | 'cancelled';
 
 export type FromSandbox =
   | { type: 'loaded'; requestId: number; outcome: RuntimeRegisterOutcome }

@@ -10,7 +10,15 @@
 import ivm from 'isolated-vm';
 import { createIsolateRuntime, type GraphPayload, type RuntimeApplyRequest, type RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
-import { MAX_PENDING_CAPABILITY_CALLS, MAX_QUEUED_CAPABILITY_CALLS, type ApplyLimits, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
+import {
+  type ApplyLimits,
+  type FromSandbox,
+  MAX_PENDING_CAPABILITY_CALLS,
+  MAX_QUEUED_CAPABILITY_CALLS,
+  type SandboxFailureKind,
+  type SandboxLimits,
+  type ToSandbox,
+} from './protocol.js';
 
 /** How often CPU time is checked while an apply awaits. */
 const CPU_CHECK_MS = 20;
@@ -63,7 +71,8 @@ function classify(error: unknown, fallback: SandboxFailureKind): Failure {
   if (error instanceof Failure) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (/memory limit/i.test(message)) return new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`);
-  if (/timed out/i.test(message)) return new Failure('cpu-time', `the plugin ran past its CPU time limit of ${activeLimits?.cpuTimeMs ?? plugin?.limits.cpuTimeMs} ms`);
+  if (/timed out/i.test(message))
+    return new Failure('cpu-time', `the plugin ran past its CPU time limit of ${activeLimits?.cpuTimeMs ?? plugin?.limits.cpuTimeMs} ms`);
   return new Failure(fallback, message);
 }
 
@@ -79,7 +88,14 @@ function disposeIsolate(): void {
  * runs out: `timeout` in isolated-vm covers only synchronous code, not time
  * spent awaiting, and not work queued as microtasks.
  */
-async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: ivm.Isolate, wallMs: number, cpuMs: number, what: string, apply?: ApplyState): Promise<T> {
+async function guarded<T>(
+  task: (isolate: ivm.Isolate) => Promise<T>,
+  isolate: ivm.Isolate,
+  wallMs: number,
+  cpuMs: number,
+  what: string,
+  apply?: ApplyState,
+): Promise<T> {
   const cpuStart = isolate.cpuTime;
   let stopped: Failure | undefined;
   const stop = (failure: Failure): void => {
@@ -88,7 +104,9 @@ async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: i
     disposeIsolate();
   };
   const waitsOnHost = apply ? ', not counting the time its capability calls waited on the host' : '';
-  const wallTime = new PausableDeadline(wallMs, () => stop(new Failure('wall-time', `${what} took longer than its wall-time limit of ${wallMs} ms${waitsOnHost}`)));
+  const wallTime = new PausableDeadline(wallMs, () =>
+    stop(new Failure('wall-time', `${what} took longer than its wall-time limit of ${wallMs} ms${waitsOnHost}`)),
+  );
   if (apply) apply.wallTime = wallTime;
   const cpuTimer = setInterval(() => {
     if (isolate.isDisposed) return;
@@ -104,7 +122,9 @@ async function guarded<T>(task: (isolate: ivm.Isolate) => Promise<T>, isolate: i
     // can no longer be trusted. The next call gets a fresh one.
     // An isolate that ended without us ending it went over its heap limit
     // (isolated-vm then abandons the promises in it).
-    const failure = stopped ?? (isolate.isDisposed ? new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`) : classify(error, 'threw'));
+    const failure =
+      stopped ??
+      (isolate.isDisposed ? new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`) : classify(error, 'threw'));
     disposeIsolate();
     throw failure;
   } finally {
@@ -131,13 +151,24 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
     // WebAssembly memory is allocated outside the isolate's heap, where its memory limit does not count it:
     // three WebAssembly.Memory of 1 GiB each passed a limit of 128 MiB. Plugins get no WebAssembly.
     await context.eval('delete globalThis.WebAssembly;', { timeout: limits.loadTimeMs });
-    const factory = await context.eval(`(function (send, log, progress) { return (${createIsolateRuntime.toString()})({ send, log, progress }); })`, { reference: true, timeout: limits.loadTimeMs });
-    const sendCallback = new ivm.Callback((runtimeCallId: number, name: string, args: unknown[]) => requestCapability(runtimeCallId, name, args), { ignored: true });
+    const factory = await context.eval(`(function (send, log, progress) { return (${createIsolateRuntime.toString()})({ send, log, progress }); })`, {
+      reference: true,
+      timeout: limits.loadTimeMs,
+    });
+    const sendCallback = new ivm.Callback((runtimeCallId: number, name: string, args: unknown[]) => requestCapability(runtimeCallId, name, args), {
+      ignored: true,
+    });
     const logCallback = new ivm.Callback((message: string) => send({ type: 'log', message: String(message).slice(0, 1000) }), { ignored: true });
-    const progressCallback = new ivm.Callback((done: number, total: number | undefined, message: string | undefined) => {
-      if (activeApply) send({ type: 'progress', progress: { done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
-    }, { ignored: true });
-    const runtime = (await factory.apply(undefined, [sendCallback, logCallback, progressCallback], { result: { reference: true }, timeout: limits.loadTimeMs })) as ivm.Reference<Record<string, unknown>>;
+    const progressCallback = new ivm.Callback(
+      (done: number, total: number | undefined, message: string | undefined) => {
+        if (activeApply) send({ type: 'progress', progress: { done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
+      },
+      { ignored: true },
+    );
+    const runtime = (await factory.apply(undefined, [sendCallback, logCallback, progressCallback], {
+      result: { reference: true },
+      timeout: limits.loadTimeMs,
+    })) as ivm.Reference<Record<string, unknown>>;
     const member = (name: string): Promise<ivm.Reference<unknown>> => runtime.get(name as never, { reference: true }) as Promise<ivm.Reference<unknown>>;
     const [register, apply, setGraph, settle] = await Promise.all(['register', 'apply', 'setGraph', 'settle'].map(member));
     let module: ivm.Module;
@@ -150,7 +181,10 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
       throw new Failure('load', `the entry imports "${specifier}"; a plugin is one bundled file (build it with strata plugin build)`);
     });
     await module.evaluate({ timeout: limits.loadTimeMs });
-    const outcome = (await register!.apply(undefined, [module.namespace.derefInto()], { result: { copy: true }, timeout: limits.loadTimeMs })) as RuntimeRegisterOutcome;
+    const outcome = (await register!.apply(undefined, [module.namespace.derefInto()], {
+      result: { copy: true },
+      timeout: limits.loadTimeMs,
+    })) as RuntimeRegisterOutcome;
     if (outcome.ok) loaded = { isolate, context, apply: apply!, setGraph: setGraph!, settle: settle!, graphRevision: -1 };
     return { type: 'loaded', requestId: 0, outcome };
   };
@@ -160,7 +194,10 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
     if (!isolate.isDisposed) isolate.dispose();
     loaded = undefined;
     const failure = classify(error, 'load');
-    throw new Failure(failure.kind === 'threw' ? 'load' : failure.kind, failure.kind === 'threw' ? `loading the plugin failed: ${failure.message}` : failure.message);
+    throw new Failure(
+      failure.kind === 'threw' ? 'load' : failure.kind,
+      failure.kind === 'threw' ? `loading the plugin failed: ${failure.message}` : failure.message,
+    );
   }
 }
 
@@ -171,13 +208,16 @@ function requestCapability(runtimeCallId: number, name: string, args: unknown[])
   const refuse = (message: string): void => {
     void loaded?.settle.apply(undefined, [runtimeCallId, false, message], { arguments: { copy: true }, timeout: 1000 }).catch(() => undefined);
   };
-  if (++apply.calls > plugin.limits.maxCapabilityCalls) return refuse(`capability call limit reached: one apply may make ${plugin.limits.maxCapabilityCalls} calls`);
+  if (++apply.calls > plugin.limits.maxCapabilityCalls)
+    return refuse(`capability call limit reached: one apply may make ${plugin.limits.maxCapabilityCalls} calls`);
   // At most MAX_PENDING_CAPABILITY_CALLS go to the host at once; the others wait their turn here, as many as
   // MAX_QUEUED_CAPABILITY_CALLS.
   if (apply.pending.size >= MAX_PENDING_CAPABILITY_CALLS) {
     if (apply.queued.length >= MAX_QUEUED_CAPABILITY_CALLS) {
       apply.calls--;
-      return refuse(`too many capability calls at once: ${MAX_QUEUED_CAPABILITY_CALLS + MAX_PENDING_CAPABILITY_CALLS} are waiting for an answer already; await some before making more`);
+      return refuse(
+        `too many capability calls at once: ${MAX_QUEUED_CAPABILITY_CALLS + MAX_PENDING_CAPABILITY_CALLS} are waiting for an answer already; await some before making more`,
+      );
     }
     apply.queued.push({ runtimeCallId, name: String(name), args });
   } else dispatch(apply, runtimeCallId, String(name), args);

@@ -5,7 +5,7 @@
  * started ahead loads a plugin in 20 to 30 ms. `strata serve --dev` keeps one
  * spare, so that a plugin its author saves is back sooner.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** Node flags the sandbox process runs with: isolated-vm needs `--no-node-snapshot` on Node 20 and later. */

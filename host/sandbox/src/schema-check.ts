@@ -1,14 +1,11 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
-/** A compiled check of one schema. */
-export interface SchemaCheck<T> {
-  /**
-   * Validates `value`. Returns it typed when it conforms; otherwise returns a
-   * message naming the first offending field, with `rootName` as its root
-   * (for example `body.positions["file:a.ts"].x: must be number`).
-   */
-  (value: unknown, rootName: string): { ok: true; value: T } | { ok: false; field: string; message: string };
-}
+/**
+ * A compiled check of one schema. Validates `value`: returns it typed when it
+ * conforms; otherwise a message naming the first offending field, with
+ * `rootName` as its root (for example `body.positions["file:a.ts"].x: must be number`).
+ */
+export type SchemaCheck<T> = (value: unknown, rootName: string) => { ok: true; value: T } | { ok: false; field: string; message: string };
 
 /** Wraps an Ajv validate function compiled elsewhere (a plugin's parameter schema) as a `SchemaCheck`. */
 export function checkWith<T>(check: ValidateFunction): SchemaCheck<T> {

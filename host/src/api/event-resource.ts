@@ -4,7 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import { EventBus } from '../events/event-bus.js';
 import { EVENT_PAYLOADS } from '../events/event-catalog.js';
 import { EVENT_TYPES } from '../events/event-types.js';
-import { StreamedResponse, defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
+import { type ApiResource, type ApiRoute, defineRoute, StreamedResponse } from '../http/api-route.js';
 
 /** Comment lines keep proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -18,7 +18,9 @@ const StreamedEventSchema = Type.Union(
     Type.Object(
       {
         event: Type.Literal(type),
-        data: Type.Composite([Type.Object({ at: Type.String({ format: 'date-time', description: 'When it was published.' }) }), EVENT_PAYLOADS[type]], { additionalProperties: false }),
+        data: Type.Composite([Type.Object({ at: Type.String({ format: 'date-time', description: 'When it was published.' }) }), EVENT_PAYLOADS[type]], {
+          additionalProperties: false,
+        }),
       },
       { title: type, description: EVENT_PAYLOADS[type].description },
     ),

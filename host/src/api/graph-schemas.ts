@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { GraphEdge, GraphNode } from '@strata/sdk';
 import { StringEnum } from '../validation/string-enum.js';
 
@@ -21,7 +21,9 @@ const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only
 
 /** A node record as the API returns it. */
 export const GraphNodeSchema = Type.Object({
-  id: Type.String({ description: 'Stable id derived from the path: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>`, `sym:<path>#<Class>.<method>`.' }),
+  id: Type.String({
+    description: 'Stable id derived from the path: `dir:<path>`, `file:<path>`, `pkg:<name>`, `sym:<path>#<name>`, `sym:<path>#<Class>.<method>`.',
+  }),
   kind: StringEnum(NODE_KINDS),
   name: Type.String(),
   path: Type.String({ description: 'Repository-relative path with forward slashes; `.` for the root; the package name for a package.' }),
@@ -39,7 +41,9 @@ export const GraphNodeSchema = Type.Object({
   error: Type.Optional(Type.String({ description: 'Why the node could only be indexed in part.' })),
   position: Type.Optional(PositionSchema),
   overlays: Type.Optional(
-    Type.Record(Type.String(), Type.Record(Type.String(), NodeStyleSchema), { description: 'Styles of the active overlays: plugin id -> overlay id -> style.' }),
+    Type.Record(Type.String(), Type.Record(Type.String(), NodeStyleSchema), {
+      description: 'Styles of the active overlays: plugin id -> overlay id -> style.',
+    }),
   ),
 });
 

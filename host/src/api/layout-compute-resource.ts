@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
-import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
+import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
 import { LayoutComputation } from '../layout/layout-computation.js';
 import { StringEnum } from '../validation/string-enum.js';
 
@@ -33,7 +33,8 @@ export class LayoutComputeResource implements ApiResource {
         path: '/api/graph/layout/compute',
         operationId: 'computeLayout',
         summary: 'Start computing a layout',
-        description: 'Runs in a worker thread; poll the status. On completion the positions are saved as the layout (as POST /api/graph/layout saves them). Deterministic for a seed; starts from the saved positions.',
+        description:
+          'Runs in a worker thread; poll the status. On completion the positions are saved as the layout (as POST /api/graph/layout saves them). Deterministic for a seed; starts from the saved positions.',
         tags: ['layout'],
         body: Type.Object(
           {
@@ -43,10 +44,19 @@ export class LayoutComputeResource implements ApiResource {
               Type.Object(
                 {
                   attraction: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Pull along edges (default 1).' })),
-                  repulsion: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Push between sampled node pairs (default: nodes / 100, at least 1).' })),
+                  repulsion: Type.Optional(
+                    Type.Number({ minimum: 0, maximum: 100_000, description: 'Push between sampled node pairs (default: nodes / 100, at least 1).' }),
+                  ),
                   negativeSamples: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Pairs sampled per node and iteration (default 5).' })),
                   gravity: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'Pull toward the center (default 0.01).' })),
-                  learningRate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'First step size; it cools to a tenth, and to at most 0.1 (default: √nodes / 33, at least 1; a twentieth of that when at least 80 % of the nodes have saved positions, so that the run refines the saved layout).' })),
+                  learningRate: Type.Optional(
+                    Type.Number({
+                      exclusiveMinimum: 0,
+                      maximum: 100,
+                      description:
+                        'First step size; it cools to a tenth, and to at most 0.1 (default: √nodes / 33, at least 1; a twentieth of that when at least 80 % of the nodes have saved positions, so that the run refines the saved layout).',
+                    }),
+                  ),
                 },
                 { additionalProperties: false },
               ),
@@ -87,7 +97,13 @@ export class LayoutComputeResource implements ApiResource {
         summary: 'Whether a GPU is available for the layout',
         description: '`available` is true only when a GPU backend is loaded and sees a device; `backend` says which backend computes layouts here.',
         tags: ['layout'],
-        response: Type.Object({ available: Type.Boolean(), backend: Type.Union([Type.String(), Type.Null()]), gpu: Type.Boolean(), device: Type.String(), error: Type.Optional(Type.String()) }),
+        response: Type.Object({
+          available: Type.Boolean(),
+          backend: Type.Union([Type.String(), Type.Null()]),
+          gpu: Type.Boolean(),
+          device: Type.String(),
+          error: Type.Optional(Type.String()),
+        }),
         errors: [],
         handle: async () => ({ data: await this.layout.available() }),
       }),

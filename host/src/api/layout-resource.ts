@@ -4,8 +4,8 @@ import type { Position } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { StrataError } from '../errors/strata-error.js';
 import { GraphStore } from '../graph/graph-store.js';
+import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
-import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
 import { PositionSchema } from './graph-schemas.js';
 
 /** How many ignored ids a save response names. */
@@ -41,10 +41,7 @@ export class LayoutResource implements ApiResource {
           'Ids that are not in the graph are ignored and counted. Coordinates must be finite numbers. ' +
           `A body larger than ${SAVE_BYTES_PER_NODE} bytes per node of the graph plus ${SAVE_BASE_BYTES} bytes (or than \`maxBodyBytes\`) is answered 413 before it is read.`,
         tags: ['layout'],
-        body: Type.Object(
-          { positions: Type.Record(Type.String(), PositionSchema, { description: 'Node id to position.' }) },
-          { additionalProperties: false },
-        ),
+        body: Type.Object({ positions: Type.Record(Type.String(), PositionSchema, { description: 'Node id to position.' }) }, { additionalProperties: false }),
         bodyRequired: true,
         bodyLimit: () => ({
           bytes: SAVE_BASE_BYTES + this.graph.nodeCount * SAVE_BYTES_PER_NODE,

@@ -18,17 +18,21 @@ export function longRequest(url: string, init: { method: string; headers?: Recor
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(target, { method: init.method, headers: { ...init.headers, ...(init.body !== undefined && { 'content-length': String(Buffer.byteLength(init.body)) }) } }, (response) => {
-      const chunks: Buffer[] = [];
-      const body = new Promise<string>((done, fail) => {
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-        response.on('error', fail);
-      });
-      body.catch(() => undefined);
-      const status = response.statusCode ?? 0;
-      resolve({ status, ok: status >= 200 && status < 300, text: () => body });
-    });
+    const request = send(
+      target,
+      { method: init.method, headers: { ...init.headers, ...(init.body !== undefined && { 'content-length': String(Buffer.byteLength(init.body)) }) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        const body = new Promise<string>((done, fail) => {
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+          response.on('error', fail);
+        });
+        body.catch(() => undefined);
+        const status = response.statusCode ?? 0;
+        resolve({ status, ok: status >= 200 && status < 300, text: () => body });
+      },
+    );
     request.on('error', reject);
     request.end(init.body);
   });

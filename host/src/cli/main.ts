@@ -5,7 +5,7 @@ import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryError } from '../storage/data-directory-error.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
-import { pluginCommand, PluginStepError } from './plugin-command.js';
+import { PluginStepError, pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Command } from 'commander';
-import { SDK_VERSION } from '@strata/sdk';
-import { HOST_VERSION } from '../host-version.js';
 import type { PluginPackage } from '@strata/sandbox';
+import { SDK_VERSION } from '@strata/sdk';
+import { Command } from 'commander';
+import { HOST_VERSION } from '../host-version.js';
 import { UsageError } from './usage-error.js';
 
 /** What a scaffolded plugin installs to check its types (the versions Strata is built with). */
@@ -88,9 +88,13 @@ Steps, each stopping the command when it fails:
       const tarball = path.join(out, packed.filename);
       if (!packed.files.includes(entry)) {
         await rm(tarball, { force: true });
-        throw new UsageError(`the tarball would not carry the plugin's entry ${entry} (npm leaves out what package.json's "files", .npmignore or .gitignore exclude); it was not kept`);
+        throw new UsageError(
+          `the tarball would not carry the plugin's entry ${entry} (npm leaves out what package.json's "files", .npmignore or .gitignore exclude); it was not kept`,
+        );
       }
-      process.stdout.write(`Packed ${pkg.manifest.id} ${pkg.version}: ${path.relative(process.cwd(), tarball) || tarball} (${packed.size} bytes, ${packed.files.length} files)\n`);
+      process.stdout.write(
+        `Packed ${pkg.manifest.id} ${pkg.version}: ${path.relative(process.cwd(), tarball) || tarball} (${packed.size} bytes, ${packed.files.length} files)\n`,
+      );
     });
   return command;
 }
@@ -100,7 +104,11 @@ async function npmPack(folder: string, out: string): Promise<{ filename: string;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const output = await new Promise<string>((resolve, reject) => {
     // On Windows npm is a .cmd file, which Node starts only through a shell.
-    const child = spawn(npm, ['pack', '--json', '--pack-destination', out], { cwd: folder, stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
+    const child = spawn(npm, ['pack', '--json', '--pack-destination', out], {
+      cwd: folder,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      shell: process.platform === 'win32',
+    });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.on('error', (error) => reject(new UsageError(`npm pack could not run (${error.message}); is npm installed?`)));
@@ -167,12 +175,15 @@ function runInherited(command: string, args: string[], cwd: string): Promise<num
 }
 
 async function scaffold(folder: string, id: string): Promise<void> {
-  const title = id.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join(' ');
+  const title = id
+    .split('-')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(' ');
   const [major, minor] = SDK_VERSION.split('.');
   await mkdir(path.join(folder, 'src'), { recursive: true });
   await mkdir(path.join(folder, 'test'), { recursive: true });
   const files: Record<string, string> = {
-    'package.json': JSON.stringify(
+    'package.json': `${JSON.stringify(
       {
         name: id,
         version: '0.1.0',
@@ -203,7 +214,7 @@ async function scaffold(folder: string, id: string): Promise<void> {
       },
       null,
       2,
-    ) + '\n',
+    )}\n`,
     'src/index.ts': `import { colorScale, definePlugin, scaleLegend } from '@strata/sdk';
 
 const color = colorScale(['#c6dbef', '#08306b'], [0, 1000]);
@@ -259,10 +270,26 @@ test('files are sized by their lines of code', async () => {
   assert.equal(result.style('size', 'dir:.'), undefined);
 });
 `,
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] }, include: ['src', 'test'] }, null, 2) + '\n',
+    'tsconfig.json': `${JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['src', 'test'],
+      },
+      null,
+      2,
+    )}\n`,
     '.gitignore': 'node_modules/\n',
     'README.md': `# ${title}\n\nA Strata overlay plugin. \`npm test\` builds it and runs its tests in the same sandbox the host uses;\n\`strata serve <repo> --dev --plugins .\` serves it with hot reload. See the SDK's README.\n`,
   };
   for (const [name, content] of Object.entries(files)) await writeFile(path.join(folder, name), content);
 }
-

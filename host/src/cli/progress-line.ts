@@ -97,7 +97,9 @@ export class ApplyProgressLine {
     if (progress) this.last = progress;
     const seconds = Math.round((Date.now() - this.started) / 1000);
     const now = this.last;
-    const amount = now ? `${now.done.toLocaleString('en-US')}${now.total !== undefined ? `/${now.total.toLocaleString('en-US')}` : ''}${now.message ? ` ${now.message}` : ''} · ` : '';
+    const amount = now
+      ? `${now.done.toLocaleString('en-US')}${now.total !== undefined ? `/${now.total.toLocaleString('en-US')}` : ''}${now.message ? ` ${now.message}` : ''} · `
+      : '';
     const text = `${this.label}: ${amount}${seconds} s`;
     if (this.stream.isTTY) {
       this.stream.write(`\r\x1b[K${text}`);

@@ -35,7 +35,9 @@ export function serveCommand(): Command {
     .option('--open', 'open the web UI in the default browser once it is served')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Settings come from, lowest first: defaults, strata.config.json (or --config),
 STRATA_* environment variables (STRATA_PORT, STRATA_HOST, STRATA_DATA_DIR, ...),
 then these flags.
@@ -44,7 +46,8 @@ Examples:
   $ strata serve                 serve the current directory at http://127.0.0.1:5050
   $ strata serve --open          ... and open the code map in the browser
   $ strata serve ../app -p 8080  serve another repository on port 8080
-  $ STRATA_AUTH_TOKEN=... strata serve --host 0.0.0.0`)
+  $ STRATA_AUTH_TOKEN=... strata serve --host 0.0.0.0`,
+    )
     .action(async (repo: string, options: ServeOptions) => {
       const repository = path.resolve(repo);
       const stats = statSync(repository, { throwIfNoEntry: false });

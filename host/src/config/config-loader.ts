@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkWith } from '@strata/sandbox';
 import { SETTING_LEAVES, validateSettings } from './settings-validator.generated.js';
@@ -38,15 +38,22 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
   const cwd = sources.cwd ?? process.cwd();
   const repositoryRoot = path.resolve(cwd, sources.repository);
 
-  const fileSettings = readConfigFile(sources.configFile ? path.resolve(cwd, sources.configFile) : path.join(repositoryRoot, CONFIG_FILE_NAME), Boolean(sources.configFile));
+  const fileSettings = readConfigFile(
+    sources.configFile ? path.resolve(cwd, sources.configFile) : path.join(repositoryRoot, CONFIG_FILE_NAME),
+    Boolean(sources.configFile),
+  );
   const envSettings = settingsFromEnv(sources.env ?? {});
   const flagSettings = validated(sources.flags ?? {}, 'flag');
 
   // Relative data directories: from the repository in the file, from cwd elsewhere.
-  const dataDirSource = flagSettings.dataDir !== undefined ? { dir: flagSettings.dataDir, from: cwd }
-    : envSettings.dataDir !== undefined ? { dir: envSettings.dataDir, from: cwd }
-    : fileSettings.settings.dataDir !== undefined ? { dir: fileSettings.settings.dataDir, from: repositoryRoot }
-    : { dir: DEFAULT_SETTINGS.dataDir, from: repositoryRoot };
+  const dataDirSource =
+    flagSettings.dataDir !== undefined
+      ? { dir: flagSettings.dataDir, from: cwd }
+      : envSettings.dataDir !== undefined
+        ? { dir: envSettings.dataDir, from: cwd }
+        : fileSettings.settings.dataDir !== undefined
+          ? { dir: fileSettings.settings.dataDir, from: repositoryRoot }
+          : { dir: DEFAULT_SETTINGS.dataDir, from: repositoryRoot };
 
   // Plugin folders likewise, from whichever source named them last.
   const pluginDirsFrom = flagSettings.plugins?.directories !== undefined || envSettings.plugins?.directories !== undefined ? cwd : repositoryRoot;
@@ -54,7 +61,13 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
   const merged = [fileSettings.settings, envSettings, flagSettings].reduce<Record<string, unknown>>(
     (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
     structuredClone(DEFAULT_SETTINGS) as unknown as Record<string, unknown>,
-  ) as Required<StrataSettings> & { index: { maxFileBytes: number; cache: boolean }; plugins: (typeof DEFAULT_SETTINGS)['plugins']; layout: StrataConfig['layout']; allowedHosts: string[]; cors: { origins?: string[] } };
+  ) as Required<StrataSettings> & {
+    index: { maxFileBytes: number; cache: boolean };
+    plugins: (typeof DEFAULT_SETTINGS)['plugins'];
+    layout: StrataConfig['layout'];
+    allowedHosts: string[];
+    cors: { origins?: string[] };
+  };
 
   return Object.freeze({
     repositoryRoot,
@@ -101,7 +114,12 @@ function validated(settings: unknown, source: string): StrataSettings {
   if (result.ok) return result.value;
   const reason = result.message.slice(result.field.length + 2);
   if (source === 'flag') {
-    const flag = '--' + result.field.replace(/\./g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+    const flag =
+      '--' +
+      result.field
+        .replace(/\./g, '-')
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .toLowerCase();
     throw new ConfigError(`${flag}: ${reason}`);
   }
   throw new ConfigError(`${source}: ${result.field === '' ? '' : `key "${result.field}" `}${reason}`);
@@ -109,7 +127,7 @@ function validated(settings: unknown, source: string): StrataSettings {
 
 /** The environment variable that sets a setting: `index.maxFileBytes` is `STRATA_INDEX_MAX_FILE_BYTES`. */
 export function envVariableName(settingPath: readonly string[]): string {
-  return 'STRATA_' + settingPath.map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_');
+  return `STRATA_${settingPath.map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_')}`;
 }
 
 function settingsFromEnv(env: Record<string, string | undefined>): StrataSettings {
@@ -141,7 +159,11 @@ function coerce(raw: string, type: string): unknown {
     const n = Number(raw);
     return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
   }
-  if (type === 'array') return raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (type === 'array')
+    return raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
   if (type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
   return raw;
 }

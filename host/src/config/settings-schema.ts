@@ -1,4 +1,4 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { StringEnum } from '../validation/string-enum.js';
 
 /** The levels of `logLevel`, least severe last. */
@@ -13,17 +13,46 @@ export const StrataSettingsSchema = Type.Object(
   {
     port: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'TCP port of the HTTP server (0 picks a free one).' })),
     host: Type.Optional(Type.String({ minLength: 1, description: 'Address the HTTP server binds to.' })),
-    dataDir: Type.Optional(Type.String({ minLength: 1, description: 'Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).' })),
+    dataDir: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).',
+      }),
+    ),
     logLevel: Type.Optional(StringEnum(LOG_LEVELS, { description: 'Least severe level written to the log.' })),
-    maxBodyBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' })),
+    maxBodyBytes: Type.Optional(
+      Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' }),
+    ),
     compressResponses: Type.Optional(Type.Boolean({ description: 'Answer with gzip when the client accepts it (the graph is compressed once per change).' })),
     requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a whole request.' })),
-    headersTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000, description: 'Time a client has to send a request\'s line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.' })),
-    maxConnections: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Connections held at once; one more is answered 503 and closed. Kept below the process\'s limit of open files.' })),
-    maxConnectionsPerAddress: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Connections held at once from one client address; one more from it is answered 503 and closed.' })),
+    headersTimeoutMs: Type.Optional(
+      Type.Integer({
+        minimum: 1000,
+        maximum: 3_600_000,
+        description: "Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.",
+      }),
+    ),
+    maxConnections: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: "Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.",
+      }),
+    ),
+    maxConnectionsPerAddress: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description: 'Connections held at once from one client address; one more from it is answered 503 and closed.',
+      }),
+    ),
     watch: Type.Optional(Type.Boolean({ description: 'Follow edits to the repository while serving.' })),
-    authToken: Type.Optional(Type.String({ minLength: 16, description: 'When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).' })),
-    dev: Type.Optional(Type.Boolean({ description: 'Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).' })),
+    authToken: Type.Optional(
+      Type.String({ minLength: 16, description: 'When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).' }),
+    ),
+    dev: Type.Optional(
+      Type.Boolean({ description: 'Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).' }),
+    ),
     allowedHosts: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }), {
         maxItems: 100,
@@ -48,16 +77,52 @@ export const StrataSettingsSchema = Type.Object(
     plugins: Type.Optional(
       Type.Object(
         {
-          directories: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.' })),
-          builtIns: Type.Optional(Type.Boolean({ description: 'Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership); off: only the plugins of directories.' })),
+          directories: Type.Optional(
+            Type.Array(Type.String({ minLength: 1 }), {
+              maxItems: 100,
+              description:
+                'Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.',
+            }),
+          ),
+          builtIns: Type.Optional(
+            Type.Boolean({
+              description: 'Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership); off: only the plugins of directories.',
+            }),
+          ),
           memoryMb: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096, description: 'Heap limit of each plugin sandbox, in MiB.' })),
-          cpuTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.' })),
-          cpuTimeMsPerFile: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, description: 'CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).' })),
-          wallTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 3_600_000, description: "Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads)." })),
-          wallTimeMsPerFile: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, description: 'Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).' })),
+          cpuTimeMs: Type.Optional(
+            Type.Integer({ minimum: 10, maximum: 600_000, description: 'CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.' }),
+          ),
+          cpuTimeMsPerFile: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 1000,
+              description: 'CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).',
+            }),
+          ),
+          wallTimeMs: Type.Optional(
+            Type.Integer({
+              minimum: 10,
+              maximum: 3_600_000,
+              description:
+                "Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).",
+            }),
+          ),
+          wallTimeMsPerFile: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 1000,
+              description: 'Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).',
+            }),
+          ),
           loadTimeMs: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000, description: 'Time loading a plugin may take.' })),
           maxCapabilityCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Capability calls one apply may make.' })),
-          gitCommitGraph: Type.Optional(Type.Boolean({ description: "Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster." })),
+          gitCommitGraph: Type.Optional(
+            Type.Boolean({
+              description:
+                "Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -65,7 +130,11 @@ export const StrataSettingsSchema = Type.Object(
     layout: Type.Optional(
       Type.Object(
         {
-          backend: Type.Optional(StringEnum(['auto', 'tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const, { description: 'TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu.' })),
+          backend: Type.Optional(
+            StringEnum(['auto', 'tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const, {
+              description: 'TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu.',
+            }),
+          ),
           maxIterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest `iterations` a layout computation accepts.' })),
         },
         { additionalProperties: false },
@@ -75,7 +144,12 @@ export const StrataSettingsSchema = Type.Object(
       Type.Object(
         {
           maxFileBytes: Type.Optional(Type.Integer({ minimum: 1024, description: 'Files larger than this are graph nodes but are not parsed for imports.' })),
-          cache: Type.Optional(Type.Boolean({ description: "Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode)." })),
+          cache: Type.Optional(
+            Type.Boolean({
+              description:
+                'Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

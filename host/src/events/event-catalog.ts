@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { type Static, type TObject, Type } from '@sinclair/typebox';
 import type { EventType } from './event-types.js';
 
 const pluginId = Type.String({ description: 'The plugin the event is about.' });
@@ -34,9 +34,11 @@ export const EVENT_PAYLOADS = {
   'plugin.log': Type.Object(
     {
       pluginId,
-      seq: Type.Integer({ description: 'The line number in the plugin\'s log (`GET /api/overlays/{id}/logs?since=`).' }),
+      seq: Type.Integer({ description: "The line number in the plugin's log (`GET /api/overlays/{id}/logs?since=`)." }),
       at: Type.String({ format: 'date-time' }),
-      source: Type.Union([Type.Literal('plugin'), Type.Literal('sandbox')], { description: '`plugin`: `ctx.log`; `sandbox`: its sandbox process\'s standard error.' }),
+      source: Type.Union([Type.Literal('plugin'), Type.Literal('sandbox')], {
+        description: "`plugin`: `ctx.log`; `sandbox`: its sandbox process's standard error.",
+      }),
       message: Type.String(),
       truncated: Type.Boolean(),
     },

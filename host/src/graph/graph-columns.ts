@@ -1,5 +1,5 @@
+import { type GraphPayload, graphPayloadOf } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
-import { graphPayloadOf, type GraphPayload } from '@strata/sandbox';
 import { GraphStore } from './graph-store.js';
 
 /**

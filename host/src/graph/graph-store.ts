@@ -1,5 +1,5 @@
-import { injectable } from 'tsyringe';
 import type { GraphEdge, GraphNode } from '@strata/sdk';
+import { injectable } from 'tsyringe';
 import type { CodeGraph, GraphBuildInfo } from './code-graph.js';
 import type { GraphDelta } from './graph-delta.js';
 
@@ -168,8 +168,8 @@ export class InMemoryGraphStore implements GraphStore {
     const edgesThen = new Map<string, GraphEdge | undefined>();
     for (let i = first; i < this.changeLog.length; i++) {
       const logged = this.changeLog[i]!;
-      logged.nodeIds.forEach((id, j) => nodesThen.has(id) || nodesThen.set(id, logged.nodesBefore[j]));
-      logged.edgeIds.forEach((id, j) => edgesThen.has(id) || edgesThen.set(id, logged.edgesBefore[j]));
+      for (const [j, id] of logged.nodeIds.entries()) if (!nodesThen.has(id)) nodesThen.set(id, logged.nodesBefore[j]);
+      for (const [j, id] of logged.edgeIds.entries()) if (!edgesThen.has(id)) edgesThen.set(id, logged.edgesBefore[j]);
     }
     const changes: GraphChanges = { nodes: [], removedNodes: [], edges: [], removedEdges: [] };
     for (const [id, then] of nodesThen) {

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { Logger } from '../logging/logger.js';
 import { isEmptyDelta } from './graph-delta.js';
-import { GraphSource, type GraphRefresh } from './graph-source.js';
+import { type GraphRefresh, GraphSource } from './graph-source.js';
 import { GraphStore } from './graph-store.js';
 import { RepositoryWatcher } from './repository-watcher.js';
 
@@ -129,7 +129,9 @@ export class LiveGraphUpdater {
     const directories = touched.filter((directory, i) => !touched.slice(0, i).some((above) => directory.startsWith(`${above}/`)));
     this.running = this.running.then(async () => {
       try {
-        await this.update(directories, 'graph checked after a burst of changes: changes the watcher did not report were applied', { directories: directories.length });
+        await this.update(directories, 'graph checked after a burst of changes: changes the watcher did not report were applied', {
+          directories: directories.length,
+        });
       } catch (error) {
         this.logger.warn({ err: error }, 'could not check the directories a burst of changes touched');
       }
@@ -155,7 +157,12 @@ export class LiveGraphUpdater {
     const newDirectories = this.store(refresh);
     if (newDirectories === undefined) return false;
     await this.watchNewTrees(newDirectories);
-    const update: GraphUpdate = { revision: this.graph.revision, changedPaths: paths.length, durationMs: Math.round(performance.now() - started), kind: refresh.kind };
+    const update: GraphUpdate = {
+      revision: this.graph.revision,
+      changedPaths: paths.length,
+      durationMs: Math.round(performance.now() - started),
+      kind: refresh.kind,
+    };
     const changedNodes = refresh.kind === 'delta' ? refresh.delta.upsertedNodes.length + refresh.delta.removedNodes.length : undefined;
     this.logger.info({ ...logged, ...update, changedNodes }, message);
     for (const listener of this.listeners) listener(update);
@@ -212,8 +219,14 @@ export class LiveGraphUpdater {
       if (stale === undefined) return;
       // Paths of files changed just before the check are among them, read again whatever their signature says.
       const checkMs = Math.round(performance.now() - started);
-      const applied = stale.length > 0 && (await this.update(stale, 'graph checked against the files: changes the watcher missed were applied', { reason, stalePaths: stale.length, checkMs }));
-      if (!applied) this.logger.info({ reason, stalePaths: stale.length, checkMs, durationMs: Math.round(performance.now() - started) }, 'graph checked against the files: nothing missed');
+      const applied =
+        stale.length > 0 &&
+        (await this.update(stale, 'graph checked against the files: changes the watcher missed were applied', { reason, stalePaths: stale.length, checkMs }));
+      if (!applied)
+        this.logger.info(
+          { reason, stalePaths: stale.length, checkMs, durationMs: Math.round(performance.now() - started) },
+          'graph checked against the files: nothing missed',
+        );
     } catch (error) {
       // Not checked again: a check that fails would fail again.
       this.logger.error({ err: error, reason }, 'could not check the graph against the files');

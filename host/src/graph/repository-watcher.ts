@@ -91,9 +91,15 @@ export class RepositoryWatcher {
       this.subscriptions.push(await this.subscribe(this.root));
       const gitInfo = path.join(this.root, '.git', 'info');
       if (statSync(gitInfo, { throwIfNoEntry: false })?.isDirectory()) {
-        this.subscriptions.push(await watcher.subscribe(gitInfo, (error, events) => {
-          if (!error && events.some((event) => path.basename(event.path) === 'exclude')) this.handlers?.changed('.git/info/exclude');
-        }, { backend: WATCH_BACKEND }));
+        this.subscriptions.push(
+          await watcher.subscribe(
+            gitInfo,
+            (error, events) => {
+              if (!error && events.some((event) => path.basename(event.path) === 'exclude')) this.handlers?.changed('.git/info/exclude');
+            },
+            { backend: WATCH_BACKEND },
+          ),
+        );
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'cannot watch the repository; the graph will not follow its changes');

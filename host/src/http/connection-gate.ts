@@ -55,7 +55,10 @@ export class ConnectionGate {
       return false;
     }
     if (fromAddress >= this.limits.maxConnectionsPerAddress) {
-      refuse(socket, `this address holds as many connections as one address may (maxConnectionsPerAddress: ${this.limits.maxConnectionsPerAddress}); close some or retry in a moment`);
+      refuse(
+        socket,
+        `this address holds as many connections as one address may (maxConnectionsPerAddress: ${this.limits.maxConnectionsPerAddress}); close some or retry in a moment`,
+      );
       return false;
     }
     this.open += 1;

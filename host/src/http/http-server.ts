@@ -1,28 +1,28 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import restify from 'restify';
-import { injectAll, inject, injectable } from 'tsyringe';
-import { StrataConfig } from '../config/strata-config.js';
-import { statusOf, type ErrorCode } from '../errors/error-codes.js';
-import { StrataError } from '../errors/strata-error.js';
-import { Logger } from '../logging/logger.js';
-import type { SchemaCheck } from '@strata/sandbox';
-import { compileSchema } from '../validation/schema-validator.js';
-import { ApiResource, SerializedJson, StreamedResponse, defineRoute, type ApiRoute } from './api-route.js';
+import type { Duplex } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { ConnectionGate } from './connection-gate.js';
-import { LargeRequestGate } from './large-request-gate.js';
-import { byteLengthOf, envelope, errorBody, writeError, writeJson } from './json-responses.js';
-import { ResponseCompressor } from './response-compression.js';
-import { LARGE_BODY_BYTES, readJsonBody, refuseDeclaredTooLarge, type BodyLimit } from './request-body.js';
+import type { SchemaCheck } from '@strata/sandbox';
+import restify from 'restify';
+import { inject, injectAll, injectable } from 'tsyringe';
+import { StrataConfig } from '../config/strata-config.js';
+import { type ErrorCode, statusOf } from '../errors/error-codes.js';
+import { StrataError } from '../errors/strata-error.js';
+import { HOST_VERSION } from '../host-version.js';
+import { Logger } from '../logging/logger.js';
 import { checkInBatches } from '../validation/batched-check.js';
+import { compileSchema } from '../validation/schema-validator.js';
+import { ApiResource, type ApiRoute, defineRoute, SerializedJson, StreamedResponse } from './api-route.js';
+import { ConnectionGate } from './connection-gate.js';
+import { byteLengthOf, envelope, errorBody, writeError, writeJson } from './json-responses.js';
+import { LargeRequestGate } from './large-request-gate.js';
 import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument } from './openapi-document.js';
-import { HOST_VERSION } from '../host-version.js';
+import { type BodyLimit, LARGE_BODY_BYTES, readJsonBody, refuseDeclaredTooLarge } from './request-body.js';
+import { type OriginVerdict, RequestOriginPolicy } from './request-origin.js';
+import { ResponseCompressor } from './response-compression.js';
 import { UiAssets } from './ui-assets.js';
-import { RequestOriginPolicy, type OriginVerdict } from './request-origin.js';
 
 /** The HTTP server of the API. */
 export interface HttpServer {
@@ -39,7 +39,6 @@ export interface HttpServer {
 
 /** Injection token of the `HttpServer`. */
 export const HttpServer = Symbol('HttpServer');
-
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Longest path parameter (a node id, decoded) the router matches. */
@@ -127,9 +126,13 @@ export class RestifyHttpServer implements HttpServer {
         if (credentials !== 'valid') {
           // RFC 6750: say which scheme is expected, and whether the token sent was wrong.
           response.setHeader('www-authenticate', credentials === 'none' ? 'Bearer realm="strata"' : 'Bearer realm="strata", error="invalid_token"');
-          writeError(response, 'UNAUTHORIZED', credentials === 'none'
-            ? 'this server requires the header Authorization: Bearer <token>'
-            : 'the bearer token in the Authorization header is not the one this server is configured with');
+          writeError(
+            response,
+            'UNAUTHORIZED',
+            credentials === 'none'
+              ? 'this server requires the header Authorization: Bearer <token>'
+              : 'the bearer token in the Authorization header is not the one this server is configured with',
+          );
           return next(false);
         }
       }
@@ -154,10 +157,14 @@ export class RestifyHttpServer implements HttpServer {
     // Routing failures (unknown path, wrong method) in the API's error shape.
     this.server.on('restifyError', (request: restify.Request, response: restify.Response, error: Error & { statusCode?: number }, done: () => void) => {
       if (!response.headersSent) {
-        const code: ErrorCode = error.name === 'ResourceNotFoundError' ? 'NOT_FOUND' : error.name === 'MethodNotAllowedError' ? 'METHOD_NOT_ALLOWED' : 'INTERNAL_ERROR';
-        const message = code === 'NOT_FOUND' ? `no route ${request.method} ${pathOf(request)}`
-          : code === 'METHOD_NOT_ALLOWED' ? `${pathOf(request)} does not accept ${request.method}`
-          : 'unexpected server error';
+        const code: ErrorCode =
+          error.name === 'ResourceNotFoundError' ? 'NOT_FOUND' : error.name === 'MethodNotAllowedError' ? 'METHOD_NOT_ALLOWED' : 'INTERNAL_ERROR';
+        const message =
+          code === 'NOT_FOUND'
+            ? `no route ${request.method} ${pathOf(request)}`
+            : code === 'METHOD_NOT_ALLOWED'
+              ? `${pathOf(request)} does not accept ${request.method}`
+              : 'unexpected server error';
         if (code === 'INTERNAL_ERROR') this.logger.error({ err: error, reqId: requestId(request) }, 'routing failed');
         response.sendRaw(statusOf(code), errorBody(code, message), { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       }
@@ -173,8 +180,10 @@ export class RestifyHttpServer implements HttpServer {
     this.ready?.catch(() => undefined);
     return new Promise((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
-        if (error.code === 'EADDRINUSE') reject(new ListenError(`port ${this.config.port} is already in use on ${this.config.host}; choose another with --port`));
-        else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ListenError(`cannot bind to host ${this.config.host}: no such local address`));
+        if (error.code === 'EADDRINUSE')
+          reject(new ListenError(`port ${this.config.port} is already in use on ${this.config.host}; choose another with --port`));
+        else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+          reject(new ListenError(`cannot bind to host ${this.config.host}: no such local address`));
         else if (error.code === 'EACCES') reject(new ListenError(`no permission to listen on port ${this.config.port}`));
         else reject(error);
       };
@@ -247,8 +256,11 @@ export class RestifyHttpServer implements HttpServer {
     const log = this.logger.child({ reqId: id });
     let endTurn: (() => void) | undefined;
     try {
-      const validParams = (params ? validate(params, request.params ?? {}, "path") : {}) as Record<string, unknown>;
-      const validQuery = (query ? validate(query, Object.fromEntries(new URL(request.url ?? "/", "http://host").searchParams), "query") : {}) as Record<string, unknown>;
+      const validParams = (params ? validate(params, request.params ?? {}, 'path') : {}) as Record<string, unknown>;
+      const validQuery = (query ? validate(query, Object.fromEntries(new URL(request.url ?? '/', 'http://host').searchParams), 'query') : {}) as Record<
+        string,
+        unknown
+      >;
       let validBody: unknown;
       if (body) {
         const limit = this.bodyLimitOf(route);
@@ -271,8 +283,7 @@ export class RestifyHttpServer implements HttpServer {
         result.write(response);
         // A stream's headers are all HEAD asks for; left open, the stream would never end.
         if (request.method === 'HEAD') response.end();
-      }
-      else if (result instanceof SerializedJson) await this.answer(request, response, result.chunks);
+      } else if (result instanceof SerializedJson) await this.answer(request, response, result.chunks);
       else if (route.envelope === false) await this.answer(request, response, [JSON.stringify(result.data)]);
       else await this.answer(request, response, [envelope(result.data, result.meta)]);
     } catch (error) {

@@ -61,7 +61,10 @@ export class LargeRequestGate {
     const expectedWaitMs = this.bytesAhead * this.msPerByte;
     if (this.waiting >= MAX_WAITING || expectedWaitMs > this.requestTimeoutMs * WAIT_SHARE) {
       const seconds = Math.min(60, Math.max(1, Math.ceil(expectedWaitMs / 1000)));
-      const why = this.waiting >= MAX_WAITING ? `${MAX_WAITING} requests with a large body are waiting for their turn already` : `the requests with a large body ahead of it would take about ${seconds} s`;
+      const why =
+        this.waiting >= MAX_WAITING
+          ? `${MAX_WAITING} requests with a large body are waiting for their turn already`
+          : `the requests with a large body ahead of it would take about ${seconds} s`;
       throw new StrataError('TOO_MANY_LARGE_REQUESTS', `${why} (they are handled one at a time); retry later`, { retryAfterSeconds: seconds });
     }
     const gone = new AbortController();

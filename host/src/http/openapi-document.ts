@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import type { ApiRoute } from './api-route.js';
 
@@ -34,10 +34,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], version: strin
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = [
-      ...parametersOf(route.params, 'path'),
-      ...parametersOf(route.query, 'query'),
-    ];
+    const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
     const responses: Record<string, unknown> = {
       '200': {
         description: 'Success',
@@ -72,7 +69,8 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], version: strin
     info: {
       title: 'Strata code graph API',
       version,
-      description: 'The graph of a code base, its saved layout and its overlays. Successes are `{data, meta: {timestamp}}`; errors are `{error: {code, message}}`.',
+      description:
+        'The graph of a code base, its saved layout and its overlays. Successes are `{data, meta: {timestamp}}`; errors are `{error: {code, message}}`.',
     },
     // The document describes the server that serves it: with a token configured, every operation needs it
     // (so that generated clients send it); without one, none does.

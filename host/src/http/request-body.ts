@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 import { JSONParser } from '@streamparser/json';
 import { parse as parseContentType } from 'content-type';
-import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 import { StrataError } from '../errors/strata-error.js';
 
 /** Refuses bytes that are not UTF-8, rather than turning them into U+FFFD (a key that was never sent). */
@@ -203,5 +203,8 @@ function decompress(raw: Buffer, decoder: ReturnType<(typeof DECODERS)[string]>,
 }
 
 function tooLarge(limit: BodyLimit, decompressed = false): StrataError {
-  return new StrataError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${limit.bytes} bytes${decompressed ? ' once decompressed' : ''} (${limit.setBy})`);
+  return new StrataError(
+    'PAYLOAD_TOO_LARGE',
+    `request body is larger than the limit of ${limit.bytes} bytes${decompressed ? ' once decompressed' : ''} (${limit.setBy})`,
+  );
 }

@@ -73,7 +73,12 @@ export class RequestOriginPolicy {
       if (!configured && !sameOrigin) throw notAllowed(origin);
       return {
         preflight: true,
-        headers: { ...headers, 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': CORS_HEADERS, 'access-control-max-age': String(CORS_MAX_AGE) },
+        headers: {
+          ...headers,
+          'access-control-allow-methods': CORS_METHODS,
+          'access-control-allow-headers': CORS_HEADERS,
+          'access-control-max-age': String(CORS_MAX_AGE),
+        },
       };
     }
     if (STATE_CHANGING.has(method)) {

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
-import { isRacy, signatureHolds, type FileFacts, type FileSignature } from './file-reader.js';
+import { type FileFacts, type FileSignature, isRacy, signatureHolds } from './file-reader.js';
 
 /** The cache's file in the data directory. */
 export const FILE_FACTS_CACHE_FILE = 'file-facts.json';
@@ -129,9 +129,14 @@ const SAVE_CHUNK_FILES = 2_000;
  * size limit, and the repository.
  */
 function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
-  const hash = createHash('sha256').update(JSON.stringify({ format: 1, repositoryRoot, maxFileBytes, oxcParser: packageVersion('oxc-parser'), isbinaryfile: packageVersion('isbinaryfile') }));
+  const hash = createHash('sha256').update(
+    JSON.stringify({ format: 1, repositoryRoot, maxFileBytes, oxcParser: packageVersion('oxc-parser'), isbinaryfile: packageVersion('isbinaryfile') }),
+  );
   const folder = new URL('.', import.meta.url);
-  for (const module of readdirSync(folder).filter((name) => name.endsWith('.js')).sort()) hash.update(module).update(readFileSync(new URL(module, folder)));
+  for (const module of readdirSync(folder)
+    .filter((name) => name.endsWith('.js'))
+    .sort())
+    hash.update(module).update(readFileSync(new URL(module, folder)));
   return hash.digest('hex');
 }
 

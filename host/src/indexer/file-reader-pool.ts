@@ -3,9 +3,9 @@ import type { Worker } from 'node:worker_threads';
 import { startThread } from '../concurrency/start-thread.js';
 import type { FileFacts } from './file-reader.js';
 import { MAX_PARSED_NESTING, readFileFacts } from './file-reader.js';
-import { isParsedSource } from './source-file-analyzer.js';
 import { LanguageDetector } from './language-detector.js';
 import type { ReadRequest, ReadResponse } from './parse-worker.js';
+import { isParsedSource } from './source-file-analyzer.js';
 
 /** Below this many files, starting threads costs more than it saves. */
 const INLINE_LIMIT = 300;
@@ -82,7 +82,11 @@ export class FileReaderPool {
    * calling thread grows a growing list to its end (the threads take the
    * sources listed so far meanwhile), then reads the other files.
    */
-  async readAll(list: readonly string[] | GrowingFileList, onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
+  async readAll(
+    list: readonly string[] | GrowingFileList,
+    onProgress: (done: number) => void = () => {},
+    onRead: (facts: FileFacts) => void = () => {},
+  ): Promise<FileFacts[]> {
     const prestarted = this.prestarted;
     this.prestarted = [];
     const growing = isGrowing(list) ? list : undefined;
@@ -109,7 +113,8 @@ export class FileReaderPool {
     const others: number[] = [];
     let classified = 0;
     const classifyListed = (): void => {
-      for (; classified < files.length; classified++) (isParsedSource(files[classified]!.slice(files[classified]!.lastIndexOf('/') + 1)) ? sources : others).push(classified);
+      for (; classified < files.length; classified++)
+        (isParsedSource(files[classified]!.slice(files[classified]!.lastIndexOf('/') + 1)) ? sources : others).push(classified);
     };
     classifyListed();
     let nextSource = 0;
@@ -141,34 +146,37 @@ export class FileReaderPool {
     /** Has each thread that waits for the list to grow take more. */
     const wakeUps: Array<() => void> = [];
     try {
-      const threadLanes = workers.map((worker) => new Promise<void>((resolve, reject) => {
-        const inFlight = new Map<number, number[]>();
-        let nextId = 0;
-        /** Keeps `IN_FLIGHT` batches with the thread, so that it has work while answers travel; resolves once all is read. */
-        const fill = (): void => {
-          for (let batch = inFlight.size < IN_FLIGHT ? take() : undefined; batch; batch = inFlight.size < IN_FLIGHT ? take() : undefined) {
-            const id = nextId++;
-            inFlight.set(id, batch.indices);
-            worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
-          }
-          if (inFlight.size === 0 && complete) resolve();
-        };
-        worker.on('message', ({ id, facts }: ReadResponse) => {
-          const indices = inFlight.get(id)!;
-          inFlight.delete(id);
-          store(indices, facts);
-          fill();
-        });
-        const fail = (error: Error): void => {
-          failed = true;
-          reject(error);
-        };
-        worker.once('error', fail);
-        // Before its lane is done, a thread must not go (rejecting after resolving does nothing).
-        worker.once('exit', (code) => fail(new Error(`file reader thread exited (${code}) before it finished`)));
-        wakeUps.push(fill);
-        fill();
-      }));
+      const threadLanes = workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const inFlight = new Map<number, number[]>();
+            let nextId = 0;
+            /** Keeps `IN_FLIGHT` batches with the thread, so that it has work while answers travel; resolves once all is read. */
+            const fill = (): void => {
+              for (let batch = inFlight.size < IN_FLIGHT ? take() : undefined; batch; batch = inFlight.size < IN_FLIGHT ? take() : undefined) {
+                const id = nextId++;
+                inFlight.set(id, batch.indices);
+                worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
+              }
+              if (inFlight.size === 0 && complete) resolve();
+            };
+            worker.on('message', ({ id, facts }: ReadResponse) => {
+              const indices = inFlight.get(id)!;
+              inFlight.delete(id);
+              store(indices, facts);
+              fill();
+            });
+            const fail = (error: Error): void => {
+              failed = true;
+              reject(error);
+            };
+            worker.once('error', fail);
+            // Before its lane is done, a thread must not go (rejecting after resolving does nothing).
+            worker.once('exit', (code) => fail(new Error(`file reader thread exited (${code}) before it finished`)));
+            wakeUps.push(fill);
+            fill();
+          }),
+      );
       // This thread's lane: first the rest of the list, a step at a time, letting the threads' answers in between;
       // then one batch of other files at a time.
       const ownLane = (async () => {
@@ -179,7 +187,10 @@ export class FileReaderPool {
           await new Promise((resolve) => setImmediate(resolve));
         }
         for (let batch = takeOwn(); batch && !failed; batch = takeOwn()) {
-          store(batch.indices, batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes)));
+          store(
+            batch.indices,
+            batch.files.map((file) => readFileFacts(this.root, file, this.maxFileBytes)),
+          );
           await new Promise((resolve) => setImmediate(resolve));
         }
       })();
@@ -237,7 +248,10 @@ export class FileReaderPool {
   }
 
   private newWorker(): Worker {
-    return startThread(new URL('./parse-worker.js', import.meta.url), { workerData: { root: this.root, maxFileBytes: this.maxFileBytes }, resourceLimits: { stackSizeMb: PARSER_STACK_MB } });
+    return startThread(new URL('./parse-worker.js', import.meta.url), {
+      workerData: { root: this.root, maxFileBytes: this.maxFileBytes },
+      resourceLimits: { stackSizeMb: PARSER_STACK_MB },
+    });
   }
 
   private startStandby(): NonNullable<FileReaderPool['standby']> {
@@ -258,7 +272,7 @@ export class FileReaderPool {
     worker.once('exit', () => {
       if (this.standby === standby) this.standby = undefined;
       // Whoever waits gets no facts, and asks a new standby thread (readInline) or reads otherwise.
-      for (const [id, resolve] of standby.waiting) resolve([]);
+      for (const resolve of standby.waiting.values()) resolve([]);
       standby.waiting.clear();
     });
     this.standby = standby;
@@ -266,7 +280,11 @@ export class FileReaderPool {
   }
 
   /** Reads on this thread, for small jobs; sources too large to parse here are read on the standby thread. */
-  async readInline(files: readonly string[], onProgress: (done: number) => void = () => {}, onRead: (facts: FileFacts) => void = () => {}): Promise<FileFacts[]> {
+  async readInline(
+    files: readonly string[],
+    onProgress: (done: number) => void = () => {},
+    onRead: (facts: FileFacts) => void = () => {},
+  ): Promise<FileFacts[]> {
     const results: Array<FileFacts | undefined> = files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES));
     const left = results.flatMap((facts, i) => (facts ? [] : [i]));
     if (left.length > 0) {
@@ -277,7 +295,7 @@ export class FileReaderPool {
       if (read.length !== leftFiles.length) {
         throw new Error(`the file reader thread stopped before it answered${this.lastThreadError ? `: ${this.lastThreadError.message}` : ''}`);
       }
-      left.forEach((position, i) => (results[position] = read[i]));
+      for (const [i, position] of left.entries()) results[position] = read[i];
     }
     onProgress(results.length);
     const read = results.map((facts) => this.withLanguage(facts!));

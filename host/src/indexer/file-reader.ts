@@ -1,8 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isUtf8 } from 'node:buffer';
 import { isBinaryFileSync } from 'isbinaryfile';
-import { analyzeSource, countTextLines, isParsedSource, type ImportReference, type SymbolFacts } from './source-file-analyzer.js';
+import { analyzeSource, countTextLines, type ImportReference, isParsedSource, type SymbolFacts } from './source-file-analyzer.js';
 
 /**
  * What tells that a file is unchanged, taken from the open file before it

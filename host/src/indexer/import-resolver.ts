@@ -1,10 +1,7 @@
-import { ResolverFactory, type NapiResolveOptions } from 'oxc-resolver';
+import { type NapiResolveOptions, ResolverFactory } from 'oxc-resolver';
 
 /** Where a module specifier leads. */
-export type Resolution =
-  | { kind: 'file'; path: string }
-  | { kind: 'builtin'; name: string }
-  | { kind: 'unresolved'; reason: string };
+export type Resolution = { kind: 'file'; path: string } | { kind: 'builtin'; name: string } | { kind: 'unresolved'; reason: string };
 
 const BASE_OPTIONS: NapiResolveOptions = {
   extensions: ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.json', '.node'],
@@ -85,7 +82,13 @@ export class ImportResolver {
     return { kind: 'unresolved', reason: result.error ?? 'not found' };
   }
 
-  private resolveWith(javascript: boolean, system: ModuleSystem, tsconfig: boolean, fromFile: string, specifier: string): ReturnType<ResolverFactory['resolveFileSync']> {
+  private resolveWith(
+    javascript: boolean,
+    system: ModuleSystem,
+    tsconfig: boolean,
+    fromFile: string,
+    specifier: string,
+  ): ReturnType<ResolverFactory['resolveFileSync']> {
     const key = resolverKey(javascript, system, tsconfig);
     let resolver = this.resolvers.get(key);
     if (!resolver) {

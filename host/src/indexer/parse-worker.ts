@@ -3,7 +3,7 @@
  * sent, in batches, and answers with their facts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readFileFacts, type FileFacts } from './file-reader.js';
+import { type FileFacts, readFileFacts } from './file-reader.js';
 
 interface WorkerOptions {
   root: string;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { GraphEdge, GraphNode, ImportReferenceKind } from '@strata/sdk';
-import { UNRESOLVED_SAMPLE, type CodeGraph, type SkippedEntry, type UnresolvedImport } from '../graph/code-graph.js';
+import { type CodeGraph, type SkippedEntry, UNRESOLVED_SAMPLE, type UnresolvedImport } from '../graph/code-graph.js';
 import type { GraphDelta } from '../graph/graph-delta.js';
-import { ROOT_PATH, directoryId, edgeId, fileId, packageId, symbolId } from '../graph/node-ids.js';
+import { directoryId, edgeId, fileId, packageId, ROOT_PATH, symbolId } from '../graph/node-ids.js';
 import type { FileFacts, FileSignature } from './file-reader.js';
 import type { ImportResolver, ModuleSystem } from './import-resolver.js';
 import type { WorkspacePackages } from './workspace-packages.js';
@@ -209,10 +209,11 @@ export class RepositoryGraphModel {
         // Symbols that disappeared go; the rest are upserted below.
         const before = this.filePart(previous);
         const after = new Set(this.filePart(facts).nodes.map((node) => node.id));
-        for (const node of before.nodes) if (!after.has(node.id)) {
-          delta.removedNodes.push(node.id);
-          delta.removedEdges.push(edgeId('contains', node.parent!, node.id));
-        }
+        for (const node of before.nodes)
+          if (!after.has(node.id)) {
+            delta.removedNodes.push(node.id);
+            delta.removedEdges.push(edgeId('contains', node.parent!, node.id));
+          }
         this.files.set(facts.path, facts);
       } else {
         this.addFile(facts, touchedDirectories);
@@ -263,7 +264,14 @@ export class RepositoryGraphModel {
   private directoryNode(directory: string): GraphNode {
     const files = this.filesBelow.get(directory) ?? 0;
     if (directory === ROOT_PATH) return { id: directoryId(ROOT_PATH), kind: 'directory', name: path.basename(this.root), path: ROOT_PATH, files };
-    return { id: directoryId(directory), kind: 'directory', name: directory.slice(directory.lastIndexOf('/') + 1), path: directory, parent: directoryId(parentOf(directory)), files };
+    return {
+      id: directoryId(directory),
+      kind: 'directory',
+      name: directory.slice(directory.lastIndexOf('/') + 1),
+      path: directory,
+      parent: directoryId(parentOf(directory)),
+      files,
+    };
   }
 
   /** The file node, its symbol nodes, and the contains edges to them. */
@@ -280,8 +288,15 @@ export class RepositoryGraphModel {
       seen.add(symbolNodeId);
       const container = symbol.container === undefined ? id : symbolId(file, symbol.container);
       nodes.push({
-        id: symbolNodeId, kind: symbol.kind, name: symbol.name, path: file, parent: container,
-        lines: symbol.endLine - symbol.startLine + 1, startLine: symbol.startLine, endLine: symbol.endLine, exported: symbol.exported,
+        id: symbolNodeId,
+        kind: symbol.kind,
+        name: symbol.name,
+        path: file,
+        parent: container,
+        lines: symbol.endLine - symbol.startLine + 1,
+        startLine: symbol.startLine,
+        endLine: symbol.endLine,
+        exported: symbol.exported,
       });
       edges.push(containsEdge(container, symbolNodeId));
     }

@@ -1,4 +1,4 @@
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
@@ -6,11 +6,11 @@ import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-grap
 import type { BuildProgress, GraphRefresh, GraphSource } from '../graph/graph-source.js';
 import { Logger } from '../logging/logger.js';
 import { FileFactsCache } from './file-facts-cache.js';
-import { isRacy, signatureHolds, type FileFacts } from './file-reader.js';
+import { type FileFacts, isRacy, signatureHolds } from './file-reader.js';
 import { FileReaderPool, type GrowingFileList } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
-import { RepositoryWalker, type RepositoryListing } from './repository-walker.js';
+import { type RepositoryListing, RepositoryWalker } from './repository-walker.js';
 import { WorkspacePackages } from './workspace-packages.js';
 
 /** Files whose change alters how every import resolves. */
@@ -126,7 +126,18 @@ export class RepositoryIndexer implements GraphSource {
     this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
     if (read.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
     const build = this.buildInfo(model, started);
-    this.logger.info({ files: total, directories: listing.directories.length + 1, nodes: nodes.length, edges: edges.length, skipped: build.skipped.length, unresolved: build.unresolvedCount, durationMs: build.durationMs }, 'indexed repository');
+    this.logger.info(
+      {
+        files: total,
+        directories: listing.directories.length + 1,
+        nodes: nodes.length,
+        edges: edges.length,
+        skipped: build.skipped.length,
+        unresolved: build.unresolvedCount,
+        durationMs: build.durationMs,
+      },
+      'indexed repository',
+    );
     return { nodes, edges, build };
   }
 
@@ -213,7 +224,9 @@ export class RepositoryIndexer implements GraphSource {
     const resolutionChanged = paths.some((p) => RESOLUTION_FILES.test(p));
     if (addsOrRemoves || resolutionChanged) resolver.clearCache();
     if (resolutionChanged) {
-      model.setWorkspaces(await WorkspacePackages.discover(root, [...model.directoryPaths(), ...addedDirectories], (file) => model.hasFile(file) || toRead.has(file)));
+      model.setWorkspaces(
+        await WorkspacePackages.discover(root, [...model.directoryPaths(), ...addedDirectories], (file) => model.hasFile(file) || toRead.has(file)),
+      );
     }
     const reresolve = new Set<string>();
     for (const file of removedFiles) for (const importer of model.importersOf(file)) reresolve.add(importer);
@@ -240,10 +253,18 @@ export class RepositoryIndexer implements GraphSource {
       skipped: [...model.diagnostics().skipped.filter((entry) => !paths.some((p) => entry.path === p || entry.path.startsWith(`${p}/`))), ...skipped],
     });
     const build = this.buildInfo(model, started);
-    this.logger.debug({
-      changed: paths.length, read: facts.length, reresolved: reresolve.size, durationMs: build.durationMs,
-      listingMs: Math.round(readingAt - started), readingMs: Math.round(applyingAt - readingAt), applyingMs: Math.round(performance.now() - applyingAt),
-    }, 'refreshed graph');
+    this.logger.debug(
+      {
+        changed: paths.length,
+        read: facts.length,
+        reresolved: reresolve.size,
+        durationMs: build.durationMs,
+        listingMs: Math.round(readingAt - started),
+        readingMs: Math.round(applyingAt - readingAt),
+        applyingMs: Math.round(performance.now() - applyingAt),
+      },
+      'refreshed graph',
+    );
     return { kind: 'delta', delta, build, readFiles: facts.length, reresolvedFiles: reresolve.size };
   }
 
@@ -263,7 +284,10 @@ export class RepositoryIndexer implements GraphSource {
       stale.push(...changedFilesOf(listing.files.slice(i, i + STAT_SLICE), model, root, now));
       await turn();
     }
-    const known = [...model.directoryPaths().map((p) => ({ kind: 'directory' as const, path: p })), ...[...model.filePaths()].map((p) => ({ kind: 'file' as const, path: p }))];
+    const known = [
+      ...model.directoryPaths().map((p) => ({ kind: 'directory' as const, path: p })),
+      ...[...model.filePaths()].map((p) => ({ kind: 'file' as const, path: p })),
+    ];
     return [...stale, ...unmatchedPathsOf(listing, model, known)];
   }
 
@@ -321,7 +345,13 @@ function stemsOf(file: string): string[] {
  * they were read (or changed just before, which may have changed again
  * unseen).
  */
-function stalePathsOf(listing: RepositoryListing, model: RepositoryGraphModel, root: string, now: number, known: ReadonlyArray<{ kind: 'file' | 'directory'; path: string }>): string[] {
+function stalePathsOf(
+  listing: RepositoryListing,
+  model: RepositoryGraphModel,
+  root: string,
+  now: number,
+  known: ReadonlyArray<{ kind: 'file' | 'directory'; path: string }>,
+): string[] {
   return [...changedFilesOf(listing.files, model, root, now), ...unmatchedPathsOf(listing, model, known)];
 }
 
@@ -336,7 +366,11 @@ function changedFilesOf(files: readonly string[], model: RepositoryGraphModel, r
 }
 
 /** Listed directories the graph lacks, and entries of the graph that are not listed. */
-function unmatchedPathsOf(listing: RepositoryListing, model: RepositoryGraphModel, known: ReadonlyArray<{ kind: 'file' | 'directory'; path: string }>): string[] {
+function unmatchedPathsOf(
+  listing: RepositoryListing,
+  model: RepositoryGraphModel,
+  known: ReadonlyArray<{ kind: 'file' | 'directory'; path: string }>,
+): string[] {
   const unmatched = listing.directories.filter((directory) => !model.hasDirectory(directory));
   const listed = new Set([...listing.files, ...listing.directories]);
   for (const entry of known) if (!listed.has(entry.path)) unmatched.push(entry.path);

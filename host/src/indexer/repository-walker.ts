@@ -1,8 +1,8 @@
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { readOptional } from './read-optional.js';
 import type { SkippedEntry } from '../graph/code-graph.js';
+import { readOptional } from './read-optional.js';
 
 /** Directory names never descended into, wherever they are. */
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
@@ -47,7 +47,11 @@ export class RepositoryWalker {
     private readonly root: string,
     excluded: readonly string[] = [],
   ) {
-    this.excluded = new Set(excluded.map((p) => path.relative(root, path.resolve(p)).split(path.sep).join('/')).filter((p) => p !== '' && !p.startsWith('../') && !path.isAbsolute(p)));
+    this.excluded = new Set(
+      excluded
+        .map((p) => path.relative(root, path.resolve(p)).split(path.sep).join('/'))
+        .filter((p) => p !== '' && !p.startsWith('../') && !path.isAbsolute(p)),
+    );
   }
 
   /** Lists the whole repository. */
@@ -146,7 +150,10 @@ export class RepositoryWalker {
         } catch (error) {
           // A loop of links (ELOOP), or a target it may not look at.
           const code = (error as NodeJS.ErrnoException).code;
-          listing.skipped.push({ path: relativePath, reason: code === 'ELOOP' ? 'symbolic link loop' : `symbolic link that cannot be followed (${code ?? 'error'})` });
+          listing.skipped.push({
+            path: relativePath,
+            reason: code === 'ELOOP' ? 'symbolic link loop' : `symbolic link that cannot be followed (${code ?? 'error'})`,
+          });
           continue;
         }
         if (!target) {
@@ -159,7 +166,8 @@ export class RepositoryWalker {
         }
         if (!target.isFile()) {
           // A pipe would block the reader forever; a device can be endless.
-          if (!isIgnored(localScopes, relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'symbolic link to something other than a regular file' });
+          if (!isIgnored(localScopes, relativePath, false))
+            listing.skipped.push({ path: relativePath, reason: 'symbolic link to something other than a regular file' });
           continue;
         }
         isDirectory = false;

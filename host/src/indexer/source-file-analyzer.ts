@@ -1,6 +1,6 @@
-import * as oxc from 'oxc-parser';
-import { parseSync, Visitor, type ParserOptions } from 'oxc-parser';
 import type { ImportReferenceKind } from '@strata/sdk';
+import * as oxc from 'oxc-parser';
+import { type ParserOptions, parseSync, Visitor } from 'oxc-parser';
 
 /** A module reference found in a source file. */
 export interface ImportReference {
@@ -32,8 +32,14 @@ export interface SourceFileFacts {
 }
 
 const PARSER_LANG: Record<string, ParserOptions['lang']> = {
-  '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx',
-  '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.jsx': 'jsx',
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'jsx',
+  '.mjs': 'jsx',
+  '.cjs': 'jsx',
+  '.jsx': 'jsx',
 };
 
 const REQUIRE_CALL = /\brequire\s*\(/g;
@@ -141,6 +147,7 @@ function ambientModuleImports(program: LazyNode, found: ImportReference[]): void
 }
 
 /** A node of oxc's tree, eager (ESTree) or lazily deserialized: the lazy kind has no published types. */
+// biome-ignore lint/suspicious/noExplicitAny: oxc's AST is walked by field names that the walker checks at run time.
 type LazyNode = any;
 
 /**
@@ -216,7 +223,9 @@ export function analyzeSource(filename: string, text: string, bytes: Uint8Array)
       return false;
     };
     if (lang !== 'jsx' && unexplained(IMPORT_CALL, dynamicStarts)) {
-      const whole = parseSync(filename, text, { lang, sourceType: 'unambiguous', experimentalRawTransfer: true } as ParserOptions) as unknown as { program: LazyNode };
+      const whole = parseSync(filename, text, { lang, sourceType: 'unambiguous', experimentalRawTransfer: true } as ParserOptions) as unknown as {
+        program: LazyNode;
+      };
       new Visitor(deepImportHandlers(imports)).visit(whole.program);
     } else if (unexplained(REQUIRE_CALL, NONE)) {
       result.visit(lazyVisitor(deepImportHandlers(imports)));
@@ -250,7 +259,9 @@ interface LazyParseResult {
 
 /** oxc's walker of a lazily deserialized tree (not in its published types); loaded with the lazy parser. */
 function lazyVisitor(handlers: Record<string, (node: LazyNode) => void>): unknown {
-  const LazyVisitor = (oxc as unknown as { experimentalGetLazyVisitor(): new (handlers: Record<string, (node: LazyNode) => void>) => unknown }).experimentalGetLazyVisitor();
+  const LazyVisitor = (
+    oxc as unknown as { experimentalGetLazyVisitor(): new (handlers: Record<string, (node: LazyNode) => void>) => unknown }
+  ).experimentalGetLazyVisitor();
   return new LazyVisitor(handlers);
 }
 
@@ -302,7 +313,8 @@ function declaredSymbols(program: LazyNode, line: (offset: number) => number): S
           const isMethod = member.type === 'MethodDefinition' || (member.type === 'PropertyDefinition' && FUNCTION_VALUE.has(member.value?.type));
           if (!isMethod) continue;
           const key = member.key;
-          const memberName = key?.type === 'PrivateIdentifier' ? `#${key.name}` : IDENTIFIER.has(key?.type) ? key.name : LITERAL.has(key?.type) ? String(key.value) : undefined;
+          const memberName =
+            key?.type === 'PrivateIdentifier' ? `#${key.name}` : IDENTIFIER.has(key?.type) ? key.name : LITERAL.has(key?.type) ? String(key.value) : undefined;
           if (memberName === undefined) continue;
           const accessor = member.type === 'MethodDefinition' && (member.kind === 'get' || member.kind === 'set') ? `${member.kind} ` : '';
           add({ name: `${accessor}${memberName}`, kind: 'method', exported, container: name }, member.start, member.end);
@@ -424,7 +436,11 @@ export function countTextLines(bytes: Uint8Array): { lines: number; loc: number 
  * bytes, without allocating: from each line's first visible byte it jumps to
  * the next line end.
  */
-export function countLines(bytes: Uint8Array | Uint16Array, lineStarts: Int32Array, comments: ReadonlyArray<{ start: number; end: number }>): { lines: number; loc: number } {
+export function countLines(
+  bytes: Uint8Array | Uint16Array,
+  lineStarts: Int32Array,
+  comments: ReadonlyArray<{ start: number; end: number }>,
+): { lines: number; loc: number } {
   const length = bytes.length;
   if (length === 0) return { lines: 0, loc: 0 };
   // A final line end does not begin another line.

@@ -179,7 +179,9 @@ export class WorkspacePackages {
       if (file) return { file };
     }
     const at = workspace.directory === '' ? 'the repository root' : workspace.directory;
-    return { reason: `workspace package ${workspace.name} (${at}) has no source file for ${subpath === '' ? 'its main entry' : `"${subpath}"`} (tried ${entries.slice(0, 6).join(', ')})` };
+    return {
+      reason: `workspace package ${workspace.name} (${at}) has no source file for ${subpath === '' ? 'its main entry' : `"${subpath}"`} (tried ${entries.slice(0, 6).join(', ')})`,
+    };
   }
 
   /** The package whose package.json is nearest at or above a directory: its dependencies are the ones installed for it. */
@@ -196,7 +198,9 @@ export class WorkspacePackages {
     if (directory.startsWith('../')) return undefined;
     const known = this.byDirectory.get(directory);
     if (known !== undefined) return known ?? undefined;
-    const manifest = hasFile(directory === '' ? 'package.json' : `${directory}/package.json`) ? readJson<Manifest>(path.join(this.root, directory, 'package.json')) : undefined;
+    const manifest = hasFile(directory === '' ? 'package.json' : `${directory}/package.json`)
+      ? readJson<Manifest>(path.join(this.root, directory, 'package.json'))
+      : undefined;
     const found = manifest ? workspacePackage(this.root, directory, typeof manifest.name === 'string' ? manifest.name : directory, manifest) : undefined;
     this.byDirectory.set(directory, found ?? null);
     return found;
@@ -269,7 +273,9 @@ function entryCandidates(manifest: Manifest, subpath: string, system: ModuleSyst
       collectTargets(map[key], candidates, '', system);
     } else {
       // Patterns: "./*": "./dist/*.js"; the longest matching prefix wins, as in Node.
-      const patterns = Object.keys(map).filter((k) => k.includes('*')).sort((a, b) => b.length - a.length);
+      const patterns = Object.keys(map)
+        .filter((k) => k.includes('*'))
+        .sort((a, b) => b.length - a.length);
       for (const pattern of patterns) {
         const [prefix, suffix] = pattern.split('*') as [string, string];
         if (key.startsWith(prefix) && key.endsWith(suffix) && key.length >= prefix.length + suffix.length) {
@@ -280,7 +286,8 @@ function entryCandidates(manifest: Manifest, subpath: string, system: ModuleSyst
     }
   }
   if (subpath === '') {
-    for (const field of [manifest.source, manifest.module, manifest.main, manifest.types, manifest.typings]) if (typeof field === 'string') candidates.push(field);
+    for (const field of [manifest.source, manifest.module, manifest.main, manifest.types, manifest.typings])
+      if (typeof field === 'string') candidates.push(field);
     candidates.push('src/index', 'index');
   } else {
     candidates.push(subpath, `src/${subpath}`);
@@ -318,9 +325,8 @@ function readJson<T>(file: string): T | undefined {
 async function workspaceMatcher(patterns: readonly string[]): Promise<(directory: string) => boolean> {
   if (patterns.length === 0) return () => false;
   const { Minimatch } = await import('minimatch');
-  const matchers = (negated: boolean) => patterns
-    .filter((p) => p.startsWith('!') === negated)
-    .map((p) => new Minimatch((negated ? p.slice(1) : p).replace(/^\.\//, '').replace(/\/$/, '')));
+  const matchers = (negated: boolean) =>
+    patterns.filter((p) => p.startsWith('!') === negated).map((p) => new Minimatch((negated ? p.slice(1) : p).replace(/^\.\//, '').replace(/\/$/, '')));
   const includes = matchers(false);
   const excludes = matchers(true);
   return (directory) => includes.some((m) => m.match(directory)) && !excludes.some((m) => m.match(directory));

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { Position } from '@strata/sdk';
 import type { LayoutSettings } from '@strata/extension-gpu-layout';
+import type { Position } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
@@ -60,7 +60,18 @@ export interface LayoutRequest {
  */
 @injectable()
 export class LayoutComputation {
-  private status: LayoutStatus = { state: 'idle', iteration: 0, iterations: 0, progress: 0, backend: null, seed: null, nodes: 0, startedAt: null, finishedAt: null, error: null };
+  private status: LayoutStatus = {
+    state: 'idle',
+    iteration: 0,
+    iterations: 0,
+    progress: 0,
+    backend: null,
+    seed: null,
+    nodes: 0,
+    startedAt: null,
+    finishedAt: null,
+    error: null,
+  };
   /** The job under way; `saving` once its positions are being written (a cancel then waits for the write). */
   private running: { worker: Worker; cancel: Int32Array; done: Promise<void>; stop: () => void; saving: boolean } | undefined;
   private availability: Promise<LayoutAvailability> | undefined;
@@ -98,7 +109,11 @@ export class LayoutComputation {
 
   /** Starts a computation; `LAYOUT_RUNNING` while one runs. */
   start(request: LayoutRequest): LayoutStatus {
-    if (this.running) throw new StrataError('LAYOUT_RUNNING', `a layout computation is running (iteration ${this.status.iteration} of ${this.status.iterations}); cancel it or wait`);
+    if (this.running)
+      throw new StrataError(
+        'LAYOUT_RUNNING',
+        `a layout computation is running (iteration ${this.status.iteration} of ${this.status.iterations}); cancel it or wait`,
+      );
     const seed = request.seed ?? 1;
     const snapshot = this.columns.current();
     const n = snapshot.nodes.id.length;
@@ -114,7 +129,18 @@ export class LayoutComputation {
       settings: request.settings ?? {},
     };
     const { worker, cancel } = this.spawn();
-    this.status = { state: 'running', iteration: 0, iterations: request.iterations, progress: 0, backend: null, seed, nodes: n, startedAt: new Date().toISOString(), finishedAt: null, error: null };
+    this.status = {
+      state: 'running',
+      iteration: 0,
+      iterations: request.iterations,
+      progress: 0,
+      backend: null,
+      seed,
+      nodes: n,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      error: null,
+    };
     let stop = (): void => {};
     const done = new Promise<void>((resolve) => {
       const finish = (patch: Partial<LayoutStatus>): void => {
@@ -158,7 +184,14 @@ export class LayoutComputation {
       stop = () => finish({ state: 'cancelled' });
     });
     this.running = { worker, cancel, done, stop, saving: false };
-    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [input.edgeSource.buffer, input.edgeTarget.buffer, input.edgeWeight.buffer, input.initial.buffer, input.placed.buffer, input.parent.buffer] as ArrayBuffer[]);
+    worker.postMessage({ type: 'run', input } satisfies ToLayoutWorker, [
+      input.edgeSource.buffer,
+      input.edgeTarget.buffer,
+      input.edgeWeight.buffer,
+      input.initial.buffer,
+      input.placed.buffer,
+      input.parent.buffer,
+    ] as ArrayBuffer[]);
     this.events.publish('layout.started', { iterations: request.iterations, nodes: n });
     return this.current();
   }

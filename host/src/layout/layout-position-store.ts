@@ -1,5 +1,5 @@
-import { inject, injectable } from 'tsyringe';
 import type { Position } from '@strata/sdk';
+import { inject, injectable } from 'tsyringe';
 import { DataDirectory } from '../storage/data-directory.js';
 
 /**
@@ -74,7 +74,9 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
       document.ys.push(y);
     }
     return this.serialize(async () => {
-      await this.dataDirectory.write('layout', 'the layout', (collection) => collection.updateOne({ _id: DOCUMENT_ID }, document as unknown as Record<string, unknown>, { upsert: true }));
+      await this.dataDirectory.write('layout', 'the layout', (collection) =>
+        collection.updateOne({ _id: DOCUMENT_ID }, document as unknown as Record<string, unknown>, { upsert: true }),
+      );
       this.positions = copy;
       this.currentRevision += 1;
     });

@@ -50,7 +50,9 @@ port.on('message', (message: ToLayoutWorker) => {
         port.postMessage({ type: 'progress', iteration } satisfies FromLayoutWorker);
         return Atomics.load(cancelled, 0) === 0;
       });
-      port.postMessage({ type: 'done', positions, iterations: reached, cancelled: Atomics.load(cancelled, 0) !== 0 } satisfies FromLayoutWorker, [positions.buffer as ArrayBuffer]);
+      port.postMessage({ type: 'done', positions, iterations: reached, cancelled: Atomics.load(cancelled, 0) !== 0 } satisfies FromLayoutWorker, [
+        positions.buffer as ArrayBuffer,
+      ]);
     } catch (error) {
       port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromLayoutWorker);
     }

@@ -1,4 +1,4 @@
-import { pino, type DestinationStream } from 'pino';
+import { type DestinationStream, pino } from 'pino';
 import type { Logger } from './logger.js';
 
 /**

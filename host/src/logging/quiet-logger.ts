@@ -8,7 +8,13 @@ export function quietLogger(): Logger {
   const ignore = (): void => {};
   const logger = {
     level: 'silent',
-    fatal: ignore, error: ignore, warn: ignore, info: ignore, debug: ignore, trace: ignore, silent: ignore,
+    fatal: ignore,
+    error: ignore,
+    warn: ignore,
+    info: ignore,
+    debug: ignore,
+    trace: ignore,
+    silent: ignore,
     isLevelEnabled: () => false,
     child: () => logger,
   };

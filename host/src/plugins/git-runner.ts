@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, type Worker } from 'node:worker_threads';
-import { startThread } from '../concurrency/start-thread.js';
-import { injectable } from 'tsyringe';
 import type { BlameRange, GitCommit } from '@strata/sdk';
+import { injectable } from 'tsyringe';
+import { startThread } from '../concurrency/start-thread.js';
 import type { GitOutputKind, GitThreadRequest, GitThreadResponse } from './git-worker.js';
 
 /** How a git run failed: git's exit, a timeout, an output too large, or a cancel. */
@@ -67,7 +67,15 @@ export class GitRunner {
         },
       });
       if (thread.waiting.size === 1) thread.worker.ref();
-      thread.worker.postMessage({ type: 'run', id, cwd: options.cwd, args, maxBuffer: options.maxBuffer, timeoutMs: options.timeoutMs, parse } satisfies GitThreadRequest);
+      thread.worker.postMessage({
+        type: 'run',
+        id,
+        cwd: options.cwd,
+        args,
+        maxBuffer: options.maxBuffer,
+        timeoutMs: options.timeoutMs,
+        parse,
+      } satisfies GitThreadRequest);
     });
   }
 

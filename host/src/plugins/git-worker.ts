@@ -41,17 +41,36 @@ parentPort!.on('message', (request: GitThreadRequest) => {
     parentPort!.postMessage(response);
   };
   try {
-    const child = execFile('git', ['-C', cwd, ...args], { maxBuffer, timeout: timeoutMs, encoding: 'utf8', signal: controller.signal }, (error, stdout, stderr) => {
-      if (error) {
-        answer({ id, ok: false, code: (error as NodeJS.ErrnoException).code, stderr: String(stderr ?? ''), message: error.message, cancelled: controller.signal.aborted });
-        return;
-      }
-      try {
-        answer({ id, ok: true, value: parse === 'blame' ? parseBlame(stdout) : parse === 'log' ? parseGitLog(stdout) : stdout });
-      } catch (failure) {
-        answer({ id, ok: false, code: undefined, stderr: '', message: `the output of git ${args[0]} could not be read: ${(failure as Error).message}`, cancelled: false });
-      }
-    });
+    const child = execFile(
+      'git',
+      ['-C', cwd, ...args],
+      { maxBuffer, timeout: timeoutMs, encoding: 'utf8', signal: controller.signal },
+      (error, stdout, stderr) => {
+        if (error) {
+          answer({
+            id,
+            ok: false,
+            code: (error as NodeJS.ErrnoException).code,
+            stderr: String(stderr ?? ''),
+            message: error.message,
+            cancelled: controller.signal.aborted,
+          });
+          return;
+        }
+        try {
+          answer({ id, ok: true, value: parse === 'blame' ? parseBlame(stdout) : parse === 'log' ? parseGitLog(stdout) : stdout });
+        } catch (failure) {
+          answer({
+            id,
+            ok: false,
+            code: undefined,
+            stderr: '',
+            message: `the output of git ${args[0]} could not be read: ${(failure as Error).message}`,
+            cancelled: false,
+          });
+        }
+      },
+    );
     // git works for plugins in bulk (a blame per file): at a low priority, it takes the CPU that is idle and
     // leaves the server and the plugins' own work to go first.
     if (child.pid !== undefined) {

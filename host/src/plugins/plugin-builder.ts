@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { createRequire } from 'node:module';
-import { build, type Plugin } from 'esbuild';
+import path from 'node:path';
 import type { PluginPackage } from '@strata/sandbox';
+import { build, type Plugin } from 'esbuild';
 
 /** A build that failed; the message lists esbuild's errors with their locations. */
 export class PluginBuildError extends Error {
@@ -68,7 +68,12 @@ function confinedTo(folder: string): Plugin {
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === 'confined' || args.pluginData === 'fallback' || args.kind === 'entry-point') return undefined;
-        const resolved = await pluginBuild.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: 'confined' });
+        const resolved = await pluginBuild.resolve(args.path, {
+          resolveDir: args.resolveDir,
+          kind: args.kind,
+          importer: args.importer,
+          pluginData: 'confined',
+        });
         if (resolved.errors.length > 0 || resolved.external || !path.isAbsolute(resolved.path)) return resolved;
         const file = realpathSync(resolved.path);
         if (inside(file, root) || file.split(path.sep).includes('node_modules') || inside(file, hostSdkDir)) return resolved;

@@ -72,13 +72,20 @@ export class PluginLogs {
     buffer.refilledAt = now;
     if (buffer.tokens < 1) {
       buffer.rateLimited += 1;
-      if (buffer.unreported++ === 0) this.logger.warn({ pluginId, limit: `${BURST_LINES} lines, then ${LINES_PER_SECOND} a second` }, 'plugin log lines dropped: over the rate limit');
+      if (buffer.unreported++ === 0)
+        this.logger.warn({ pluginId, limit: `${BURST_LINES} lines, then ${LINES_PER_SECOND} a second` }, 'plugin log lines dropped: over the rate limit');
       return;
     }
     buffer.tokens -= 1;
     buffer.unreported = 0;
     const text = String(message);
-    const line: PluginLogLine = { seq: buffer.nextSeq++, at: new Date(now).toISOString(), source, message: text.slice(0, PLUGIN_LOG_LINE_CHARS), truncated: text.length > PLUGIN_LOG_LINE_CHARS };
+    const line: PluginLogLine = {
+      seq: buffer.nextSeq++,
+      at: new Date(now).toISOString(),
+      source,
+      message: text.slice(0, PLUGIN_LOG_LINE_CHARS),
+      truncated: text.length > PLUGIN_LOG_LINE_CHARS,
+    };
     buffer.lines.push(line);
     if (buffer.lines.length > PLUGIN_LOG_LINES) {
       buffer.lines.shift();

@@ -1,12 +1,12 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { BlameRange, Capability, GitCommit } from '@strata/sdk';
 import { minimatch } from 'minimatch';
 import { inject, injectable } from 'tsyringe';
-import type { BlameRange, Capability, GitCommit } from '@strata/sdk';
+import { Semaphore } from '../concurrency/semaphore.js';
 import { StrataConfig } from '../config/strata-config.js';
 import { GraphStore } from '../graph/graph-store.js';
-import { Semaphore } from '../concurrency/semaphore.js';
 import { GIT_LOG_FORMAT } from './git-output.js';
 import { GitRunError, GitRunner } from './git-runner.js';
 
@@ -99,11 +99,13 @@ export class RepositoryCapabilities {
     for (const key of ['since', 'until'] as const) {
       const value = given[key];
       if (value === undefined) continue;
-      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw new CapabilityError(`git.log: ${key} must be an ISO 8601 date, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value)))
+        throw new CapabilityError(`git.log: ${key} must be an ISO 8601 date, got ${JSON.stringify(value)}`);
       args.push(`--${key}=${value}`);
     }
     const maxCommits = given.maxCommits ?? MAX_COMMITS;
-    if (typeof maxCommits !== 'number' || !Number.isInteger(maxCommits) || maxCommits < 1 || maxCommits > MAX_COMMITS) throw new CapabilityError(`git.log: maxCommits must be an integer from 1 to ${MAX_COMMITS}`);
+    if (typeof maxCommits !== 'number' || !Number.isInteger(maxCommits) || maxCommits < 1 || maxCommits > MAX_COMMITS)
+      throw new CapabilityError(`git.log: maxCommits must be an integer from 1 to ${MAX_COMMITS}`);
     args.push(`--max-count=${maxCommits}`);
     args.push('--');
     if (given.paths !== undefined) {
@@ -125,7 +127,8 @@ export class RepositoryCapabilities {
     const absolute = path.join(await this.root(), relative);
     const stats = await stat(absolute).catch(() => undefined);
     if (stats && !stats.isFile()) throw new CapabilityError(`git.blame: ${relative}: not a file`);
-    if (stats && stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`git.blame: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
+    if (stats && stats.size > this.config.index.maxFileBytes)
+      throw new CapabilityError(`git.blame: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
     // The answer depends on the history (HEAD) and on the file as it is now: its
     // identity, size and modification time stand for its content, as git's own index does.
     const head = await this.currentHead();
@@ -160,7 +163,13 @@ export class RepositoryCapabilities {
   private ensureCommitGraph(head: string): Promise<void> {
     if (!this.config.plugins.gitCommitGraph) return Promise.resolve();
     if (this.commitGraph?.head !== head) {
-      this.commitGraph = { head, written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths'], 'text').then(() => undefined, () => undefined) };
+      this.commitGraph = {
+        head,
+        written: this.git(['commit-graph', 'write', '--reachable', '--changed-paths'], 'text').then(
+          () => undefined,
+          () => undefined,
+        ),
+      };
     }
     return this.commitGraph.written;
   }
@@ -181,7 +190,13 @@ export class RepositoryCapabilities {
   private currentHead(): Promise<string> {
     const now = Date.now();
     if (!this.head || now - this.head.at > HEAD_TTL_MS) {
-      this.head = { at: now, value: this.git(['rev-parse', '--verify', '-q', 'HEAD'], 'text').then((out) => out.trim(), () => '') };
+      this.head = {
+        at: now,
+        value: this.git(['rev-parse', '--verify', '-q', 'HEAD'], 'text').then(
+          (out) => out.trim(),
+          () => '',
+        ),
+      };
     }
     return this.head.value;
   }
@@ -202,7 +217,8 @@ export class RepositoryCapabilities {
       throw new CapabilityError(`files.read: ${relative}: ${error.code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
     });
     if (!stats.isFile()) throw new CapabilityError(`files.read: ${relative}: ${stats.isDirectory() ? 'is a directory' : 'not a regular file'}`);
-    if (stats.size > this.config.index.maxFileBytes) throw new CapabilityError(`files.read: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
+    if (stats.size > this.config.index.maxFileBytes)
+      throw new CapabilityError(`files.read: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
     const content = await withinTime(
       readFile(absolute).catch(() => {
         throw new CapabilityError(`files.read: ${relative}: cannot be read`);
@@ -223,9 +239,11 @@ export class RepositoryCapabilities {
    */
   async listFiles(patterns: unknown, signal?: AbortSignal): Promise<string[]> {
     const list = typeof patterns === 'string' ? [patterns] : patterns;
-    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_PATTERNS) throw new CapabilityError(`files.list: give one glob pattern or an array of 1 to ${MAX_PATTERNS}`);
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_PATTERNS)
+      throw new CapabilityError(`files.list: give one glob pattern or an array of 1 to ${MAX_PATTERNS}`);
     const matchers = list.map((pattern) => {
-      if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 300) throw new CapabilityError('files.list: each pattern must be a string of 1 to 300 characters');
+      if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 300)
+        throw new CapabilityError('files.list: each pattern must be a string of 1 to 300 characters');
       return new minimatch.Minimatch(pattern, { dot: true, nobrace: true, noext: true });
     });
     const matched: string[] = [];
@@ -246,21 +264,26 @@ export class RepositoryCapabilities {
    * no symlink that resolves outside the repository.
    */
   private async confined(value: unknown, where: string): Promise<string> {
-    if (typeof value !== 'string' || value.length === 0 || value.length > 4096 || value.includes('\0')) throw new CapabilityError(`${where}: a path must be a non-empty string`);
-    if (path.isAbsolute(value) || path.win32.isAbsolute(value)) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is absolute; paths are relative to the repository root`);
+    if (typeof value !== 'string' || value.length === 0 || value.length > 4096 || value.includes('\0'))
+      throw new CapabilityError(`${where}: a path must be a non-empty string`);
+    if (path.isAbsolute(value) || path.win32.isAbsolute(value))
+      throw new CapabilityError(`${where}: ${JSON.stringify(value)} is absolute; paths are relative to the repository root`);
     const normalized = path.posix.normalize(value.replace(/\\/g, '/'));
     if (normalized === '..' || normalized.startsWith('../')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} leaves the repository`);
     // Any .git along the way (the repository's, a submodule's, a vendored one's), in any case.
-    if (normalized.split('/').some((segment) => segment.toLowerCase() === '.git')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside .git`);
+    if (normalized.split('/').some((segment) => segment.toLowerCase() === '.git'))
+      throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside .git`);
     const [root, dataDir] = await Promise.all([this.root(), this.dataDir()]);
     const absolute = path.join(root, normalized);
     // Compared after symlinks are resolved, for the root, the data directory and the path alike.
     const real = await realpath(absolute).catch(() => absolute);
-    if (real !== root && !real.startsWith(root + path.sep)) throw new CapabilityError(`${where}: ${JSON.stringify(value)} is a link that leads out of the repository`);
+    if (real !== root && !real.startsWith(root + path.sep))
+      throw new CapabilityError(`${where}: ${JSON.stringify(value)} is a link that leads out of the repository`);
     if (real === dataDir || real.startsWith(dataDir + path.sep) || absolute === dataDir || absolute.startsWith(dataDir + path.sep)) {
       throw new CapabilityError(`${where}: ${JSON.stringify(value)} is inside Strata's data directory`);
     }
-    if (real.split(path.sep).some((segment) => segment.toLowerCase() === '.git')) throw new CapabilityError(`${where}: ${JSON.stringify(value)} leads inside .git`);
+    if (real.split(path.sep).some((segment) => segment.toLowerCase() === '.git'))
+      throw new CapabilityError(`${where}: ${JSON.stringify(value)} leads inside .git`);
     return normalized;
   }
 
@@ -282,14 +305,25 @@ export class RepositoryCapabilities {
     const release = call ? await call.slots.acquire(call.signal, () => new CapabilityError('the apply has ended')) : undefined;
     try {
       if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
-      return await this.gitRunner.run(args, parse as 'text', { cwd: root, maxBuffer: GIT_MAX_BUFFER, timeoutMs: this.config.plugins.wallTimeMs, signal: call?.signal });
+      return await this.gitRunner.run(args, parse as 'text', {
+        cwd: root,
+        maxBuffer: GIT_MAX_BUFFER,
+        timeoutMs: this.config.plugins.wallTimeMs,
+        signal: call?.signal,
+      });
     } catch (error) {
       if (error instanceof CapabilityError) throw error;
       if (call?.signal?.aborted || (error instanceof GitRunError && error.cancelled)) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
       const failure = error as GitRunError;
       // git's first line of complaint, with the server's paths taken out.
-      const stderr = String(failure.stderr ?? '').trim().split('\n')[0]!.split(root).join('.');
-      throw new CapabilityError(`git ${args[0]} failed: ${stderr || (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'its output is too large' : 'unknown error')}`);
+      const stderr = String(failure.stderr ?? '')
+        .trim()
+        .split('\n')[0]!
+        .split(root)
+        .join('.');
+      throw new CapabilityError(
+        `git ${args[0]} failed: ${stderr || (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'its output is too large' : 'unknown error')}`,
+      );
     } finally {
       release?.();
     }

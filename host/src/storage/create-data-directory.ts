@@ -21,10 +21,15 @@ export function createDataDirectory(dataDir: string): void {
 }
 
 function cannotUse(dataDir: string, error: NodeJS.ErrnoException): DataDirectoryError {
-  const why = error.code === 'EEXIST' || error.code === 'ENOTDIR' ? 'a file is in the way of it'
-    : error.code === 'EACCES' || error.code === 'EPERM' ? 'no permission to write there'
-    : error.code === 'EROFS' ? 'the file system is read-only'
-    : error.code === 'ENOSPC' ? 'the disk is full'
-    : error.message;
+  const why =
+    error.code === 'EEXIST' || error.code === 'ENOTDIR'
+      ? 'a file is in the way of it'
+      : error.code === 'EACCES' || error.code === 'EPERM'
+        ? 'no permission to write there'
+        : error.code === 'EROFS'
+          ? 'the file system is read-only'
+          : error.code === 'ENOSPC'
+            ? 'the disk is full'
+            : error.message;
   return new DataDirectoryError(`cannot use the data directory ${dataDir}: ${why}; choose another with --data-dir`);
 }

@@ -1,5 +1,5 @@
-import { copyFile, readFile, readlink, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { copyFile, readFile, readlink, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { inject, injectable } from 'tsyringe';
@@ -104,7 +104,10 @@ export class NedbDataDirectory implements DataDirectory {
     wrapper.__original.executor.processBuffer();
     // nedb-promises keeps its load's promise, and would fail every operation with the compaction's error.
     wrapper.__loaded = Promise.resolve();
-    this.logger.warn({ file: filename }, `${filename} was read but not compacted: the disk that holds the data directory is full; what it holds is served, and changes to it answer 507 DISK_FULL until there is space`);
+    this.logger.warn(
+      { file: filename },
+      `${filename} was read but not compacted: the disk that holds the data directory is full; what it holds is served, and changes to it answer 507 DISK_FULL until there is space`,
+    );
     return store;
   }
 
@@ -112,17 +115,27 @@ export class NedbDataDirectory implements DataDirectory {
     const run = async (): Promise<T> => {
       const collection = await this.collection(name);
       const filename = this.filenameOf(name);
-      const sizeBefore = await stat(filename).then((file) => file.size, () => 0);
+      const sizeBefore = await stat(filename).then(
+        (file) => file.size,
+        () => 0,
+      );
       try {
         return await write(collection);
       } catch (error) {
         if (!isDiskFull(error)) throw error;
         await this.undo(name, collection, sizeBefore);
-        throw new StrataError('DISK_FULL', `${what} was not saved: the disk that holds the data directory is full (${(error as NodeJS.ErrnoException).code}); nothing changed. Free some space and try again`, { cause: error });
+        throw new StrataError(
+          'DISK_FULL',
+          `${what} was not saved: the disk that holds the data directory is full (${(error as NodeJS.ErrnoException).code}); nothing changed. Free some space and try again`,
+          { cause: error },
+        );
       }
     };
     const next = (this.writes.get(name) ?? Promise.resolve()).then(run, run);
-    this.writes.set(name, next.catch(() => undefined));
+    this.writes.set(
+      name,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -135,7 +148,9 @@ export class NedbDataDirectory implements DataDirectory {
    */
   private async undo(name: string, collection: Collection, sizeBefore: number): Promise<void> {
     const filename = this.filenameOf(name);
-    await truncate(filename, sizeBefore).catch((error: unknown) => this.logger.warn({ err: error, file: filename }, 'could not cut a write short on a full disk back'));
+    await truncate(filename, sizeBefore).catch((error: unknown) =>
+      this.logger.warn({ err: error, file: filename }, 'could not cut a write short on a full disk back'),
+    );
     // nedb-promises keeps its first load's promise: nedb's own datastore reads the file again.
     const datastore = (collection as unknown as { __original: { loadDatabaseAsync(): Promise<void> } }).__original;
     await datastore.loadDatabaseAsync().catch((error: unknown) => {
@@ -155,7 +170,10 @@ export class NedbDataDirectory implements DataDirectory {
           if (!isDiskFull(error)) throw error;
           // The file as appended holds every write (a compaction only makes it shorter): nothing is lost.
           await rm(`${this.filenameOf(name)}~`, { force: true });
-          this.logger.warn({ file: this.filenameOf(name), code: (error as NodeJS.ErrnoException).code }, `${name}.db was not compacted: the disk that holds the data directory is full; it is complete as it is`);
+          this.logger.warn(
+            { file: this.filenameOf(name), code: (error as NodeJS.ErrnoException).code },
+            `${name}.db was not compacted: the disk that holds the data directory is full; it is complete as it is`,
+          );
         }
       }),
     );
@@ -189,7 +207,9 @@ export class NedbDataDirectory implements DataDirectory {
       }
       const holder = await lockHolder(lockFile);
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirectoryLockedError(`data directory ${this.config.dataDir} is in use by another Strata (process ${holder}); stop it, or give this one another --data-dir`);
+        throw new DataDirectoryLockedError(
+          `data directory ${this.config.dataDir} is in use by another Strata (process ${holder}); stop it, or give this one another --data-dir`,
+        );
       }
       await rm(lockFile, { force: true });
     }

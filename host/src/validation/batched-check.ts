@@ -34,7 +34,7 @@ export async function checkInBatches(schema: TSchema, value: unknown, rootName: 
       if (!Object.hasOwn(entries, key)) continue;
       if (++checked % BATCH === 0) await nextTurn();
       // Named only when it fails: building each entry's name took longer than checking it.
-      if (!check(entries[key], rootName).ok) return check(entries[key], fieldName(rootName, `/${escape(name)}/${escape(key)}`));
+      if (!check(entries[key], rootName).ok) return check(entries[key], fieldName(rootName, `/${escapePointer(name)}/${escapePointer(key)}`));
     }
   }
   return { ok: true, value };
@@ -65,7 +65,11 @@ function recordProperties(schema: TSchema): Array<[string, TSchema]> {
   const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
   const found: Array<[string, TSchema]> = [];
   for (const [name, property] of Object.entries(properties)) {
-    const { type, patternProperties, additionalProperties } = property as { type?: unknown; patternProperties?: Record<string, TSchema>; additionalProperties?: unknown };
+    const { type, patternProperties, additionalProperties } = property as {
+      type?: unknown;
+      patternProperties?: Record<string, TSchema>;
+      additionalProperties?: unknown;
+    };
     const keys = Object.keys(patternProperties ?? {});
     const plain = Object.keys(property).every((key) => PLAIN_RECORD_KEYS.has(key));
     if (type === 'object' && plain && keys.length === 1 && keys[0] === ANY_KEY && (additionalProperties === undefined || additionalProperties === false)) {
@@ -80,6 +84,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A JSON pointer segment. */
-function escape(key: string): string {
+function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }

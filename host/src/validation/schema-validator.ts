@@ -1,6 +1,6 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import type { TSchema, Static } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { checkWith, type SchemaCheck } from '@strata/sandbox';
+import { Ajv, type ValidateFunction } from 'ajv';
 
 const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
 const compiled = new WeakMap<object, ValidateFunction>();

@@ -1,4 +1,4 @@
-import { Type, type TUnsafe } from '@sinclair/typebox';
+import { type TUnsafe, Type } from '@sinclair/typebox';
 
 /**
  * A string schema limited to `values`, written as JSON Schema `enum` (which

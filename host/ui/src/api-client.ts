@@ -92,7 +92,7 @@ export class ApiClient {
     }
     if (!response.ok) {
       const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new ApiError(response.status, error?.code ?? 'HTTP_' + response.status, error?.message ?? `${method} ${path} answered ${response.status}`);
+      throw new ApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? `${method} ${path} answered ${response.status}`);
     }
     return parsed as T;
   }

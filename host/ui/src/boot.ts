@@ -54,10 +54,13 @@ const gets = new Map<string, Promise<EarlyAnswer>>();
 for (const path of EARLY_GETS) {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
-  gets.set(path, fetch(location.origin + path, { headers }).then(
-    async (response): Promise<EarlyAnswer> => ({ ok: true, status: response.status, text: await response.text() }),
-    (error: unknown): EarlyAnswer => ({ ok: false, error: error as Error }),
-  ));
+  gets.set(
+    path,
+    fetch(location.origin + path, { headers }).then(
+      async (response): Promise<EarlyAnswer> => ({ ok: true, status: response.status, text: await response.text() }),
+      (error: unknown): EarlyAnswer => ({ ok: false, error: error as Error }),
+    ),
+  );
 }
 const early: EarlyGraphLoad = { worker, requestId: request.id, askedAt, token: request.token, answer, taken, gets };
 Object.defineProperty(window, 'strataBoot', { value: early });

@@ -34,7 +34,16 @@ export class FilterPanel {
         'div',
         { class: 'checks' },
         ...KINDS.map(([kind, label]) =>
-          element('label', {}, element('input', { type: 'checkbox', checked: !filter.hiddenKinds.has(kind), onchange: (event) => this.events.change({ hiddenKinds: toggled(filter.hiddenKinds, kind, (event.target as HTMLInputElement).checked) }) }), label),
+          element(
+            'label',
+            {},
+            element('input', {
+              type: 'checkbox',
+              checked: !filter.hiddenKinds.has(kind),
+              onchange: (event) => this.events.change({ hiddenKinds: toggled(filter.hiddenKinds, kind, (event.target as HTMLInputElement).checked) }),
+            }),
+            label,
+          ),
         ),
       ),
       languages.size > 0 &&
@@ -45,7 +54,12 @@ export class FilterPanel {
             element(
               'label',
               {},
-              element('input', { type: 'checkbox', checked: !filter.hiddenLanguages.has(language), onchange: (event) => this.events.change({ hiddenLanguages: toggled(filter.hiddenLanguages, language, (event.target as HTMLInputElement).checked) }) }),
+              element('input', {
+                type: 'checkbox',
+                checked: !filter.hiddenLanguages.has(language),
+                onchange: (event) =>
+                  this.events.change({ hiddenLanguages: toggled(filter.hiddenLanguages, language, (event.target as HTMLInputElement).checked) }),
+              }),
               element('span', { class: 'swatch', style: `background:${color}` }),
               language,
             ),

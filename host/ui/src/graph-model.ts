@@ -1,7 +1,7 @@
 // The page's copy of the graph: every node (symbols included), the imports
 // (a `contains` edge is a node's `parent`), overlay styles plugin by plugin,
 // and the changes the server reports applied in place.
-import { isSymbol, nearby, pathOfId, SYMBOL_KINDS, type ApiEdge, type ApiNode, type LoadedGraph, type NodeStyle, type PlacedNode } from './graph-data.js';
+import { type ApiEdge, type ApiNode, isSymbol, type LoadedGraph, type NodeStyle, nearby, type PlacedNode, pathOfId, SYMBOL_KINDS } from './graph-data.js';
 
 /** GET /api/graph/changes?since=N */
 export interface GraphChanges {
@@ -153,7 +153,12 @@ export class GraphModel {
     for (const record of incoming) {
       const existing = this.nodes.get(record.id);
       if (existing) {
-        const placed: PlacedNode = { ...record, x: record.position?.x ?? existing.x, y: record.position?.y ?? existing.y, saved: record.position !== undefined || existing.saved };
+        const placed: PlacedNode = {
+          ...record,
+          x: record.position?.x ?? existing.x,
+          y: record.position?.y ?? existing.y,
+          saved: record.position !== undefined || existing.saved,
+        };
         this.putNode(placed);
         diff.updated.push(placed);
       } else {

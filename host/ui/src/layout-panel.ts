@@ -1,7 +1,7 @@
 // The layout panel: every layout endpoint from the page. Compute (with its
 // progress, backend and a cancel), whether a GPU computes here, save the
 // positions after dragging nodes, and reset the saved layout.
-import { ServerUnreachableError, type ApiClient } from './api-client.js';
+import { type ApiClient, ServerUnreachableError } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
 import { count } from './numbers.js';
 
@@ -167,7 +167,11 @@ export class LayoutPanel {
       element('h2', { id: 'layout-title' }, 'Layout'),
       element('p', { class: 'muted', 'data-role': 'layout-device' }, `Computes on ${device}`),
       this.savedPositions === 0 && this.nodeCount > 0
-        ? element('p', { class: 'hint', 'data-role': 'no-layout' }, 'No saved layout: nodes are placed as a tree. Compute a layout to group files by their imports.')
+        ? element(
+            'p',
+            { class: 'hint', 'data-role': 'no-layout' },
+            'No saved layout: nodes are placed as a tree. Compute a layout to group files by their imports.',
+          )
         : element('p', { class: 'muted' }, `${count(this.savedPositions)} of ${count(this.nodeCount)} nodes have a saved position.`),
       element(
         'div',

@@ -2,19 +2,19 @@
 // server (the graph, its changes, overlays, layout) through /api alone.
 import './styles.css';
 import { ApiClient, ApiError, ServerUnreachableError, TokenStore } from './api-client.js';
+import type { EarlyGraphLoad } from './boot.js';
 import { element, replaceChildren } from './dom.js';
 import { EventStream, type FollowedEvent } from './event-stream.js';
 import { FilterPanel } from './filter-panel.js';
 import { isSymbol, type NodeStyle } from './graph-data.js';
-import { GraphModel, type GraphChanges } from './graph-model.js';
-import type { EarlyGraphLoad } from './boot.js';
+import { type GraphChanges, GraphModel } from './graph-model.js';
 import type { GraphWorkerRequest, GraphWorkerResponse, GraphWorkerStarted } from './graph-worker.js';
 import { LayoutPanel } from './layout-panel.js';
 import { MapView, type VisibilityFilter } from './map-view.js';
 import { figure, NodePanel } from './node-panel.js';
 import { Notices } from './notices.js';
 import { count } from './numbers.js';
-import { composeStyle, styleFor, type OverlayRef } from './overlay-composition.js';
+import { composeStyle, type OverlayRef, styleFor } from './overlay-composition.js';
 import { OverlayPanel } from './overlay-panel.js';
 import { languageColors } from './palette.js';
 import { SearchBox } from './search-box.js';
@@ -142,8 +142,16 @@ class StrataPage {
   }
 
   private buildPage(): void {
-    const themeButton = element('button', { type: 'button', class: 'icon', 'aria-label': 'Switch between light and dark', title: 'Theme (t)', onclick: () => this.toggleTheme() }, '◐');
-    const helpButton = element('button', { type: 'button', class: 'icon', 'aria-label': 'Keyboard shortcuts', title: 'Keyboard shortcuts (?)', onclick: () => shortcuts.openHelp() }, '?');
+    const themeButton = element(
+      'button',
+      { type: 'button', class: 'icon', 'aria-label': 'Switch between light and dark', title: 'Theme (t)', onclick: () => this.toggleTheme() },
+      '◐',
+    );
+    const helpButton = element(
+      'button',
+      { type: 'button', class: 'icon', 'aria-label': 'Keyboard shortcuts', title: 'Keyboard shortcuts (?)', onclick: () => shortcuts.openHelp() },
+      '?',
+    );
     const header = element(
       'header',
       { class: 'top' },
@@ -160,7 +168,13 @@ class StrataPage {
       themeButton,
       helpButton,
     );
-    const sidebar = element('div', { class: 'sidebar', role: 'complementary', 'aria-label': 'Overlays, filters and layout' }, this.overlays.root, this.filters.root, this.layout.root);
+    const sidebar = element(
+      'div',
+      { class: 'sidebar', role: 'complementary', 'aria-label': 'Overlays, filters and layout' },
+      this.overlays.root,
+      this.filters.root,
+      this.layout.root,
+    );
     document.body.classList.add(LOADING);
     document.body.append(header, this.noticeBoard.root, element('main', { class: 'workspace' }, sidebar, this.mapElement, this.nodePanel.root), this.hoverCard);
     const shortcuts = installShortcuts([
@@ -233,7 +247,8 @@ class StrataPage {
   private async loadGraph(fit: boolean): Promise<void> {
     const { askedAt, answer } = this.askWorker();
     const response = await answer;
-    if (!response.ok) throw response.status === 0 ? new ServerUnreachableError(response.message) : new ApiError(response.status, response.code, response.message);
+    if (!response.ok)
+      throw response.status === 0 ? new ServerUnreachableError(response.message) : new ApiError(response.status, response.code, response.message);
     const received = performance.now();
     // On the page's clock (from the navigation's start): when the worker's script started, took the request and fetched.
     const { workerStartedAt, receivedAt, fetchStartedAt, ...phases } = response.timings;
@@ -325,14 +340,20 @@ class StrataPage {
   /** Fetches the styles these plugins serve now into the model. */
   private async fetchStyles(pluginIds: readonly string[]): Promise<void> {
     const answers = await Promise.all(
-      pluginIds.map((id) => this.api.get<{ data: { pluginId: string; overlays: Array<{ id: string; styles: Record<string, NodeStyle> }> } }>(`/api/overlays/${encodeURIComponent(id)}/styles`).then(
-        (answer) => answer.data,
-        // A plugin removed meanwhile serves nothing.
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) return { pluginId: id, overlays: [] };
-          throw error;
-        },
-      )),
+      pluginIds.map((id) =>
+        this.api
+          .get<{ data: { pluginId: string; overlays: Array<{ id: string; styles: Record<string, NodeStyle> }> } }>(
+            `/api/overlays/${encodeURIComponent(id)}/styles`,
+          )
+          .then(
+            (answer) => answer.data,
+            // A plugin removed meanwhile serves nothing.
+            (error: unknown) => {
+              if (error instanceof ApiError && error.status === 404) return { pluginId: id, overlays: [] };
+              throw error;
+            },
+          ),
+      ),
     );
     for (const answer of answers) this.model.setPluginStyles(answer.pluginId, answer.overlays);
   }
@@ -401,7 +422,13 @@ class StrataPage {
         this.renderSummary();
         if (diff.added.some((node) => node.kind === 'file')) this.renderFilters();
         const shown = this.nodePanel.shown;
-        if (shown && (diff.updated.some((node) => node.id === shown) || changes.edges.some((edge) => edge.source === shown || edge.target === shown) || changes.removedEdges.length > 0)) void this.nodePanel.refresh();
+        if (
+          shown &&
+          (diff.updated.some((node) => node.id === shown) ||
+            changes.edges.some((edge) => edge.source === shown || edge.target === shown) ||
+            changes.removedEdges.length > 0)
+        )
+          void this.nodePanel.refresh();
       } catch (error) {
         this.report(error);
       }
@@ -441,7 +468,11 @@ class StrataPage {
     replaceChildren(
       this.hoverCard,
       element('strong', {}, node.name),
-      element('div', { class: 'muted' }, `${node.kind}${node.language ? ` · ${node.language}` : ''}${node.lines !== undefined ? ` · ${node.lines} lines` : ''}`),
+      element(
+        'div',
+        { class: 'muted' },
+        `${node.kind}${node.language ? ` · ${node.language}` : ''}${node.lines !== undefined ? ` · ${node.lines} lines` : ''}`,
+      ),
       element('div', { class: 'muted path' }, node.path),
       ...visible.map((ref) => {
         const style = styleFor(node, ref);

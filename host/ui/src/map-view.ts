@@ -7,10 +7,10 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import { EdgeLineProgram, NodePointProgram } from 'sigma/rendering';
 import type { CameraState } from 'sigma/types';
-import { isSymbol, type ApiEdge, type PlacedNode } from './graph-data.js';
+import { type ApiEdge, isSymbol, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
-import { languageColors, themeColors, type ThemeColors } from './palette.js';
+import { languageColors, type ThemeColors, themeColors } from './palette.js';
 
 interface NodeAttributes {
   x: number;
@@ -147,14 +147,17 @@ export class MapView {
       for (const node of this.model.nodes.values()) this.addTreeEdge(graph, node);
       if (!this.importsOnDemand) {
         for (const edge of this.model.edges.values()) {
-          if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id)) graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
+          if (graph.hasNode(edge.source) && graph.hasNode(edge.target) && !graph.hasEdge(edge.id))
+            graph.addEdgeWithKey(edge.id, edge.source, edge.target, this.edgeAttributes(edge.kind));
         }
       }
     }
     this.graph = graph;
     for (const event of ['nodeAdded', 'edgeAdded'] as const) graph.on(event, () => (this.unindexed = true));
     // A fixed frame: nodes added or moved later never shift the others.
-    const frame = Number.isFinite(minX) ? { x: [minX, maxX === minX ? minX + 1 : maxX], y: [minY, maxY === minY ? minY + 1 : maxY] } as { x: [number, number]; y: [number, number] } : null;
+    const frame = Number.isFinite(minX)
+      ? ({ x: [minX, maxX === minX ? minX + 1 : maxX], y: [minY, maxY === minY ? minY + 1 : maxY] } as { x: [number, number]; y: [number, number] })
+      : null;
     if (!this.renderer) {
       this.createRenderer(frame);
     } else {
@@ -186,7 +189,8 @@ export class MapView {
     const isHidden = this.hiddenTest();
     for (const node of [...diff.added, ...diff.updated]) {
       if (!this.isDrawn(node)) continue;
-      if (this.graph.hasNode(node.id)) this.graph.mergeNodeAttributes(node.id, { ...this.attributesOf(node), hidden: this.graph.getNodeAttribute(node.id, 'hidden') });
+      if (this.graph.hasNode(node.id))
+        this.graph.mergeNodeAttributes(node.id, { ...this.attributesOf(node), hidden: this.graph.getNodeAttribute(node.id, 'hidden') });
       else this.graph.addNode(node.id, { ...this.attributesOf(node), hidden: isHidden(node) });
     }
     if (!location.search.includes('noedges')) {
@@ -549,7 +553,10 @@ export class MapView {
     let drawnWith = camera.getState();
     let drawnSize = renderer.getDimensions();
     let settle: ReturnType<typeof setTimeout> | undefined;
-    const canvases = () => Object.entries(renderer.getCanvases()).filter(([name]) => name !== 'mouse').map(([, canvas]) => canvas);
+    const canvases = () =>
+      Object.entries(renderer.getCanvases())
+        .filter(([name]) => name !== 'mouse')
+        .map(([, canvas]) => canvas);
     const drawNow = (): unknown => {
       clearTimeout(settle);
       settle = undefined;
@@ -566,7 +573,8 @@ export class MapView {
       if (moved || drawnSize.width !== sizeBefore.width || drawnSize.height !== sizeBefore.height) setTimeout(() => this.hoverAgain(), 0);
       return drawn;
     };
-    const moving = (): boolean => (captor.isMouseDown && this.dragged === undefined && captor.draggedEvents > 0) || captor.currentWheelDirection !== 0 || camera.isAnimated();
+    const moving = (): boolean =>
+      (captor.isMouseDown && this.dragged === undefined && captor.draggedEvents > 0) || captor.currentWheelDirection !== 0 || camera.isAnimated();
     internals.render = () => {
       const now = camera.getState();
       const sameCamera = now.x === drawnWith.x && now.y === drawnWith.y && now.ratio === drawnWith.ratio && now.angle === drawnWith.angle;
@@ -706,7 +714,7 @@ export class MapView {
     return {
       size: baseSize(node) * (composed.size ?? 1),
       color: composed.color ?? this.baseColor(node),
-      label: (node.kind === 'directory' && node.path !== '.' ? node.name + '/' : node.name) + badges,
+      label: (node.kind === 'directory' && node.path !== '.' ? `${node.name}/` : node.name) + badges,
       zIndex: node.kind === 'directory' ? 2 : node.kind === 'file' ? 1 : 0,
     };
   }

@@ -1,7 +1,7 @@
 // The node panel: GET /api/graph/nodes/{id} for the selected node: what it
 // is, its symbols, its edges (each a link to the node at the other end),
 // every overlay's value for it, and a link that opens it in an editor.
-import { nodePath, type ApiClient } from './api-client.js';
+import { type ApiClient, nodePath } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
 import type { ApiEdge, ApiNode } from './graph-data.js';
 import { isSymbol } from './graph-data.js';
@@ -58,7 +58,11 @@ export class NodePanel {
       details = (await this.api.get<{ data: NodeDetails }>(nodePath(id))).data;
     } catch (error) {
       if (ticket !== this.request) return;
-      replaceChildren(this.root, this.header(this.model.nodes.get(id)?.name ?? id), element('p', { class: 'plugin-error', role: 'alert' }, (error as Error).message));
+      replaceChildren(
+        this.root,
+        this.header(this.model.nodes.get(id)?.name ?? id),
+        element('p', { class: 'plugin-error', role: 'alert' }, (error as Error).message),
+      );
       return;
     }
     if (ticket !== this.request) return;
@@ -97,10 +101,20 @@ export class NodePanel {
     replaceChildren(
       this.root,
       this.header(node.name),
-      element('dl', { class: 'facts' }, ...facts.filter(([, value]) => value !== undefined && value !== '').flatMap(([label, value]) => [element('dt', {}, label), element('dd', {}, String(value))])),
+      element(
+        'dl',
+        { class: 'facts' },
+        ...facts
+          .filter(([, value]) => value !== undefined && value !== '')
+          .flatMap(([label, value]) => [element('dt', {}, label), element('dd', {}, String(value))]),
+      ),
       this.actions(node),
       this.overlayValues(node),
-      symbols.length > 0 && this.edgeList('Symbols', symbols.map((edge) => ({ edge, id: edge.target }))),
+      symbols.length > 0 &&
+        this.edgeList(
+          'Symbols',
+          symbols.map((edge) => ({ edge, id: edge.target })),
+        ),
       this.edgeList(`Outgoing (${node.outgoing.length - symbols.length})`, others(node.outgoing, 'target')),
       this.edgeList(`Incoming (${node.incoming.length})`, others(node.incoming, 'source')),
     );
@@ -113,9 +127,29 @@ export class NodePanel {
       { class: 'actions' },
       editorUrl && element('a', { href: editorUrl, class: 'button' }, 'Open in editor'),
       node.kind === 'file' &&
-        element('button', { type: 'button', onclick: () => { this.events.expand(node.id); void this.refresh(); } }, this.events.isExpanded(node.id) ? 'Hide symbols' : 'Show symbols'),
+        element(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              this.events.expand(node.id);
+              void this.refresh();
+            },
+          },
+          this.events.isExpanded(node.id) ? 'Hide symbols' : 'Show symbols',
+        ),
       node.kind === 'directory' &&
-        element('button', { type: 'button', onclick: () => { this.events.toggleDirectory(node.id); void this.refresh(); } }, this.events.isCollapsed(node.id) ? 'Expand directory' : 'Collapse directory'),
+        element(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              this.events.toggleDirectory(node.id);
+              void this.refresh();
+            },
+          },
+          this.events.isCollapsed(node.id) ? 'Expand directory' : 'Collapse directory',
+        ),
       node.kind === 'directory' && element('button', { type: 'button', onclick: () => this.events.focus(node.id) }, 'Focus on this directory'),
       node.parent !== undefined && element('button', { type: 'button', onclick: () => this.events.select(node.parent!) }, 'Parent'),
       element(
@@ -178,14 +212,20 @@ export class NodePanel {
       element(
         'ul',
         {},
-        ...entries.slice(0, SHOWN_EDGES).map(({ edge, id }) =>
-          element(
-            'li',
-            {},
-            element('button', { type: 'button', class: 'link', 'data-node': id, onclick: () => this.events.select(id) }, this.model.nodes.get(id)?.path === undefined ? id : labelOf(this.model, id)),
-            element('span', { class: 'edge-kind' }, edge.kind + (edge.references ? ` (${edge.references.join(', ')})` : '')),
+        ...entries
+          .slice(0, SHOWN_EDGES)
+          .map(({ edge, id }) =>
+            element(
+              'li',
+              {},
+              element(
+                'button',
+                { type: 'button', class: 'link', 'data-node': id, onclick: () => this.events.select(id) },
+                this.model.nodes.get(id)?.path === undefined ? id : labelOf(this.model, id),
+              ),
+              element('span', { class: 'edge-kind' }, edge.kind + (edge.references ? ` (${edge.references.join(', ')})` : '')),
+            ),
           ),
-        ),
         entries.length > SHOWN_EDGES && element('li', { class: 'muted' }, `and ${entries.length - SHOWN_EDGES} more`),
       ),
     );

@@ -1,10 +1,10 @@
 // The overlays panel: every plugin with its overlays as toggles, a form made
 // from a plugin's parameter schema and declared inputs, its state (applying,
 // active, failed), the visible overlays in their order, and their legends.
-import { ApiError, type ApiClient } from './api-client.js';
+import { type ApiClient, ApiError } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
 import type { FollowedEvent } from './event-stream.js';
-import { COMPOSITION_RULE, overlayKey, type OverlayRef } from './overlay-composition.js';
+import { COMPOSITION_RULE, type OverlayRef, overlayKey } from './overlay-composition.js';
 
 /** The events the panel follows: those about plugins and their overlays. */
 export type PluginOrOverlayEvent = Extract<FollowedEvent, { type: `plugin.${string}` | `overlay.${string}` }>;
@@ -92,7 +92,9 @@ export class OverlayPanel {
 
   /** Every overlay of the active plugins, for the node panel. */
   get activeOverlays(): OverlayRef[] {
-    return this.plugins.filter((plugin) => plugin.overlayState === 'active').flatMap((plugin) => plugin.overlays.map((overlay) => ({ pluginId: plugin.id, overlayId: overlay.id })));
+    return this.plugins
+      .filter((plugin) => plugin.overlayState === 'active')
+      .flatMap((plugin) => plugin.overlays.map((overlay) => ({ pluginId: plugin.id, overlayId: overlay.id })));
   }
 
   /** Loads the plugins; overlays named in `show` (from the URL) are made visible when their plugin is active. */
@@ -121,7 +123,8 @@ export class OverlayPanel {
     if (event.type === 'plugin.failed') this.errors.set(id, `reload failed: ${event.data.error}`);
     if (type === 'overlay.applied' || type === 'plugin.ready' || type === 'plugin.loaded') this.errors.delete(id);
     await this.load();
-    if (type === 'overlay.applied' || type === 'overlay.removed' || type === 'plugin.ready' || type === 'overlay.failed' || type === 'plugin.removed') this.events.stylesChanged(id);
+    if (type === 'overlay.applied' || type === 'overlay.removed' || type === 'plugin.ready' || type === 'overlay.failed' || type === 'plugin.removed')
+      this.events.stylesChanged(id);
   }
 
   /** Turns an overlay on or off; on, its plugin is applied first when it is not active. */
@@ -186,7 +189,9 @@ export class OverlayPanel {
     const active = new Set(this.activeOverlays.map(overlayKey));
     const kept = this.visible.filter((ref) => active.has(overlayKey(ref)) && this.wanted.has(overlayKey(ref)));
     const keptKeys = new Set(kept.map(overlayKey));
-    const added = [...this.wanted].filter((key) => active.has(key) && !keptKeys.has(key)).map((key) => this.activeOverlays.find((ref) => overlayKey(ref) === key)!);
+    const added = [...this.wanted]
+      .filter((key) => active.has(key) && !keptKeys.has(key))
+      .map((key) => this.activeOverlays.find((ref) => overlayKey(ref) === key)!);
     this.setVisible([...added, ...kept]);
   }
 
@@ -206,7 +211,8 @@ export class OverlayPanel {
   }
 
   render(): void {
-    const focused = document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : undefined;
+    const focused =
+      document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : undefined;
     const loaded = this.plugins.filter((plugin) => plugin.loaded);
     const notLoaded = this.plugins.filter((plugin) => !plugin.loaded);
     replaceChildren(
@@ -219,7 +225,11 @@ export class OverlayPanel {
           'div',
           { class: 'not-loaded' },
           element('h3', {}, 'Not loaded'),
-          element('ul', {}, ...notLoaded.map((plugin) => element('li', { 'data-plugin': plugin.id }, element('strong', {}, plugin.name), ': ', plugin.reason ?? plugin.state))),
+          element(
+            'ul',
+            {},
+            ...notLoaded.map((plugin) => element('li', { 'data-plugin': plugin.id }, element('strong', {}, plugin.name), ': ', plugin.reason ?? plugin.state)),
+          ),
         ),
       this.renderOrder(),
       this.renderLegends(),
@@ -251,12 +261,25 @@ export class OverlayPanel {
         element('span', { class: 'plugin-name', title: plugin.description }, plugin.name),
         element('span', { class: `state state-${plugin.overlayState}`, role: 'status', 'aria-label': `${plugin.name} state` }, stateText),
         (plugin.overlayState === 'active' || plugin.overlayState === 'failed') &&
-          element('button', { type: 'button', class: 'link', 'data-focus-key': `remove:${plugin.id}`, 'aria-label': `Remove ${plugin.name}`, onclick: () => void this.remove(plugin) }, 'Remove'),
+          element(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              'data-focus-key': `remove:${plugin.id}`,
+              'aria-label': `Remove ${plugin.name}`,
+              onclick: () => void this.remove(plugin),
+            },
+            'Remove',
+          ),
       ),
       ...plugin.overlays.map((overlay) => {
         const ref = { pluginId: plugin.id, overlayId: overlay.id };
         const key = overlayKey(ref);
-        const checked = visibleKeys.has(key) || (this.wanted.has(key) && plugin.overlayState !== 'inactive' && plugin.overlayState !== 'failed') || (this.wanted.has(key) && this.openForms.has(plugin.id));
+        const checked =
+          visibleKeys.has(key) ||
+          (this.wanted.has(key) && plugin.overlayState !== 'inactive' && plugin.overlayState !== 'failed') ||
+          (this.wanted.has(key) && this.openForms.has(plugin.id));
         return element(
           'label',
           { class: 'toggle', title: overlay.description },
@@ -345,8 +368,30 @@ export class OverlayPanel {
             'li',
             { 'data-overlay': overlayKey(ref) },
             element('span', {}, this.overlayName(ref)),
-            element('button', { type: 'button', class: 'icon', 'data-focus-key': `up:${overlayKey(ref)}`, 'aria-label': `Move ${this.overlayName(ref)} up`, disabled: index === 0, onclick: () => this.move(index, -1) }, '↑'),
-            element('button', { type: 'button', class: 'icon', 'data-focus-key': `down:${overlayKey(ref)}`, 'aria-label': `Move ${this.overlayName(ref)} down`, disabled: index === this.visible.length - 1, onclick: () => this.move(index, 1) }, '↓'),
+            element(
+              'button',
+              {
+                type: 'button',
+                class: 'icon',
+                'data-focus-key': `up:${overlayKey(ref)}`,
+                'aria-label': `Move ${this.overlayName(ref)} up`,
+                disabled: index === 0,
+                onclick: () => this.move(index, -1),
+              },
+              '↑',
+            ),
+            element(
+              'button',
+              {
+                type: 'button',
+                class: 'icon',
+                'data-focus-key': `down:${overlayKey(ref)}`,
+                'aria-label': `Move ${this.overlayName(ref)} down`,
+                disabled: index === this.visible.length - 1,
+                onclick: () => this.move(index, 1),
+              },
+              '↓',
+            ),
           ),
         ),
       ),
@@ -367,7 +412,11 @@ export class OverlayPanel {
           element('figcaption', {}, this.overlayName(ref)),
           entries.length === 0
             ? element('p', { class: 'muted' }, overlay?.type === 'color' ? 'No legend.' : `Shown as ${overlay?.type ?? 'style'}.`)
-            : element('ul', {}, ...entries.map(([label, color]) => element('li', {}, element('span', { class: 'swatch', style: `background:${safeColor(color)}` }), label))),
+            : element(
+                'ul',
+                {},
+                ...entries.map(([label, color]) => element('li', {}, element('span', { class: 'swatch', style: `background:${safeColor(color)}` }), label)),
+              ),
         );
       }),
     );
@@ -390,11 +439,28 @@ function isDate(schema: JsonSchema): boolean {
 function fieldFor(name: string, schema: JsonSchema, id: string, required: boolean): HTMLElement {
   const type = typeOf(schema);
   const common = { id, name: `param:${name}`, required, 'data-type': type };
-  if (schema.enum) return element('select', common, !required && element('option', { value: '' }, '(default)'), ...schema.enum.map((value) => element('option', { value: String(value) }, String(value))));
+  if (schema.enum)
+    return element(
+      'select',
+      common,
+      !required && element('option', { value: '' }, '(default)'),
+      ...schema.enum.map((value) => element('option', { value: String(value) }, String(value))),
+    );
   if (type === 'boolean') return element('input', { ...common, type: 'checkbox', checked: schema.default === true });
-  if (type === 'integer' || type === 'number') return element('input', { ...common, type: 'number', step: type === 'integer' ? 1 : 'any', placeholder: schema.default !== undefined ? String(schema.default) : undefined });
+  if (type === 'integer' || type === 'number')
+    return element('input', {
+      ...common,
+      type: 'number',
+      step: type === 'integer' ? 1 : 'any',
+      placeholder: schema.default !== undefined ? String(schema.default) : undefined,
+    });
   if (type === 'array') return element('input', { ...common, type: 'text', placeholder: 'comma-separated' });
-  if (type === 'string') return element('input', { ...common, type: isDate(schema) ? 'date' : 'text', placeholder: typeof schema.default === 'string' ? schema.default : undefined });
+  if (type === 'string')
+    return element('input', {
+      ...common,
+      type: isDate(schema) ? 'date' : 'text',
+      placeholder: typeof schema.default === 'string' ? schema.default : undefined,
+    });
   return element('textarea', { ...common, placeholder: 'JSON' });
 }
 
@@ -411,7 +477,11 @@ async function readForm(form: HTMLFormElement, plugin: PluginInfo): Promise<Reco
     const value = field.value.trim();
     if (value === '') continue;
     if (type === 'integer' || type === 'number') body[name] = Number(value);
-    else if (type === 'array') body[name] = value.split(',').map((item) => item.trim()).filter(Boolean);
+    else if (type === 'array')
+      body[name] = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
     else if (type === 'object') {
       try {
         body[name] = JSON.parse(value);

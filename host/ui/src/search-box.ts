@@ -98,7 +98,11 @@ export class SearchBox {
               },
               element('span', { class: `kind kind-${node.kind}` }, node.kind),
               element('span', { class: 'name' }, node.name),
-              element('span', { class: 'path' }, isSymbol(node) || node.kind === 'package' ? node.path : node.path.slice(0, Math.max(node.path.length - node.name.length - 1, 0))),
+              element(
+                'span',
+                { class: 'path' },
+                isSymbol(node) || node.kind === 'package' ? node.path : node.path.slice(0, Math.max(node.path.length - node.name.length - 1, 0)),
+              ),
             );
           })),
     );

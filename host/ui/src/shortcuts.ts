@@ -13,7 +13,14 @@ export function installShortcuts(shortcuts: Shortcut[]): { openHelp(): void } {
     'dialog',
     { class: 'help-dialog', 'aria-label': 'Keyboard shortcuts' },
     element('h2', {}, 'Keyboard shortcuts'),
-    element('dl', {}, ...[['?', 'Show this list'], ...shortcuts.map((shortcut) => [shortcut.keys, shortcut.description])].flatMap(([keys, description]) => [element('dt', {}, element('kbd', {}, keys!)), element('dd', {}, description!)])),
+    element(
+      'dl',
+      {},
+      ...[['?', 'Show this list'], ...shortcuts.map((shortcut) => [shortcut.keys, shortcut.description])].flatMap(([keys, description]) => [
+        element('dt', {}, element('kbd', {}, keys!)),
+        element('dd', {}, description!),
+      ]),
+    ),
     element('form', { method: 'dialog' }, element('button', { type: 'submit' }, 'Close')),
   );
   document.body.append(help);

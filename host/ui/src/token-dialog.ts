@@ -9,7 +9,13 @@ export function askForToken(refused: boolean): Promise<string> {
       'form',
       { method: 'dialog' },
       element('h2', {}, 'Access token'),
-      element('p', {}, refused ? 'The server refused that token. Type the token it was started with (authToken).' : 'This Strata server needs an access token (its authToken setting).'),
+      element(
+        'p',
+        {},
+        refused
+          ? 'The server refused that token. Type the token it was started with (authToken).'
+          : 'This Strata server needs an access token (its authToken setting).',
+      ),
       element('label', { for: 'token-input' }, 'Token'),
       input,
       element('div', { class: 'actions' }, element('button', { type: 'submit', class: 'primary' }, 'Connect')),

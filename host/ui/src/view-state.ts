@@ -1,7 +1,7 @@
 // The view in the URL's fragment, so that a copied link shows the same
 // picture: the selected node, the visible overlays in their order, the
 // focused directory and the camera. The fragment never reaches the server.
-import { overlayKey, parseOverlayKey, type OverlayRef } from './overlay-composition.js';
+import { type OverlayRef, overlayKey, parseOverlayKey } from './overlay-composition.js';
 
 export interface ViewState {
   node?: string;
@@ -15,7 +15,11 @@ export function readViewState(hash: string = location.hash): ViewState {
   const camera = params.get('camera')?.split(',').map(Number);
   return {
     node: params.get('node') ?? undefined,
-    overlays: (params.get('overlays') ?? '').split(',').filter(Boolean).map(parseOverlayKey).filter((ref): ref is OverlayRef => ref !== undefined),
+    overlays: (params.get('overlays') ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map(parseOverlayKey)
+      .filter((ref): ref is OverlayRef => ref !== undefined),
     focus: params.get('focus') ?? undefined,
     camera: camera && camera.length === 3 && camera.every(Number.isFinite) && camera[2]! > 0 ? { x: camera[0]!, y: camera[1]!, ratio: camera[2]! } : undefined,
   };

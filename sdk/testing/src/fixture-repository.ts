@@ -69,7 +69,8 @@ export async function fixtureRepository(folder: string | URL): Promise<FixtureRe
       'files:read': async (file: string) => {
         const resolved = path.resolve(root, file);
         const relative = path.relative(root, resolved);
-        if (typeof file !== 'string' || path.isAbsolute(file) || relative.startsWith('..') || path.isAbsolute(relative)) throw new Error(`files.read: ${file}: outside the repository`);
+        if (typeof file !== 'string' || path.isAbsolute(file) || relative.startsWith('..') || path.isAbsolute(relative))
+          throw new Error(`files.read: ${file}: outside the repository`);
         const real = await realpath(resolved).catch(() => resolved);
         if (path.relative(root, real).startsWith('..')) throw new Error(`files.read: ${file}: outside the repository`);
         return readFile(real, 'utf8').catch(() => {

@@ -21,15 +21,16 @@
  * @packageDocumentation
  * @module \@strata/sdk-testing
  */
+
+export type { ApplyProgress, SandboxFailureKind, SandboxLimits } from '@strata/sandbox';
+export { type FixtureRepository, fixtureRepository } from './fixture-repository.js';
 export {
-  PluginTester,
-  PluginTestError,
   type CapabilityAnswer,
   type PluginTestCase,
+  PluginTestError,
   type PluginTestErrorCode,
+  PluginTester,
   type PluginTestResult,
   type PluginTestTableCase,
   type TestFunction,
 } from './plugin-tester.js';
-export { fixtureRepository, type FixtureRepository } from './fixture-repository.js';
-export type { ApplyProgress, SandboxFailureKind, SandboxLimits } from '@strata/sandbox';

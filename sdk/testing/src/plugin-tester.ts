@@ -1,25 +1,25 @@
+import { deepStrictEqual, fail, match, ok } from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe as nodeDescribe, it as nodeIt } from 'node:test';
-import { deepStrictEqual, fail, match, ok } from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Capability, GraphEdge, GraphNode, Legend, NodeStyle } from '@strata/sdk';
 import {
+  type ApplyProgress,
   applyFailure,
   checkApplyRequest,
   graphPayloadOf,
   notLoaded,
   PluginManifestError,
+  type PluginPackage,
   PluginSandbox,
   readPluginPackage,
   SandboxError,
-  styleAt,
-  withDeclaredParameters,
-  type ApplyProgress,
-  type PluginPackage,
   type SandboxFailureKind,
   type SandboxLimits,
+  styleAt,
+  withDeclaredParameters,
 } from '@strata/sandbox';
+import type { Capability, GraphEdge, GraphNode, Legend, NodeStyle } from '@strata/sdk';
 
 /**
  * A capability's answer: a function of the plugin's arguments (it may throw to refuse), or a fixed value.
@@ -36,6 +36,8 @@ import {
  * const log: CapabilityAnswer = []; // git.log answers no commits
  * ```
  */
+// biome-ignore lint/suspicious/noExplicitAny: any answer function stands in for a capability, whatever its parameters.
+// biome-ignore lint/complexity/noBannedTypes: the rest are fixed answers, anything but a function.
 export type CapabilityAnswer = ((...args: any[]) => unknown) | Exclude<unknown, Function>;
 
 /**
@@ -339,7 +341,10 @@ export class PluginTester {
     }
     const id = pkg.manifest.id;
     const code = await readFile(pkg.entryPath, 'utf8').catch(() => {
-      throw new PluginTestError('PLUGIN_NOT_LOADED', notLoaded(id, `its entry ${pkg.manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}`));
+      throw new PluginTestError(
+        'PLUGIN_NOT_LOADED',
+        notLoaded(id, `its entry ${pkg.manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}`),
+      );
     });
     const calls: PluginTestResult['calls'] = [];
     const logs: string[] = [];
@@ -452,11 +457,16 @@ export class PluginTester {
       if (!expectsError || !(outcome.error instanceof PluginTestError)) throw outcome.error;
       const { code, message } = testCase.error!;
       if (code !== undefined) deepStrictEqual(outcome.error.code, code, `the code of: ${outcome.error.message}`);
-      if (typeof message === 'string') ok(outcome.error.message.includes(message), `expected the message to contain ${JSON.stringify(message)}; it is ${JSON.stringify(outcome.error.message)}`);
+      if (typeof message === 'string')
+        ok(
+          outcome.error.message.includes(message),
+          `expected the message to contain ${JSON.stringify(message)}; it is ${JSON.stringify(outcome.error.message)}`,
+        );
       else if (message) match(outcome.error.message, message);
       return;
     }
-    if (expectsError) fail(`expected ${testCase.error!.code ?? 'an error'}${testCase.error!.message ? ` (${String(testCase.error!.message)})` : ''}; the apply succeeded`);
+    if (expectsError)
+      fail(`expected ${testCase.error!.code ?? 'an error'}${testCase.error!.message ? ` (${String(testCase.error!.message)})` : ''}; the apply succeeded`);
     const { result } = outcome;
     for (const [overlayId, expected] of Object.entries(testCase.styles ?? {})) {
       ok(result.overlays[overlayId], `the plugin has no overlay ${JSON.stringify(overlayId)}; it has ${Object.keys(result.overlays).join(', ')}`);
