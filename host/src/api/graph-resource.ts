@@ -1,13 +1,13 @@
-import { Type } from '@sinclair/typebox';
 import { isIP } from 'node:net';
+import { Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
-import { GraphJsonCache } from '../graph/graph-json.js';
-import { GraphMapCache } from '../graph/graph-map.js';
 import { CHANGE_LOG_MAX_ENTRIES, CHANGE_LOG_MAX_REVISIONS, GraphStore } from '../graph/graph-store.js';
+import { type ApiResource, type ApiRoute, defineRoute, SerializedJson } from '../http/api-route.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
-import { SerializedJson, defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
+import { GraphJsonCache } from './graph-json.js';
+import { GraphMapCache } from './graph-map.js';
 import { GraphEdgeSchema, GraphNodeSchema } from './graph-schemas.js';
 
 /** `meta` of GET /api/graph and GET /api/graph/map. */
@@ -17,12 +17,19 @@ const GraphMetaSchema = Type.Object({
   edgeCount: Type.Integer(),
   positionCount: Type.Integer({ description: 'Saved positions, including any for nodes not in the graph now.' }),
   repository: Type.String(),
-  repositoryPath: Type.Optional(Type.String({ description: "The repository's absolute path on the server, for links that open a file in an editor; only when the server listens on a loopback address (the browser is on the same machine)." })),
+  repositoryPath: Type.Optional(
+    Type.String({
+      description:
+        "The repository's absolute path on the server, for links that open a file in an editor; only when the server listens on a loopback address (the browser is on the same machine).",
+    }),
+  ),
   indexedAt: Type.String({ format: 'date-time' }),
   indexDurationMs: Type.Integer(),
   skipped: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
   unresolvedCount: Type.Integer({ description: 'Imports that led neither to a file nor to a package.' }),
-  unresolved: Type.Array(Type.Object({ file: Type.String(), specifier: Type.String(), reason: Type.String() }), { description: 'The first of them, with the reason.' }),
+  unresolved: Type.Array(Type.Object({ file: Type.String(), specifier: Type.String(), reason: Type.String() }), {
+    description: 'The first of them, with the reason.',
+  }),
 });
 
 /** `GET /api/graph`, `GET /api/graph/changes` and `GET /api/graph/nodes/{id}` (spec 4.1). */
@@ -162,10 +169,7 @@ export class GraphResource implements ApiResource {
         description: 'The id goes in the path encoded with `encodeURIComponent` (ids hold `:` and `/`).',
         tags: ['graph'],
         params: Type.Object({ id: Type.String({ minLength: 1, description: 'Node id.' }) }),
-        response: Type.Intersect([
-          GraphNodeSchema,
-          Type.Object({ incoming: Type.Array(GraphEdgeSchema), outgoing: Type.Array(GraphEdgeSchema) }),
-        ]),
+        response: Type.Intersect([GraphNodeSchema, Type.Object({ incoming: Type.Array(GraphEdgeSchema), outgoing: Type.Array(GraphEdgeSchema) })]),
         errors: ['NOT_FOUND'],
         handle: async ({ params }) => {
           const node = this.graph.node(params.id);

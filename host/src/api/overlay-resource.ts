@@ -1,9 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { HEX_COLOR_PATTERN } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
-import { defineRoute, type ApiResource, type ApiRoute } from '../http/api-route.js';
-import { OverlayService, type ApplyBody } from '../overlays/overlay-service.js';
+import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
+import { OverlayService } from '../overlays/overlay-service.js';
+import type { ApplyBody } from '../overlays/overlay-status.js';
+import { ServedOverlays } from '../overlays/served-overlays.js';
 import { PLUGIN_LOG_LINE_CHARS, PLUGIN_LOG_LINES, PluginLogs } from '../plugins/plugin-logs.js';
-import { PluginRegistry, type PluginRecord } from '../plugins/plugin-registry.js';
+import { type PluginRecord, PluginRegistry } from '../plugins/plugin-registry.js';
 import { StringEnum } from '../validation/string-enum.js';
 import { NodeStyleSchema } from './graph-schemas.js';
 
@@ -13,14 +16,20 @@ const OverlaySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: StringEnum(['color', 'size', 'badge'] as const),
-  legend: Type.Record(Type.String(), Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$' }), { description: 'Label to hex color; the legend of the last apply when the overlay is active.' }),
+  legend: Type.Record(Type.String(), Type.String({ pattern: HEX_COLOR_PATTERN }), {
+    description: 'Label to hex color; the legend of the last apply when the overlay is active.',
+  }),
   description: Type.String(),
 });
 
 const PluginInputSchema = Type.Object({
-  name: Type.String({ description: 'The name to send the texts under, in the apply body\'s `inputs`.' }),
+  name: Type.String({ description: "The name to send the texts under, in the apply body's `inputs`." }),
   description: Type.String(),
-  accept: Type.Optional(Type.String({ description: 'File types it takes, as an HTML `accept` attribute: extensions and media types, comma-separated (`.xml`, `application/json`).' })),
+  accept: Type.Optional(
+    Type.String({
+      description: 'File types it takes, as an HTML `accept` attribute: extensions and media types, comma-separated (`.xml`, `application/json`).',
+    }),
+  ),
   multiple: Type.Boolean({ description: 'Whether several texts may be sent under the name (an array).' }),
 });
 
@@ -34,7 +43,10 @@ const PluginSchema = Type.Object({
   builtIn: Type.Boolean(),
   capabilities: Type.Array(Type.String()),
   parameters: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'JSON schema of the apply parameters, an object schema (declared in the plugin\'s `definePlugin` or its manifest\'s `strata.parameters`); absent when the plugin declares none.' }),
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "JSON schema of the apply parameters, an object schema (declared in the plugin's `definePlugin` or its manifest's `strata.parameters`); absent when the plugin declares none.",
+    }),
   ),
   inputs: Type.Array(PluginInputSchema, { description: 'The inputs the plugin reads, as its manifest declares them (`strata.inputs`); empty when none.' }),
   loaded: Type.Boolean({ description: 'False when the plugin cannot be applied; `reason` says why.' }),
@@ -76,6 +88,7 @@ export class OverlayResource implements ApiResource {
   constructor(
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(ServedOverlays) private readonly served: ServedOverlays,
     @inject(PluginLogs) private readonly logs: PluginLogs,
   ) {}
 
@@ -104,7 +117,7 @@ export class OverlayResource implements ApiResource {
         operationId: 'applyOverlay',
         summary: 'Apply the overlays of a plugin',
         description:
-          'The body is optional: the plugin\'s parameters as a JSON object, checked against the schema it declares (`definePlugin` or its manifest), plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status.',
+          "The body is optional: the plugin's parameters as a JSON object, checked against the schema it declares (`definePlugin` or its manifest), plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status.",
         tags: ['overlays'],
         params: PluginIdParams,
         body: Type.Object(
@@ -131,12 +144,12 @@ export class OverlayResource implements ApiResource {
         method: 'GET',
         path: '/api/overlays/:id/status',
         operationId: 'getOverlayStatus',
-        summary: 'Status of a plugin\'s overlays',
+        summary: "Status of a plugin's overlays",
         tags: ['overlays'],
         params: PluginIdParams,
         response: StatusSchema,
         errors: ['NOT_FOUND'],
-        handle: async ({ params }) => ({ data: await this.overlays.status(params.id) }),
+        handle: async ({ params }) => ({ data: await this.served.status(params.id) }),
       }),
       defineRoute({
         method: 'GET',
@@ -161,7 +174,7 @@ export class OverlayResource implements ApiResource {
           ),
         }),
         errors: ['NOT_FOUND'],
-        handle: async ({ params }) => ({ data: await this.overlays.servedStyles(params.id) }),
+        handle: async ({ params }) => ({ data: await this.served.servedStyles(params.id) }),
       }),
       defineRoute({
         method: 'GET',
@@ -174,14 +187,14 @@ export class OverlayResource implements ApiResource {
           'Each line kept is also sent on the event stream as a `plugin.log` event.',
         tags: ['overlays'],
         params: PluginIdParams,
-        query: Type.Object({ since: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'A line\'s `seq`: only the lines after it.' })) }),
+        query: Type.Object({ since: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: "A line's `seq`: only the lines after it." })) }),
         response: Type.Object({
           pluginId: Type.String(),
           lines: Type.Array(
             Type.Object({
               seq: Type.Integer({ minimum: 1 }),
               at: Type.String({ format: 'date-time' }),
-              source: StringEnum(['plugin', 'sandbox'] as const, { description: '`plugin`: ctx.log; `sandbox`: the sandbox process\'s standard error.' }),
+              source: StringEnum(['plugin', 'sandbox'] as const, { description: "`plugin`: ctx.log; `sandbox`: the sandbox process's standard error." }),
               message: Type.String(),
               truncated: Type.Boolean(),
             }),
@@ -202,24 +215,35 @@ export class OverlayResource implements ApiResource {
   }
 
   private describe(record: PluginRecord) {
-    const legends = this.overlays.legends(record.id);
+    const legends = this.served.legends(record.id);
     const manifest = record.package?.manifest;
     return {
       id: record.id,
       name: record.name,
       description: record.description,
-      overlays: record.overlays.map((overlay) => ({ id: overlay.id, name: overlay.name, type: overlay.type, legend: legends.get(overlay.id) ?? overlay.legend, description: overlay.description })),
+      overlays: record.overlays.map((overlay) => ({
+        id: overlay.id,
+        name: overlay.name,
+        type: overlay.type,
+        legend: legends.get(overlay.id) ?? overlay.legend,
+        description: overlay.description,
+      })),
       ...(record.version !== undefined && { version: record.version }),
       ...(record.sdkRange !== undefined && { sdk: record.sdkRange }),
       builtIn: record.builtIn,
       capabilities: record.capabilities,
       ...(record.package?.parameters && { parameters: record.package.parameters }),
-      inputs: Object.entries(manifest?.inputs ?? {}).map(([name, input]) => ({ name, description: input.description, ...(input.accept !== undefined && { accept: input.accept }), multiple: input.multiple ?? false })),
+      inputs: Object.entries(manifest?.inputs ?? {}).map(([name, input]) => ({
+        name,
+        description: input.description,
+        ...(input.accept !== undefined && { accept: input.accept }),
+        multiple: input.multiple ?? false,
+      })),
       loaded: record.state === 'loaded',
       state: record.state,
       ...(record.reason !== undefined && { reason: record.reason }),
       ...(record.reloadError !== undefined && { reloadError: record.reloadError }),
-      overlayState: this.overlays.stateOf(record.id),
+      overlayState: this.served.stateOf(record.id),
     };
   }
 }

@@ -1,13 +1,16 @@
 import { inject, injectable } from 'tsyringe';
-import { GraphSource, type BuildProgress } from '../graph/graph-source.js';
+import { type BuildProgress, GraphSource } from '../graph/graph-source.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { OverlayService } from '../overlays/overlay-service.js';
+import { ServedOverlays } from '../overlays/served-overlays.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
 import { DataDirectory } from '../storage/data-directory.js';
 
 /** What offline work is given: the overlays and plugins, and the graph on demand. */
 export interface OfflineSession {
   overlays: OverlayService;
+  /** The overlays' results and statuses. */
+  served: ServedOverlays;
   plugins: PluginRegistry;
   /** Indexes the repository into the graph (once; later calls wait for the same build). Only applying needs it. */
   buildGraph(): Promise<void>;
@@ -28,6 +31,7 @@ export class OfflineOverlays {
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(ServedOverlays) private readonly served: ServedOverlays,
     @inject(DataDirectory) private readonly dataDirectory: DataDirectory,
   ) {}
 
@@ -37,10 +41,9 @@ export class OfflineOverlays {
     try {
       await Promise.all([this.overlays.load(), this.plugins.loadAll(onlyPlugin === undefined ? {} : { only: onlyPlugin })]);
       const buildGraph = (): Promise<void> => (building ??= this.source.build(onProgress).then((graph) => this.graph.replace(graph)));
-      return await work({ overlays: this.overlays, plugins: this.plugins, buildGraph });
+      return await work({ overlays: this.overlays, served: this.served, plugins: this.plugins, buildGraph });
     } finally {
       await building?.catch(() => undefined);
-      await this.overlays.close();
       await this.plugins.close();
       await this.source.close();
       await this.dataDirectory.close();

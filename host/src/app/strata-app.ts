@@ -1,19 +1,20 @@
 import { inject, injectable } from 'tsyringe';
-import { GraphJsonCache } from '../graph/graph-json.js';
-import { GraphMapCache } from '../graph/graph-map.js';
-import { GraphSource, type BuildProgress } from '../graph/graph-source.js';
+import { GraphJsonCache } from '../api/graph-json.js';
+import { GraphMapCache } from '../api/graph-map.js';
+import { StrataConfig } from '../config/strata-config.js';
+import { EventBus } from '../events/event-bus.js';
+import { type BuildProgress, GraphSource } from '../graph/graph-source.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { LiveGraphUpdater } from '../graph/live-graph-updater.js';
-import { StrataConfig } from '../config/strata-config.js';
 import { HttpServer } from '../http/http-server.js';
 import { LayoutComputation } from '../layout/layout-computation.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { Logger } from '../logging/logger.js';
-import { DataDirectory } from '../storage/data-directory.js';
-import { EventBus } from '../events/event-bus.js';
+import { OverlayReapplier } from '../overlays/overlay-reapplier.js';
 import { OverlayService } from '../overlays/overlay-service.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
 import { PluginWatcher } from '../plugins/plugin-watcher.js';
+import { DataDirectory } from '../storage/data-directory.js';
 
 /** Where a started host answers. */
 export interface ServingAddress {
@@ -39,6 +40,7 @@ export class StrataApp {
     @inject(LiveGraphUpdater) private readonly liveUpdater: LiveGraphUpdater,
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(OverlayReapplier) private readonly reapplier: OverlayReapplier,
     @inject(PluginWatcher) private readonly pluginWatcher: PluginWatcher,
     @inject(EventBus) private readonly events: EventBus,
     @inject(LayoutComputation) private readonly layoutComputation: LayoutComputation,
@@ -84,15 +86,18 @@ export class StrataApp {
       throw error;
     }
     // Overlays restored from the store were computed on an older graph: apply them again.
-    this.overlays.reapplyRestored();
+    this.reapplier.reapplyRestored();
     this.liveUpdater.onDidUpdate((update) => {
       this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
-      this.overlays.graphChanged();
+      this.reapplier.graphChanged();
       this.graphMap.graphChanged();
     });
     const plugins = this.plugins.list();
     const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;
-    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: loaded, pluginsNotLoaded: plugins.length - loaded }, 'serving');
+    this.logger.info(
+      { url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: loaded, pluginsNotLoaded: plugins.length - loaded },
+      'serving',
+    );
     return address;
   }
 
@@ -105,7 +110,7 @@ export class StrataApp {
       // Event streams end, then requests in flight are answered, before what they use closes.
       this.events.close();
       await this.http.close();
-      await this.overlays.close();
+      await this.reapplier.close();
       await this.layoutComputation.close();
       await this.source.close();
       await this.plugins.close();

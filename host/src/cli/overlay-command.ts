@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { StrataError } from '../errors/strata-error.js';
 import type { withOfflineOverlays } from '../index.js';
-import { longRequest, type LongRequestAnswer } from './long-request.js';
+import { type LongRequestAnswer, longRequest } from './long-request.js';
 import { PLUGINS_OPTION_HELP, pluginDirectories } from './plugin-directories.js';
 import { ApplyProgressLine, ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
@@ -34,7 +34,9 @@ interface ApplyOptions extends CommonOptions {
 
 /** `strata overlay list|status|apply|remove` (spec 4.4). */
 export function overlayCommand(): Command {
-  const command = new Command('overlay').description('apply, remove and inspect overlays, on a running server or, when none answers, on the repository directly');
+  const command = new Command('overlay').description(
+    'apply, remove and inspect overlays, on a running server or, when none answers, on the repository directly',
+  );
   const common = (sub: Command): Command =>
     sub
       .option('--server <url>', 'server to talk to', DEFAULT_SERVER)
@@ -72,11 +74,17 @@ works against a remote server too.`,
       const progress = new ApplyProgressLine(`Applying ${plugin}`);
       const statusPath = `/api/overlays/${encodeURIComponent(plugin)}/status`;
       try {
-        const request = { method: 'POST', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin, body, whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>) };
-        const status = (await perform(options, request, async ({ overlays, buildGraph }) => {
+        const request = {
+          method: 'POST',
+          path: `/api/overlays/${encodeURIComponent(plugin)}/apply`,
+          plugin,
+          body,
+          whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>),
+        };
+        const status = (await perform(options, request, async ({ overlays, served, buildGraph }) => {
           await overlays.checkApply(plugin, body);
           await buildGraph();
-          progress.follow(() => overlays.status(plugin));
+          progress.follow(() => served.status(plugin));
           return overlays.apply(plugin, body);
         })) as Status;
         progress.stop();
@@ -87,23 +95,37 @@ works against a remote server too.`,
       }
     });
 
-  common(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin }, ({ overlays }) => overlays.remove(plugin));
-    process.stdout.write(`Removed the overlays of ${plugin}\n`);
-  });
+  common(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(
+    async (plugin: string, options: CommonOptions) => {
+      await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin }, ({ overlays }) =>
+        overlays.remove(plugin),
+      );
+      process.stdout.write(`Removed the overlays of ${plugin}\n`);
+    },
+  );
 
-  common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(async (plugin: string, options: CommonOptions) => {
-    const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status`, plugin }, ({ overlays }) => overlays.status(plugin))) as Status;
-    process.stdout.write(`${plugin}: ${status.state}\n`);
-    if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
-    if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
-    for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
-    if (status.error) process.stdout.write(`  error (${status.error.kind}): ${status.error.message}\n`);
-  });
+  common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(
+    async (plugin: string, options: CommonOptions) => {
+      const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status`, plugin }, ({ served }) =>
+        served.status(plugin),
+      )) as Status;
+      process.stdout.write(`${plugin}: ${status.state}\n`);
+      if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
+      if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
+      for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
+      if (status.error) process.stdout.write(`  error (${status.error.kind}): ${status.error.message}\n`);
+    },
+  );
 
   common(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
-    const listed = (await perform(options, { method: 'GET', path: '/api/overlays', envelope: false }, async ({ overlays, plugins }) => ({
-      plugins: plugins.list().map((record) => ({ id: record.id, loaded: record.state === 'loaded', reason: record.reason, overlays: record.overlays, overlayState: overlays.stateOf(record.id) })),
+    const listed = (await perform(options, { method: 'GET', path: '/api/overlays', envelope: false }, async ({ served, plugins }) => ({
+      plugins: plugins.list().map((record) => ({
+        id: record.id,
+        loaded: record.state === 'loaded',
+        reason: record.reason,
+        overlays: record.overlays,
+        overlayState: served.stateOf(record.id),
+      })),
     }))) as { plugins: Array<{ id: string; loaded: boolean; reason?: string; overlays: Array<{ id: string; name: string }>; overlayState: string }> };
     for (const plugin of listed.plugins) {
       const overlays = plugin.overlays.map((overlay) => `${overlay.id} (${overlay.name})`).join(', ');
@@ -153,25 +175,34 @@ async function perform(
     response = undefined;
   }
   if (response) {
-    if (plugins) process.stderr.write(`--plugins is for when no server answers: the server at ${base} loads plugins from its own folders (strata serve --plugins).\n`);
+    if (plugins)
+      process.stderr.write(`--plugins is for when no server answers: the server at ${base} loads plugins from its own folders (strata serve --plugins).\n`);
     const text = await response.text();
-    let parsed: any;
+    let parsed: { data?: unknown; error?: { message?: string; code?: string } } | null;
     try {
       parsed = JSON.parse(text);
     } catch {
       throw new OperationError(`${base} answered ${response.status} with something that is not JSON; is it a Strata server?`);
     }
-    if (!response.ok) throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
-    return request.envelope === false ? parsed : parsed.data;
+    if (!response.ok)
+      throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
+    return request.envelope === false ? parsed : parsed?.data;
   }
   const repository = path.resolve(options.repo);
-  if (!statSync(repository, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no server answers at ${base}, and --repo ${repository} is not a directory`);
+  if (!statSync(repository, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`no server answers at ${base}, and --repo ${repository} is not a directory`);
   process.stderr.write(`No server answers at ${base}; working on ${repository} directly.\n`);
   const indexing = new ProgressLine();
   try {
     const { withOfflineOverlays } = await import('../index.js');
     return await withOfflineOverlays(
-      { repository, env: process.env, ...(plugins && { flags: { plugins: { directories: plugins } } }), onProgress: indexing.update, ...(request.plugin !== undefined && { onlyPlugin: request.plugin }) },
+      {
+        repository,
+        env: process.env,
+        ...(plugins && { flags: { plugins: { directories: plugins } } }),
+        onProgress: indexing.update,
+        ...(request.plugin !== undefined && { onlyPlugin: request.plugin }),
+      },
       offline,
     );
   } catch (error) {
@@ -198,7 +229,8 @@ async function applyBody(options: ApplyOptions): Promise<Record<string, unknown>
   for (const name of ['since', 'until'] as const) {
     const value = options[name];
     if (value === undefined) continue;
-    if (!ISO_DATE.test(value) || !existingDate(value)) throw new UsageError(`--${name}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD, or an ISO 8601 date-time)`);
+    if (!ISO_DATE.test(value) || !existingDate(value))
+      throw new UsageError(`--${name}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD, or an ISO 8601 date-time)`);
     body[name] = value;
   }
   const inputs: Record<string, string[]> = {};
@@ -241,7 +273,8 @@ function readTeams(file: string): string {
     throw new UsageError(`--teams: ${file} is not valid JSON (${(error as Error).message})`);
   }
   const teams = (parsed as { teams?: unknown } | null)?.teams;
-  if (typeof teams !== 'object' || teams === null || Array.isArray(teams)) throw new UsageError(`--teams: ${file} must hold {"teams": {"<team>": ["<e-mail>", ...]}}`);
+  if (typeof teams !== 'object' || teams === null || Array.isArray(teams))
+    throw new UsageError(`--teams: ${file} must hold {"teams": {"<team>": ["<e-mail>", ...]}}`);
   for (const [team, members] of Object.entries(teams)) {
     if (!Array.isArray(members) || members.some((member) => typeof member !== 'string' || !member.includes('@'))) {
       throw new UsageError(`--teams: ${file}: team ${JSON.stringify(team)} must be an array of e-mail addresses`);

@@ -1,30 +1,30 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { inject, injectable } from 'tsyringe';
 import {
+  type DeclaredOverlay,
   FORK_ON_DEMAND,
   isPluginFolder,
   PluginManifestError,
+  type PluginPackage,
   PluginSandbox,
   readPluginPackage,
   SandboxError,
+  type SandboxProcessSource,
   SpareSandboxProcess,
   withDeclaredParameters,
-  type DeclaredOverlay,
-  type PluginPackage,
-  type SandboxProcessSource,
 } from '@strata/sandbox';
+import { inject, injectable } from 'tsyringe';
+import { Semaphore } from '../concurrency/semaphore.js';
 import { StrataConfig } from '../config/strata-config.js';
-import { EventBus } from '../events/event-bus.js';
 import { StrataError } from '../errors/strata-error.js';
+import { EventBus } from '../events/event-bus.js';
 import { Logger } from '../logging/logger.js';
 import { PluginLogs } from './plugin-logs.js';
 import { RepositoryCapabilities } from './repository-capabilities.js';
-import { Semaphore } from '../concurrency/semaphore.js';
 
 /** `loaded`: ready to apply. The others are listed with their reason and cannot be applied. */
 export type PluginState = 'loaded' | 'invalid' | 'incompatible' | 'failed';
@@ -56,7 +56,12 @@ export interface PluginRecord {
  * Node resolves them from the host (`node_modules` of an installed host; in
  * this repository, links to the `extensions/` workspaces).
  */
-export const BUILT_IN_PLUGIN_PACKAGES = ['@strata/extension-complexity', '@strata/extension-git-activity', '@strata/extension-ownership', '@strata/extension-test-coverage'] as const;
+export const BUILT_IN_PLUGIN_PACKAGES = [
+  '@strata/extension-complexity',
+  '@strata/extension-git-activity',
+  '@strata/extension-ownership',
+  '@strata/extension-test-coverage',
+] as const;
 
 /** The folder of each built-in plugin package that resolves (real paths, so that a workspace link is watched at its target). */
 export function builtInPluginFolders(): string[] {
@@ -88,6 +93,8 @@ const LOAD_RETRY_PAUSE_MS = 1000;
 interface LoadOptions {
   /** A load among many at start: if it runs out of time, loadAll tries it again alone (its reason says so). */
   retriedAlone?: boolean;
+  /** The folder's package as the caller just read it (the watcher, to decide on a build): not read again. */
+  package?: PluginPackage;
 }
 
 /**
@@ -143,7 +150,8 @@ export class PluginRegistry {
       }
       for (const entry of readdirSync(dir).sort()) {
         const folder = path.join(dir, entry);
-        if (entry !== 'node_modules' && !entry.startsWith('.') && statSync(folder, { throwIfNoEntry: false })?.isDirectory() && isPluginFolder(folder)) found.push({ folder, builtIn });
+        if (entry !== 'node_modules' && !entry.startsWith('.') && statSync(folder, { throwIfNoEntry: false })?.isDirectory() && isPluginFolder(folder))
+          found.push({ folder, builtIn });
       }
     }
     return found;
@@ -207,7 +215,9 @@ export class PluginRegistry {
     await this.whenLoaded();
     const record = this.get(id);
     if (!record) {
-      const known = this.list().map((plugin) => plugin.id).sort();
+      const known = this.list()
+        .map((plugin) => plugin.id)
+        .sort();
       throw new StrataError('NOT_FOUND', `plugin "${id.slice(0, 200)}" does not exist; the plugins are: ${known.length > 0 ? known.join(', ') : 'none'}`);
     }
     return record;
@@ -229,7 +239,10 @@ export class PluginRegistry {
    */
   reload(folder: string, builtIn = this.byFolder(folder)?.builtIn ?? false, options: LoadOptions = {}): Promise<PluginRecord | undefined> {
     const previous = this.reloads.get(folder) ?? Promise.resolve(undefined);
-    const next = previous.then(() => this.load(folder, builtIn, options), () => this.load(folder, builtIn, options));
+    const next = previous.then(
+      () => this.load(folder, builtIn, options),
+      () => this.load(folder, builtIn, options),
+    );
     this.reloads.set(folder, next);
     return next;
   }
@@ -275,25 +288,52 @@ export class PluginRegistry {
     const base = { folder, builtIn, capabilities: [] as string[], overlays: [] as DeclaredOverlay[] };
     let pkg: PluginPackage;
     try {
-      pkg = readPluginPackage(folder);
+      pkg = options.package ?? readPluginPackage(folder);
     } catch (error) {
       if (!(error instanceof PluginManifestError)) throw error;
-      return this.settleFailure(existing, { ...base, id: error.pluginId ?? path.basename(folder), state: error.reason, reason: error.message, name: error.described?.name ?? path.basename(folder), description: error.described?.description ?? '' });
+      return this.settleFailure(existing, {
+        ...base,
+        id: error.pluginId ?? path.basename(folder),
+        state: error.reason,
+        reason: error.message,
+        name: error.described?.name ?? path.basename(folder),
+        description: error.described?.description ?? '',
+      });
     }
     const { manifest } = pkg;
     const owner = this.records.get(manifest.id);
     if (owner && owner.folder !== folder) {
-      const record: PluginRecord = { ...base, id: `${manifest.id}@${path.basename(folder)}`, state: 'invalid', reason: `plugin id "${manifest.id}" is already used by ${owner.folder}`, name: manifest.name, description: manifest.description };
+      const record: PluginRecord = {
+        ...base,
+        id: `${manifest.id}@${path.basename(folder)}`,
+        state: 'invalid',
+        reason: `plugin id "${manifest.id}" is already used by ${owner.folder}`,
+        name: manifest.name,
+        description: manifest.description,
+      };
       this.records.set(record.id, record);
       this.logger.warn({ folder, pluginId: manifest.id }, record.reason);
       return record;
     }
-    const described = { ...base, id: manifest.id, name: manifest.name, description: manifest.description, version: pkg.version, sdkRange: manifest.sdk, capabilities: manifest.capabilities ?? [], package: pkg };
+    const described = {
+      ...base,
+      id: manifest.id,
+      name: manifest.name,
+      description: manifest.description,
+      version: pkg.version,
+      sdkRange: manifest.sdk,
+      capabilities: manifest.capabilities ?? [],
+      package: pkg,
+    };
     let code: string;
     try {
       code = await readFile(pkg.entryPath, 'utf8');
     } catch {
-      return this.settleFailure(existing, { ...described, state: 'failed', reason: `its entry ${manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}` });
+      return this.settleFailure(existing, {
+        ...described,
+        state: 'failed',
+        reason: `its entry ${manifest.entry} does not exist${pkg.sourcePath ? '; build it with strata plugin build' : ''}`,
+      });
     }
     try {
       const sandbox = await PluginSandbox.start({
@@ -316,7 +356,14 @@ export class PluginRegistry {
         if (!(error instanceof PluginManifestError)) throw error;
         return this.settleFailure(existing, { ...described, state: 'invalid', reason: error.message });
       }
-      const record: PluginRecord = { ...described, package: loaded, state: 'loaded', overlays: [...sandbox.overlays], sandbox, loadedAt: new Date().toISOString() };
+      const record: PluginRecord = {
+        ...described,
+        package: loaded,
+        state: 'loaded',
+        overlays: [...sandbox.overlays],
+        sandbox,
+        loadedAt: new Date().toISOString(),
+      };
       if (existing && existing.id !== record.id) this.records.delete(existing.id);
       this.records.set(record.id, record);
       await existing?.sandbox?.dispose('the plugin was reloaded; its overlays are applied again with the new version');

@@ -1,17 +1,30 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { isPluginFolder, PluginManifestError, readPluginPackage } from '@strata/sandbox';
+import { type FSWatcher, watch } from 'chokidar';
 import { inject, injectable } from 'tsyringe';
+import type { Disposable } from '../events/disposable.js';
 import { EventBus } from '../events/event-bus.js';
 import { Logger } from '../logging/logger.js';
-import { OverlayService } from '../overlays/overlay-service.js';
-import { PluginBuildError, buildPlugin } from './plugin-builder.js';
-import { PluginManifestError, isPluginFolder, readPluginPackage } from '@strata/sandbox';
+import { buildPlugin, PluginBuildError } from './plugin-builder.js';
 import { PluginRegistry } from './plugin-registry.js';
 
 /** Quiet time after the last save before a plugin is rebuilt and reloaded. */
 const SETTLE_MS = 60;
+
+/** A reload a save started: the plugin, and when the save was seen (`performance.now()`). */
+export interface SavedReload {
+  pluginId: string;
+  startedAt: number;
+}
+
+/**
+ * Work that follows a reload (applying the plugin's overlays again); it
+ * logs its own outcome, and resolves `ready: false` when it failed, so that
+ * no `plugin.ready` follows its failure event.
+ */
+export type ReloadFollower = (reload: SavedReload) => Promise<{ ready: boolean }>;
 
 /**
  * Hot reload (`strata serve --dev`): watches the plugin folders; on a save
@@ -30,13 +43,19 @@ export class PluginWatcher {
   /** Hash of the entry each folder's plugin was last reloaded from: a change that leaves it so is not a new save. */
   private readonly reloadedFrom = new Map<string, string>();
   private stopped = false;
+  private readonly followers = new Set<ReloadFollower>();
 
   constructor(
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
-    @inject(OverlayService) private readonly overlays: OverlayService,
     @inject(EventBus) private readonly events: EventBus,
     @inject(Logger) private readonly logger: Logger,
   ) {}
+
+  /** Calls `follower` after each successful reload a save started; `plugin.ready` waits for every follower. */
+  onDidReload(follower: ReloadFollower): Disposable {
+    this.followers.add(follower);
+    return { dispose: () => this.followers.delete(follower) };
+  }
 
   async start(): Promise<void> {
     const roots = this.plugins.roots.map((root) => root.dir);
@@ -98,11 +117,9 @@ export class PluginWatcher {
     if (this.stopped) return;
     const started = performance.now();
     if (!isPluginFolder(folder)) {
+      // The registry says so (plugin.removed): whoever keeps something of the plugin lets it go then.
       const removed = await this.plugins.remove(folder);
-      if (removed) {
-        await this.overlays.forget(removed.id);
-        this.logger.info({ pluginId: removed.id }, 'plugin removed');
-      }
+      if (removed) this.logger.info({ pluginId: removed.id }, 'plugin removed');
       return;
     }
     let pkg;
@@ -134,23 +151,23 @@ export class PluginWatcher {
     const manifestTouched = [...touched].some((file) => path.basename(file) === 'package.json');
     if (!manifestTouched && hash === this.reloadedFrom.get(folder)) return;
     this.reloadedFrom.set(folder, hash);
-    const record = await this.plugins.reload(folder);
+    const record = await this.plugins.reload(folder, undefined, { package: pkg });
     if (record?.state === 'loaded' && record.reloadError === undefined) {
       // Not awaited: a slow apply must not hold up the next save's reload.
-      const pluginId = record.id;
-      void this.overlays.reapply(pluginId).then((status) => {
-        const ms = Math.round(performance.now() - started);
-        if (!status) this.logger.info({ pluginId, ms }, 'plugin reloaded');
-        else if (status.error) this.logger.warn({ pluginId, ms, error: status.error }, `plugin reloaded; applying its overlays again failed (${status.state === 'active' ? 'its last good result stays' : 'none are served'})`);
-        else this.logger.info({ pluginId, ms }, 'plugin reloaded and its overlays re-applied');
-        // Ready means reloaded and re-applied: after a failed apply the last event stays overlay.failed (sent
-        // after it, ready made the page clear the error it had just shown).
-        if (!status?.error) this.events.publish('plugin.ready', { pluginId, ms });
+      const reload = { pluginId: record.id, startedAt: started };
+      if (this.followers.size === 0) this.logger.info({ pluginId: reload.pluginId, ms: Math.round(performance.now() - started) }, 'plugin reloaded');
+      void Promise.all([...this.followers].map((follow) => follow(reload).catch(() => ({ ready: false })))).then((outcomes) => {
+        // Ready means reloaded and followed (its overlays re-applied): after a failed apply the last event stays
+        // overlay.failed (sent after it, ready made the page clear the error it had just shown).
+        if (outcomes.every((outcome) => outcome.ready))
+          this.events.publish('plugin.ready', { pluginId: reload.pluginId, ms: Math.round(performance.now() - started) });
       });
     }
   }
 }
 
 async function entryHash(file: string): Promise<string> {
-  return createHash('sha1').update(await readFile(file).catch(() => Buffer.alloc(0))).digest('hex');
+  return createHash('sha1')
+    .update(await readFile(file).catch(() => Buffer.alloc(0)))
+    .digest('hex');
 }

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
+import { GraphColumnsCache } from '../graph/graph-columns.js';
+import { GraphStore } from '../graph/graph-store.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
-import { GraphColumnsCache } from './graph-columns.js';
-import { GraphStore } from './graph-store.js';
 
 /** How long the graph stays unchanged before the map is serialized again ahead of a request. */
 const PREPARE_AFTER_QUIET_MS = 500;

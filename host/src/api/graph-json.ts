@@ -1,8 +1,8 @@
-import { inject, injectable } from 'tsyringe';
 import type { GraphNode } from '@strata/sdk';
+import { inject, injectable } from 'tsyringe';
+import { GraphStore } from '../graph/graph-store.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
-import { OverlayService } from '../overlays/overlay-service.js';
-import { GraphStore } from './graph-store.js';
+import { ServedOverlays } from '../overlays/served-overlays.js';
 
 /** The graph serialized as `{"nodes":[...],"edges":[...]}`, with saved positions and active overlay styles merged in. */
 export interface GraphJson {
@@ -23,7 +23,7 @@ export class GraphJsonCache {
   constructor(
     @inject(GraphStore) private readonly graph: GraphStore,
     @inject(LayoutPositionStore) private readonly layout: LayoutPositionStore,
-    @inject(OverlayService) private readonly overlays: OverlayService,
+    @inject(ServedOverlays) private readonly overlays: ServedOverlays,
   ) {}
 
   current(): GraphJson {
@@ -31,7 +31,8 @@ export class GraphJsonCache {
     const layoutRevision = this.layout.revision;
     const overlayRevision = this.overlays.revision;
     const cached = this.cached;
-    if (cached && cached.graphRevision === graphRevision && cached.layoutRevision === layoutRevision && cached.overlayRevision === overlayRevision) return cached;
+    if (cached && cached.graphRevision === graphRevision && cached.layoutRevision === layoutRevision && cached.overlayRevision === overlayRevision)
+      return cached;
     const body = Buffer.from(JSON.stringify({ nodes: this.served(this.graph.nodes()), edges: this.graph.edges() }));
     this.cached = { body, graphRevision, layoutRevision, overlayRevision };
     return this.cached;
@@ -43,7 +44,7 @@ export class GraphJsonCache {
    */
   served(nodes: Iterable<GraphNode>): GraphNode[] {
     const served: GraphNode[] = [];
-    const withOverlays = this.overlays.anyActive;
+    const withOverlays = this.overlays.anyServed;
     for (const node of nodes) {
       const position = this.layout.position(node.id);
       const overlays = withOverlays ? this.overlays.stylesOf(node.id) : undefined;
