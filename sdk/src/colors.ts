@@ -16,7 +16,24 @@
  */
 export type HexColor = string;
 
-const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+/**
+ * The JSON Schema `pattern` of a `#rgb` or `#rrggbb` color: what `isHexColor`
+ * accepts, and what the host's API schemas (a legend's colors) say.
+ *
+ * @example
+ * ```ts
+ * import { HEX_COLOR_PATTERN } from '@strata/sdk';
+ *
+ * // A plugin parameter that takes a color.
+ * const parameters = {
+ *   type: 'object',
+ *   properties: { highlight: { type: 'string', pattern: HEX_COLOR_PATTERN, default: '#e53935' } },
+ * } as const;
+ * ```
+ */
+export const HEX_COLOR_PATTERN = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$';
+
+const HEX = new RegExp(HEX_COLOR_PATTERN);
 
 /**
  * Whether `value` is a `#rgb` or `#rrggbb` color.
@@ -78,7 +95,10 @@ export function toRgb(color: HexColor): [number, number, number] {
  * ```
  */
 export function fromRgb(red: number, green: number, blue: number): HexColor {
-  const channel = (value: number): string => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
+  const channel = (value: number): string =>
+    Math.round(Math.min(255, Math.max(0, value)))
+      .toString(16)
+      .padStart(2, '0');
   return `#${channel(red)}${channel(green)}${channel(blue)}`;
 }
 
@@ -239,7 +259,12 @@ export function bandLegend(bands: readonly ColorBand[]): Record<string, HexColor
  * // { '0 commits': '#e8f5e9', '5 commits': '#e7978f', '10 commits': '#e53935' }
  * ```
  */
-export function scaleLegend(scale: (value: number) => HexColor, domain: readonly [number, number], count: number, label: (value: number) => string): Record<string, HexColor> {
+export function scaleLegend(
+  scale: (value: number) => HexColor,
+  domain: readonly [number, number],
+  count: number,
+  label: (value: number) => string,
+): Record<string, HexColor> {
   if (!Number.isInteger(count) || count < 2) throw new RangeError('scaleLegend needs a count of at least 2');
   const legend: Record<string, HexColor> = {};
   for (let i = 0; i < count; i++) {

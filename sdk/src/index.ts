@@ -20,6 +20,21 @@
  * @packageDocumentation
  * @module \@strata/sdk
  */
+
+export {
+  bandLegend,
+  blendColors,
+  type ColorBand,
+  colorBands,
+  colorScale,
+  fromRgb,
+  HEX_COLOR_PATTERN,
+  type HexColor,
+  isHexColor,
+  normalizeHex,
+  scaleLegend,
+  toRgb,
+} from './colors.js';
 export type {
   EdgeKind,
   GraphEdge,
@@ -28,31 +43,13 @@ export type {
   NodeKind,
   Position,
 } from './graph.js';
-export { SDK_VERSION } from './version.js';
 export {
-  bandLegend,
-  blendColors,
-  colorBands,
-  colorScale,
-  fromRgb,
-  isHexColor,
-  normalizeHex,
-  scaleLegend,
-  toRgb,
-  type ColorBand,
-  type HexColor,
-} from './colors.js';
-export {
-  CAPABILITIES,
-  MAX_BADGE_LENGTH,
-  PLUGIN_DESCRIPTOR_VERSION,
-  STYLE_SIZE_BOUNDS,
-  definePlugin,
-  InvalidInputError,
   type ApplyContext,
   type ApplySummary,
   type BlameRange,
+  CAPABILITIES,
   type Capability,
+  definePlugin,
   type EdgeColumns,
   type FilesCapability,
   type GitCapability,
@@ -61,7 +58,9 @@ export {
   type GraphColumns,
   type GraphView,
   type InputsCapability,
+  InvalidInputError,
   type Legend,
+  MAX_BADGE_LENGTH,
   type NodeRecord,
   type NodeStyle,
   type OverlayDefinition,
@@ -69,8 +68,11 @@ export {
   type OverlayWriter,
   type ParametersOf,
   type ParametersSchema,
+  PLUGIN_DESCRIPTOR_VERSION,
   type PluginDefinition,
   type PluginDescriptor,
   type PluginInput,
   type PluginManifest,
+  STYLE_SIZE_BOUNDS,
 } from './plugin.js';
+export { SDK_VERSION } from './version.js';

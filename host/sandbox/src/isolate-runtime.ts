@@ -111,7 +111,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const stackGetter = getOwn(new Error(), 'stack')?.get;
   const reflectApply = Reflect.apply;
   const isArray = Array.isArray;
-  const isFinite = Number.isFinite;
+  const isFiniteNumber = Number.isFinite;
   const isInteger = Number.isInteger;
   const keysOf = Object.keys;
   const stringify = JSON.stringify;
@@ -119,6 +119,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const MapCtor = Map;
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
+  // The SDK's HEX_COLOR_PATTERN, written out: this function runs from its source text in the isolate, where nothing
+  // can be imported.
   const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
   const regexTest = RegExp.prototype.test;
   const SIZE_MIN = 0.1;
@@ -134,7 +136,9 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   /** The largest parameter schema a plugin may declare in `definePlugin`, in characters of JSON. */
   const MAX_PARAMETERS_SCHEMA = 64 * 1024;
 
-  let descriptor: { overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>; apply: unknown } | undefined;
+  let descriptor:
+    | { overlays: Array<{ id: string; name: string; type: string; description: string; legend: Record<string, string> }>; apply: unknown }
+    | undefined;
   let graph: GraphPayload | undefined;
   let graphIndex: Map<string, number> | undefined;
   let kindLists: Map<string, Int32Array> | undefined;
@@ -220,7 +224,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     }
     let shown: string;
     if (typeof error === 'string') shown = stringify(error.slice(0, 1000));
-    else if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint' || error === undefined || error === null) shown = String(error);
+    else if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint' || error === undefined || error === null)
+      shown = String(error);
     else if (typeof error === 'symbol') shown = 'a symbol';
     else shown = `a ${typeof error}`;
     return { name: 'NonErrorThrown', message: `the plugin threw ${shown}, not an Error`, stack: '' };
@@ -236,7 +241,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       const property = getOwn(legend, label);
       const color = property ? property.value : undefined;
       if (label.length > MAX_LABEL) fail(`${where}: legend label "${label.slice(0, 20)}..." is longer than ${MAX_LABEL} characters`);
-      if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: legend color of ${stringify(label)} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
+      if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color]))
+        fail(`${where}: legend color of ${stringify(label)} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
       out[label] = color;
     }
     return out;
@@ -255,7 +261,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       const name = names[k]!;
       const value = own(summary, name);
       if (name.length > 100) fail('summary names have at most 100 characters');
-      if (typeof value === 'number' && isFinite(value)) out[name] = value;
+      if (typeof value === 'number' && isFiniteNumber(value)) out[name] = value;
       else if (typeof value === 'string' && value.length <= 500) out[name] = value;
       else fail(`summary.${name} must be a finite number or a string of at most 500 characters`);
     }
@@ -268,7 +274,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       try {
         exported = typeof namespace === 'object' && namespace !== null ? (namespace as { default?: unknown }).default : undefined;
       } catch {
-        fail('the entry\'s default export is not initialized yet (a top-level await that has not settled?)');
+        fail("the entry's default export is not initialized yet (a top-level await that has not settled?)");
       }
       if (typeof exported !== 'object' || exported === null) fail('the entry has no default export; export default definePlugin({...})');
       const candidate = exported as Record<string, unknown>;
@@ -286,13 +292,21 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         const where = `overlays[${i}]`;
         if (typeof overlay !== 'object' || overlay === null) fail(`${where} is not an object`);
         const { id, name, type, description, legend } = overlay;
-        if (typeof id !== 'string' || !reflectApply(regexTest, OVERLAY_ID, [id])) fail(`${where}.id must be lower-case letters, digits and dashes, got ${stringify(id) ?? String(id)}`);
+        if (typeof id !== 'string' || !reflectApply(regexTest, OVERLAY_ID, [id]))
+          fail(`${where}.id must be lower-case letters, digits and dashes, got ${stringify(id) ?? String(id)}`);
         if (reflectApply(mapGet, seen, [id])) fail(`${where}.id "${id}" is used twice`);
         reflectApply(mapSet, seen, [id, true]);
         if (typeof name !== 'string' || name.length === 0 || name.length > 100) fail(`${where}.name must be a string of 1 to 100 characters`);
-        if (typeof type !== 'string' || (type !== 'color' && type !== 'size' && type !== 'badge')) fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
+        if (typeof type !== 'string' || (type !== 'color' && type !== 'size' && type !== 'badge'))
+          fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
         if (description !== undefined && typeof description !== 'string') fail(`${where}.description must be a string`);
-        append(checked, { id, name, type, description: typeof description === 'string' ? description.slice(0, 500) : '', legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`) });
+        append(checked, {
+          id,
+          name,
+          type,
+          description: typeof description === 'string' ? description.slice(0, 500) : '',
+          legend: legend === undefined ? {} : checkLegend(legend, `${where}.legend`),
+        });
       }
       // The parameter schema goes out as JSON text; the host checks it as it checks a manifest's.
       const declared = own(candidate, 'parameters');
@@ -300,7 +314,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       if (declared !== undefined) {
         if (typeof declared !== 'object' || declared === null || isArray(declared)) fail('parameters must be a JSON schema object');
         parameters = stringify(declared);
-        if (typeof parameters !== 'string' || parameters.length > MAX_PARAMETERS_SCHEMA) fail(`parameters must be a JSON schema of at most ${MAX_PARAMETERS_SCHEMA} characters as JSON`);
+        if (typeof parameters !== 'string' || parameters.length > MAX_PARAMETERS_SCHEMA)
+          fail(`parameters must be a JSON schema of at most ${MAX_PARAMETERS_SCHEMA} characters as JSON`);
       }
       descriptor = { overlays: checked, apply };
       return parameters === undefined ? { ok: true, sdkVersion, overlays: checked } : { ok: true, sdkVersion, overlays: checked, parameters };
@@ -310,7 +325,15 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   }
 
   function setGraph(payload: GraphPayload): void {
-    for (const column of [payload.nodes.id, payload.nodes.name, payload.nodes.path, payload.nodes.kindNames, payload.nodes.languageNames, payload.edges.kindNames]) freeze(column);
+    for (const column of [
+      payload.nodes.id,
+      payload.nodes.name,
+      payload.nodes.path,
+      payload.nodes.kindNames,
+      payload.nodes.languageNames,
+      payload.edges.kindNames,
+    ])
+      freeze(column);
     graph = payload;
     graphIndex = undefined;
     kindLists = undefined;
@@ -346,11 +369,13 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     const edges = freeze({ ...payload.edges, source: payload.edges.source.slice(), target: payload.edges.target.slice(), kind: payload.edges.kind.slice() });
     const count = nodes.id.length;
     const checkIndex = (index: unknown): number => {
-      if (typeof index !== 'number' || !isInteger(index) || index < 0 || index >= count) fail(`node index ${String(index)} is out of range (0 to ${count - 1})`);
+      if (typeof index !== 'number' || !isInteger(index) || index < 0 || index >= count)
+        fail(`node index ${String(index)} is out of range (0 to ${count - 1})`);
       return index;
     };
     // Copies, so that a plugin writing into what it was given changes nothing for its next call.
-    const slice = (lists: { offsets: Int32Array; items: Int32Array }, index: number): Int32Array => lists.items.slice(lists.offsets[index]!, lists.offsets[index + 1]!);
+    const slice = (lists: { offsets: Int32Array; items: Int32Array }, index: number): Int32Array =>
+      lists.items.slice(lists.offsets[index]!, lists.offsets[index + 1]!);
     return Object.freeze({
       revision: payload.revision,
       nodeCount: count,
@@ -389,7 +414,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           const code = new Int32Array(count);
           for (let i = 0; i < count; i++) code[i] = resident.kind[i]!;
           const lists = compressed(nodes.kindNames.length, code, undefined, count);
-          for (let k = 0; k < nodes.kindNames.length; k++) reflectApply(mapSet, kindLists, [nodes.kindNames[k], lists.items.subarray(lists.offsets[k]!, lists.offsets[k + 1]!)]);
+          for (let k = 0; k < nodes.kindNames.length; k++)
+            reflectApply(mapSet, kindLists, [nodes.kindNames[k], lists.items.subarray(lists.offsets[k]!, lists.offsets[k + 1]!)]);
         }
         const found = reflectApply(mapGet, kindLists, [kind]) as Int32Array | undefined;
         return found ? found.slice() : new Int32Array(0);
@@ -424,7 +450,21 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     const none = new Int32Array(0);
     return {
       revision: 0,
-      nodes: { id: [], kind: new Uint8Array(0), kindNames: [], name: [], path: [], parent: none, language: new Uint16Array(0), languageNames: [''], loc: new Float64Array(0), lines: new Float64Array(0), bytes: new Float64Array(0), startLine: none, endLine: none },
+      nodes: {
+        id: [],
+        kind: new Uint8Array(0),
+        kindNames: [],
+        name: [],
+        path: [],
+        parent: none,
+        language: new Uint16Array(0),
+        languageNames: [''],
+        loc: new Float64Array(0),
+        lines: new Float64Array(0),
+        bytes: new Float64Array(0),
+        startLine: none,
+        endLine: none,
+      },
       edges: { source: none, target: none, kind: new Uint8Array(0), kindNames: [] },
     };
   }
@@ -464,25 +504,27 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           const value = own(style, 'value');
           const label = payload.nodes.id[index];
           if (color !== undefined) {
-            if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color])) fail(`${where}: color of ${label} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
+            if (typeof color !== 'string' || !reflectApply(regexTest, HEX, [color]))
+              fail(`${where}: color of ${label} is ${stringify(color) ?? String(color)}, not a hex color (#rgb or #rrggbb)`);
             let digits = color.slice(1);
             if (digits.length === 3) digits = digits[0]! + digits[0] + digits[1] + digits[1] + digits[2] + digits[2];
             if (columns.color.length === 0) columns.color = new Uint32Array(count);
             columns.color[index] = 0x1000000 + parseInt(digits, 16);
           }
           if (size !== undefined) {
-            if (typeof size !== 'number' || !isFinite(size) || size < SIZE_MIN || size > SIZE_MAX) fail(`${where}: size of ${label} is ${String(size)}; sizes are finite numbers from ${SIZE_MIN} to ${SIZE_MAX} (1 is normal)`);
+            if (typeof size !== 'number' || !isFiniteNumber(size) || size < SIZE_MIN || size > SIZE_MAX)
+              fail(`${where}: size of ${label} is ${String(size)}; sizes are finite numbers from ${SIZE_MIN} to ${SIZE_MAX} (1 is normal)`);
             if (columns.size.length === 0) columns.size = new Float64Array(count).fill(NaN);
             columns.size[index] = size;
           }
           if (value !== undefined) {
-            if (typeof value !== 'number' || !isFinite(value)) fail(`${where}: value of ${label} is ${String(value)}, not a finite number`);
+            if (typeof value !== 'number' || !isFiniteNumber(value)) fail(`${where}: value of ${label} is ${String(value)}, not a finite number`);
             if (columns.value.length === 0) columns.value = new Float64Array(count).fill(NaN);
             columns.value[index] = value;
           }
           if (badge !== undefined) {
             let text: string;
-            if (typeof badge === 'number' && isFinite(badge)) text = String(badge);
+            if (typeof badge === 'number' && isFiniteNumber(badge)) text = String(badge);
             else if (typeof badge === 'string') text = badge;
             else fail(`${where}: badge of ${label} must be a string or a finite number`);
             if (text.length > MAX_BADGE) fail(`${where}: badge of ${label} has ${text.length} characters; at most ${MAX_BADGE}`);
@@ -577,8 +619,10 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           host.log(typeof message === 'string' ? message.slice(0, 1000) : `(${typeof message})`);
         },
         progress(done: unknown, total?: unknown, message?: unknown): void {
-          if (typeof done !== 'number' || !isFinite(done) || done < 0) fail(`progress(done, total, message): done must be a finite number of at least 0, got ${stringify(done) ?? String(done)}`);
-          if (total !== undefined && (typeof total !== 'number' || !isFinite(total) || total < 0)) fail(`progress(done, total, message): total must be a finite number of at least 0, got ${stringify(total) ?? String(total)}`);
+          if (typeof done !== 'number' || !isFiniteNumber(done) || done < 0)
+            fail(`progress(done, total, message): done must be a finite number of at least 0, got ${stringify(done) ?? String(done)}`);
+          if (total !== undefined && (typeof total !== 'number' || !isFiniteNumber(total) || total < 0))
+            fail(`progress(done, total, message): total must be a finite number of at least 0, got ${stringify(total) ?? String(total)}`);
           if (message !== undefined && typeof message !== 'string') fail('progress(done, total, message): message must be a string');
           const at = now();
           if (at - progressSentAt < PROGRESS_EVERY_MS && done !== total) return;
@@ -595,7 +639,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     } finally {
       applying = false;
       // The lines over the limit are counted, and the count said in a last line.
-      if (logLines > MAX_LOG_LINES) host.log(`(${logLines - MAX_LOG_LINES} more lines of this apply were dropped: at most ${MAX_LOG_LINES} are kept per apply)`);
+      if (logLines > MAX_LOG_LINES)
+        host.log(`(${logLines - MAX_LOG_LINES} more lines of this apply were dropped: at most ${MAX_LOG_LINES} are kept per apply)`);
     }
   }
 

@@ -14,12 +14,20 @@
  *   finite numbers, badge lengths, legends).
  */
 import type { ChildProcess } from 'node:child_process';
-import { MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS, type Capability, type OverlayType } from '@strata/sdk';
+import { type Capability, isHexColor, MAX_BADGE_LENGTH, type OverlayType, STYLE_SIZE_BOUNDS } from '@strata/sdk';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
+import {
+  type ApplyLimits,
+  type ApplyProgress,
+  DEFAULT_SANDBOX_LIMITS,
+  type FromSandbox,
+  type SandboxFailureKind,
+  type SandboxLimits,
+  type ToSandbox,
+} from './protocol.js';
 import { FORK_ON_DEMAND, type SandboxProcessSource } from './sandbox-processes.js';
 import { thrownAt } from './thrown-at.js';
-import { DEFAULT_SANDBOX_LIMITS, type ApplyLimits, type ApplyProgress, type FromSandbox, type SandboxFailureKind, type SandboxLimits, type ToSandbox } from './protocol.js';
 
 /** Time the process gets beyond the wall-time limit to answer before it is killed. */
 const GRACE_MS = 3000;
@@ -158,7 +166,11 @@ export class PluginSandbox {
    * revision differs from the last one sent: the graph stays resident there.
    * Without a graph the plugin has no nodes to style.
    */
-  apply(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph?: GraphPayload, options: SandboxApplyOptions = {}): Promise<SandboxApplyResult> {
+  apply(
+    request: { params: Record<string, unknown>; inputs: Record<string, string[]> },
+    graph?: GraphPayload,
+    options: SandboxApplyOptions = {},
+  ): Promise<SandboxApplyResult> {
     const next = this.turn.then(
       () => this.applyNow(request, graph, options),
       () => this.applyNow(request, graph, options),
@@ -167,7 +179,11 @@ export class PluginSandbox {
     return next;
   }
 
-  private async applyNow(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph: GraphPayload | undefined, options: SandboxApplyOptions): Promise<SandboxApplyResult> {
+  private async applyNow(
+    request: { params: Record<string, unknown>; inputs: Record<string, string[]> },
+    graph: GraphPayload | undefined,
+    options: SandboxApplyOptions,
+  ): Promise<SandboxApplyResult> {
     if (this.disposed) throw new SandboxError('disposed', this.disposeReason);
     this.applyAbort = new AbortController();
     this.onProgress = options.onProgress;
@@ -179,7 +195,11 @@ export class PluginSandbox {
     }
   }
 
-  private async applyInProcess(request: { params: Record<string, unknown>; inputs: Record<string, string[]> }, graph: GraphPayload | undefined, applyLimits: ApplyLimits | undefined): Promise<SandboxApplyResult> {
+  private async applyInProcess(
+    request: { params: Record<string, unknown>; inputs: Record<string, string[]> },
+    graph: GraphPayload | undefined,
+    applyLimits: ApplyLimits | undefined,
+  ): Promise<SandboxApplyResult> {
     if (!this.child) await this.load();
     // The graph goes in whatever the capabilities: styles name nodes by id. Only
     // `graph:read` lets the plugin read it.
@@ -189,7 +209,12 @@ export class PluginSandbox {
     }
     const wallTimeMs = applyLimits?.wallTimeMs ?? this.limits.wallTimeMs;
     const reply = await this.request(
-      (requestId) => ({ type: 'apply', requestId, request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] }, ...(applyLimits && { limits: applyLimits }) }),
+      (requestId) => ({
+        type: 'apply',
+        requestId,
+        request: { params: request.params, inputs: request.inputs, capabilities: [...this.options.capabilities] },
+        ...(applyLimits && { limits: applyLimits }),
+      }),
       // The process may first load a fresh isolate (after a limit ended the last one).
       wallTimeMs + this.limits.loadTimeMs + GRACE_MS,
       `an apply (wall time limit ${wallTimeMs} ms, not counting capability calls, plus ${this.limits.loadTimeMs} ms to load the plugin again if it had to)`,
@@ -296,7 +321,12 @@ export class PluginSandbox {
       reply = { type: 'capabilityResult', callId, ok: false, value: `capability "${name}" was not declared` };
     } else {
       try {
-        reply = { type: 'capabilityResult', callId, ok: true, value: await this.options.callCapability(name as Capability, Array.isArray(args) ? args : [], this.applyAbort.signal) };
+        reply = {
+          type: 'capabilityResult',
+          callId,
+          ok: true,
+          value: await this.options.callCapability(name as Capability, Array.isArray(args) ? args : [], this.applyAbort.signal),
+        };
       } catch (error) {
         reply = { type: 'capabilityResult', callId, ok: false, value: error instanceof Error ? error.message : String(error) };
       }
@@ -318,17 +348,24 @@ export class PluginSandbox {
         this.pending.delete(requestId);
         if (this.applyDeadline === deadline) this.applyDeadline = undefined;
         const current = child === this.child;
-        reject(new SandboxError('wall-time', `the sandbox process did not answer ${what} within ${timeoutMs} ms${current ? "; it was stopped where the isolate's own limits could not stop it, and the next call starts a fresh one" : ''}`));
+        reject(
+          new SandboxError(
+            'wall-time',
+            `the sandbox process did not answer ${what} within ${timeoutMs} ms${current ? "; it was stopped where the isolate's own limits could not stop it, and the next call starts a fresh one" : ''}`,
+          ),
+        );
         if (current) this.kill('unresponsive');
       });
       if (apply) {
         this.applyDeadline = deadline;
         if (this.capabilityCallsInFlight > 0) deadline.pause();
       }
-      const settle = <T>(then: (value: T) => void) => (value: T): void => {
-        if (this.applyDeadline === deadline) this.applyDeadline = undefined;
-        then(value);
-      };
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T): void => {
+          if (this.applyDeadline === deadline) this.applyDeadline = undefined;
+          then(value);
+        };
       this.pending.set(requestId, { resolve: settle(resolve as Pending['resolve']), reject: settle(reject), deadline });
       this.post(make(requestId));
     });
@@ -336,7 +373,7 @@ export class PluginSandbox {
 
   private post(message: ToSandbox): void {
     const child = this.child;
-    if (!child || !child.connected) {
+    if (!child?.connected) {
       this.failPending(new SandboxError('crashed', 'the sandbox process is not running'));
       return;
     }
@@ -360,11 +397,17 @@ export class PluginSandbox {
     }
   }
 
-  private checkRegistration(outcome: RuntimeRegisterOutcome): { sdkVersion: string; overlays: DeclaredOverlay[]; parameters: Record<string, unknown> | undefined } {
+  private checkRegistration(outcome: RuntimeRegisterOutcome): {
+    sdkVersion: string;
+    overlays: DeclaredOverlay[];
+    parameters: Record<string, unknown> | undefined;
+  } {
     if (!isObject(outcome)) throw new SandboxError('load', 'the plugin registration gave nothing usable');
-    if (outcome.ok !== true) throw new SandboxError('load', `the plugin is not valid: ${String((outcome as { error?: { message?: unknown } }).error?.message ?? 'unknown reason')}`);
+    if (outcome.ok !== true)
+      throw new SandboxError('load', `the plugin is not valid: ${String((outcome as { error?: { message?: unknown } }).error?.message ?? 'unknown reason')}`);
     const overlays = Array.isArray(outcome.overlays) ? outcome.overlays : [];
-    if (typeof outcome.sdkVersion !== 'string' || overlays.length === 0) throw new SandboxError('load', 'the plugin descriptor has no SDK version or no overlays');
+    if (typeof outcome.sdkVersion !== 'string' || overlays.length === 0)
+      throw new SandboxError('load', 'the plugin descriptor has no SDK version or no overlays');
     let parameters: Record<string, unknown> | undefined;
     if (outcome.parameters !== undefined) {
       let parsed: unknown;
@@ -373,7 +416,8 @@ export class PluginSandbox {
       } catch {
         parsed = undefined;
       }
-      if (!isObject(parsed) || Array.isArray(parsed)) throw new SandboxError('load', 'the parameters the plugin declares are not a JSON schema object of at most 64 KB');
+      if (!isObject(parsed) || Array.isArray(parsed))
+        throw new SandboxError('load', 'the parameters the plugin declares are not a JSON schema object of at most 64 KB');
       parameters = parsed;
     }
     return {
@@ -382,9 +426,12 @@ export class PluginSandbox {
       overlays: overlays.slice(0, 16).map((overlay, index) => {
         // Checked again here: the plugin shares its isolate with the runtime that checked it first.
         const where = `overlays[${index}]`;
-        if (typeof overlay.id !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(overlay.id)) throw new SandboxError('load', `${where}.id is not lower-case letters, digits and dashes`);
-        if (typeof overlay.name !== 'string' || overlay.name.length === 0 || overlay.name.length > 100) throw new SandboxError('load', `${where}.name must be a string of 1 to 100 characters`);
-        if (!(OVERLAY_TYPES as readonly unknown[]).includes(overlay.type)) throw new SandboxError('load', `${where}.type must be one of ${OVERLAY_TYPES.join(', ')}`);
+        if (typeof overlay.id !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(overlay.id))
+          throw new SandboxError('load', `${where}.id is not lower-case letters, digits and dashes`);
+        if (typeof overlay.name !== 'string' || overlay.name.length === 0 || overlay.name.length > 100)
+          throw new SandboxError('load', `${where}.name must be a string of 1 to 100 characters`);
+        if (!(OVERLAY_TYPES as readonly unknown[]).includes(overlay.type))
+          throw new SandboxError('load', `${where}.type must be one of ${OVERLAY_TYPES.join(', ')}`);
         return {
           id: overlay.id,
           name: overlay.name,
@@ -407,7 +454,8 @@ export class PluginSandbox {
       throw new SandboxError('threw', `${name}${String(error.message).slice(0, 2000)}${at ? ` (at ${at})` : ''}`);
     }
     const declared = this.declared!.overlays;
-    if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length) throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');
+    if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length)
+      throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');
     const overlays = outcome.overlays.map((columns, i) => checkColumns(columns, declared[i]!.id, nodeCount));
     const summary: Record<string, number | string> = {};
     if (isObject(outcome.summary)) {
@@ -419,11 +467,10 @@ export class PluginSandbox {
   }
 }
 
-function isObject(value: unknown): value is Record<string, any> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const OVERLAY_TYPES = ['color', 'size', 'badge'] as const;
 
 function checkedLegend(legend: unknown, where: string): Record<string, string> {
@@ -433,7 +480,8 @@ function checkedLegend(legend: unknown, where: string): Record<string, string> {
   if (entries.length > 64) throw new SandboxError('invalid-result', `${where}: the legend has ${entries.length} entries; at most 64`);
   const out: Record<string, string> = {};
   for (const [label, color] of entries) {
-    if (label.length > 64 || typeof color !== 'string' || !HEX.test(color)) throw new SandboxError('invalid-result', `${where}: legend entry ${JSON.stringify(label.slice(0, 64))} is not label -> hex color`);
+    if (label.length > 64 || !isHexColor(color))
+      throw new SandboxError('invalid-result', `${where}: legend entry ${JSON.stringify(label.slice(0, 64))} is not label -> hex color`);
     out[label] = color;
   }
   return out;
@@ -443,11 +491,18 @@ function checkColumns(columns: OverlayColumns, id: string, nodeCount: number): O
   const where = `overlay "${id}"`;
   if (!isObject(columns) || columns.id !== id) throw new SandboxError('invalid-result', `${where}: results came back out of order`);
   const { badgeText } = columns;
-  if (!(columns.color instanceof Uint32Array) || !(columns.size instanceof Float64Array) || !(columns.value instanceof Float64Array) || !(columns.badge instanceof Int32Array) || !Array.isArray(badgeText)) {
+  if (
+    !(columns.color instanceof Uint32Array) ||
+    !(columns.size instanceof Float64Array) ||
+    !(columns.value instanceof Float64Array) ||
+    !(columns.badge instanceof Int32Array) ||
+    !Array.isArray(badgeText)
+  ) {
     throw new SandboxError('invalid-result', `${where}: the result columns have the wrong types`);
   }
   for (const column of [columns.color, columns.size, columns.value, columns.badge]) {
-    if (column.length !== 0 && column.length !== nodeCount) throw new SandboxError('invalid-result', `${where}: the result columns do not have one entry per node (${nodeCount})`);
+    if (column.length !== 0 && column.length !== nodeCount)
+      throw new SandboxError('invalid-result', `${where}: the result columns do not have one entry per node (${nodeCount})`);
   }
   // A column no node used came back empty: from here on every column has one entry per node.
   const color = columns.color.length === nodeCount ? columns.color : new Uint32Array(nodeCount);
@@ -462,7 +517,8 @@ function checkColumns(columns: OverlayColumns, id: string, nodeCount: number): O
     const v = value[i]!;
     const b = badge[i]!;
     if (c !== 0 && (c < 0x1000000 || c > 0x1ffffff)) throw new SandboxError('invalid-result', `${where}: node ${i} has an invalid color`);
-    if (!Number.isNaN(s) && !(s >= STYLE_SIZE_BOUNDS.min && s <= STYLE_SIZE_BOUNDS.max)) throw new SandboxError('invalid-result', `${where}: node ${i} has a size out of bounds`);
+    if (!Number.isNaN(s) && !(s >= STYLE_SIZE_BOUNDS.min && s <= STYLE_SIZE_BOUNDS.max))
+      throw new SandboxError('invalid-result', `${where}: node ${i} has a size out of bounds`);
     if (!Number.isNaN(v) && !Number.isFinite(v)) throw new SandboxError('invalid-result', `${where}: node ${i} has a value that is not finite`);
     if (b !== -1 && (b < 0 || b >= badgeText.length || typeof badgeText[b] !== 'string' || badgeText[b].length > MAX_BADGE_LENGTH)) {
       throw new SandboxError('invalid-result', `${where}: node ${i} has an invalid badge`);
