@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -324,6 +324,11 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   git('mv', 'README.md', 'GUIDE.md');
   git('-c', 'user.name=Bob', '-c', 'user.email=bob@example.com', 'commit', '-q', '-am', 'second', '--date', '2026-02-10T10:00:00Z');
   await writeFile(path.join(repo, '.mailmap'), 'Robert <robert@example.com> <bob@example.com>\n');
+  // Not committed: a line added to a committed file, and a new file.
+  const helper = path.join(repo, 'src/util/helper.ts');
+  const helperLines = (await readFile(helper, 'utf8')).split('\n').length - 1;
+  await writeFile(helper, `${await readFile(helper, 'utf8')}export const more = 1;\n`);
+  await writeFile(path.join(repo, 'src/new.ts'), 'export const n = 1;\n');
 
   const plugins = await pluginDir(t);
   await writePlugins(plugins, [
@@ -345,7 +350,13 @@ t.test('git and file capabilities answer from the served repository', async (t) 
         o.set('dir:src', { badge: second.authorName + ':' + rename.previousPath + '>' + rename.path });
         o.set('dir:.', { value: second.files.find((f) => f.path === 'src/index.ts').added, badge: blame[0].authorEmail });
         const runs = await ctx.git.blame('src/three.ts');
-        return { summary: { runs: runs.map((run) => run.authorName + ' ' + run.authorEmail + ' ' + run.date.slice(0, 10) + ' ' + run.startLine + '+' + run.lineCount).join(', ') } };
+        const [changed, added] = await ctx.git.blameMany(['src/util/helper.ts', 'src/new.ts']);
+        const notYet = (run) => (/^0+$/.test(run.hash) ? 'uncommitted' : run.authorName) + ' ' + run.startLine + '+' + run.lineCount;
+        return { summary: {
+          runs: runs.map((run) => run.authorName + ' ' + run.authorEmail + ' ' + run.date.slice(0, 10) + ' ' + run.startLine + '+' + run.lineCount).join(', '),
+          changed: changed.ranges.map(notYet).join(', '),
+          added: added.ranges ? added.ranges.map(notYet).join(', ') : 'error: ' + added.error,
+        } };
       `),
     },
   ]);
@@ -368,8 +379,12 @@ t.test('git and file capabilities answer from the served repository', async (t) 
   t.same(await style('dir:.'), { value: 1, badge: 'ada@example.com' }, 'numstat and blame e-mails');
   t.same(
     response.body.data.summary,
-    { runs: 'Ada ada@example.com 2026-01-10 1+1, Robert robert@example.com 2026-02-10 2+1, Ada ada@example.com 2026-01-10 3+1' },
-    "a commit that owns two runs apart gives both its author (git names a commit's author once)",
+    {
+      runs: 'Ada ada@example.com 2026-01-10 1+1, Robert robert@example.com 2026-02-10 2+1, Ada ada@example.com 2026-01-10 3+1',
+      changed: `Ada 1+${helperLines}, uncommitted ${helperLines + 1}+1`,
+      added: "error: git blame failed: fatal: no such path 'src/new.ts' in HEAD",
+    },
+    "a commit that owns two runs apart gives both its author (git names a commit's author once); lines not committed yet are the working tree's",
   );
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,8 @@ export class RepositoryCapabilities {
   private realDataDir: Promise<string> | undefined;
   private blameRuns = 0;
   private head: { at: number; value: Promise<string> } | undefined;
+  /** The blob of every file HEAD holds under the root, by path, for the HEAD it was read at. */
+  private committedBlobs: { head: string; blobs: Promise<CommittedBlobs | undefined> } | undefined;
   /** The HEAD the commit-graph was last written for. */
   private commitGraph: { head: string; written: Promise<void> } | undefined;
   /** git processes one plugin may run at once: more gains nothing, and each plugin has its own share. */
@@ -140,7 +143,10 @@ export class RepositoryCapabilities {
       return cached;
     }
     if (head) await this.ensureCommitGraph(head);
-    const lines = await this.git(['blame', '--porcelain', '--', relative], 'blame', call);
+    // A file as HEAD has it is blamed at HEAD: the same answer, without git reading its index (a blame of the
+    // working tree does, and at 100,000 files that took 0.4 to 0.7 s a file instead of 0.06 to 0.11 s).
+    const asCommitted = head !== '' && stats !== undefined && (await this.isAsCommitted(head, relative, absolute, stats.size));
+    const lines = await this.git(['blame', '--porcelain', ...(asCommitted ? [head] : []), '--', relative], 'blame', call);
     if (key) {
       this.blames.set(key, lines);
       this.blameRuns += lines.length;
@@ -172,6 +178,42 @@ export class RepositoryCapabilities {
       };
     }
     return this.commitGraph.written;
+  }
+
+  /**
+   * Whether the file's bytes are those of its blob at `head` (git's object
+   * id of the content, compared with `git ls-tree`'s): then its blame is
+   * HEAD's. A file changed, new, or not readable is not (its blame is the
+   * working tree's, with uncommitted lines).
+   */
+  private async isAsCommitted(head: string, relative: string, absolute: string, size: number): Promise<boolean> {
+    if (this.committedBlobs?.head !== head) this.committedBlobs = { head, blobs: this.readCommittedBlobs(head) };
+    const committed = await this.committedBlobs.blobs;
+    const blob = committed?.byPath.get(relative);
+    if (!committed || !blob) return false;
+    const content = await readFile(absolute).catch(() => undefined);
+    if (!content || content.length !== size) return false;
+    return createHash(committed.objectFormat).update(`blob ${content.length}\0`).update(content).digest('hex') === blob;
+  }
+
+  /** The blobs of HEAD under the root (`git ls-tree -r`), or undefined when git cannot list them. */
+  private async readCommittedBlobs(head: string): Promise<CommittedBlobs | undefined> {
+    try {
+      const format = (await this.git(['rev-parse', '--show-object-format'], 'text').catch(() => 'sha1')).trim();
+      if (format !== 'sha1' && format !== 'sha256') return undefined;
+      const listing = await this.git(['ls-tree', '-r', '-z', head], 'text');
+      const byPath = new Map<string, string>();
+      for (const entry of listing.split('\0')) {
+        // <mode> SP <type> SP <object> TAB <path>
+        const tab = entry.indexOf('\t');
+        if (tab < 0) continue;
+        const [, type, object] = entry.slice(0, tab).split(' ');
+        if (type === 'blob' && object) byPath.set(entry.slice(tab + 1), object);
+      }
+      return { objectFormat: format, byPath };
+    } catch {
+      return undefined;
+    }
   }
 
   /** `git blame` of many files, each answer or error in the order asked. */
@@ -359,4 +401,10 @@ function withinTime<T>(work: Promise<T>, ms: number, signal: AbortSignal | undef
       },
     );
   });
+}
+
+/** What HEAD holds: each file's blob id, and the hash git names objects with. */
+interface CommittedBlobs {
+  objectFormat: 'sha1' | 'sha256';
+  byPath: Map<string, string>;
 }
