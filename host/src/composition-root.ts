@@ -28,11 +28,14 @@ import { OverlayReapplier } from './overlays/overlay-reapplier.js';
 import { OverlayResultStore } from './overlays/overlay-result-store.js';
 import { OverlayService } from './overlays/overlay-service.js';
 import { ServedOverlays } from './overlays/served-overlays.js';
+import { FileCapabilities } from './plugins/file-capabilities.js';
+import { GitCapabilities } from './plugins/git-capabilities.js';
 import { GitRunner } from './plugins/git-runner.js';
 import { PluginLogs } from './plugins/plugin-logs.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { PluginWatcher } from './plugins/plugin-watcher.js';
 import { RepositoryCapabilities } from './plugins/repository-capabilities.js';
+import { RepositoryPaths } from './plugins/repository-paths.js';
 import { DataDirectory, NedbDataDirectory } from './storage/data-directory.js';
 
 /**
@@ -57,6 +60,9 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(EventBus);
   container.registerSingleton(GraphColumnsCache);
   container.registerSingleton(GitRunner);
+  container.registerSingleton(RepositoryPaths);
+  container.registerSingleton(GitCapabilities);
+  container.registerSingleton(FileCapabilities);
   container.registerSingleton(RepositoryCapabilities);
   container.registerSingleton(PluginLogs);
   container.registerSingleton(PluginRegistry);
