@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
 import { LOC_PLUGIN, writePlugins } from '../helpers/fixture-plugins.ts';
 import { type FixtureFiles, makeRepo, SAMPLE_REPO, writeFiles } from '../helpers/fixture-repo.ts';
-import { postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
+import { followEventsConnected, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 
 interface Item {
   id: string;
@@ -270,4 +270,22 @@ t.test('changed nodes carry the styles of the active overlays, as GET /api/graph
     styled,
     'and served with its styles in the changes',
   );
+});
+
+t.test('a new file is one change: the directory listed again a second later, as it was, is no new revision', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const before = (await server.api('/api/graph')).body;
+  const events = await followEventsConnected(t, server);
+  await writeFiles(repo, { 'src/util/added.ts': 'export const added = 1;\nexport const other = 2;\n' });
+  const changed = await nextGraph(server, before.meta.revision, (graph) =>
+    graph.data.nodes.some((node: Item & { lines?: number }) => node.id === 'file:src/util/added.ts' && node.lines === 2),
+  );
+  // The live updater lists the directories of a burst of changes again a second after it (BURST_CHECK_MS), for
+  // changes the watcher did not report: here there are none.
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  const after = (await server.api('/api/graph')).body;
+  t.equal(after.meta.revision, changed.meta.revision, 'no revision after the one that brought the file in');
+  const revisions = events.filter((event) => event.type === 'graph.changed').map((event) => event.data.revision);
+  t.equal(revisions.at(-1), changed.meta.revision, 'the last graph.changed is that revision');
 });

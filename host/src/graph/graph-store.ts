@@ -52,11 +52,13 @@ export interface GraphStore {
    */
   holds(graph: CodeGraph): boolean;
   /**
-   * Applies a change; the revision increases once. `buildInfo` replaces the
-   * old one when given. What the change really changed (upserts equal to what
-   * was there are no change) goes to the change log.
+   * Applies a change; the revision increases once, when it changed
+   * something (upserts equal to what was there are no change: a directory
+   * listed again as it was). `buildInfo` replaces the old one when given.
+   * What the change really changed goes to the change log. Answers whether
+   * it changed anything.
    */
-  apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void;
+  apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): boolean;
   /**
    * The net change from revision `since` to the current one, or undefined
    * when the change log cannot tell: `since` is after the current revision,
@@ -137,7 +139,7 @@ export class InMemoryGraphStore implements GraphStore {
     return true;
   }
 
-  apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): void {
+  apply(delta: GraphDelta, buildInfo?: GraphBuildInfo): boolean {
     // What the touched ids were before, to log only what the delta really changes.
     const nodesBefore = new Map<string, GraphNode | undefined>();
     for (const id of delta.removedNodes) if (!nodesBefore.has(id)) nodesBefore.set(id, this.nodesById.get(id));
@@ -155,8 +157,9 @@ export class InMemoryGraphStore implements GraphStore {
     }
     this.edgeList = undefined;
     if (buildInfo) this.info = buildInfo;
+    if (!this.log(nodesBefore, edgesBefore, this.currentRevision + 1)) return false;
     this.currentRevision += 1;
-    this.log(nodesBefore, edgesBefore);
+    return true;
   }
 
   changesSince(since: number): GraphChanges | undefined {
@@ -211,8 +214,8 @@ export class InMemoryGraphStore implements GraphStore {
   }
 
   /** Logs what the last revision changed, and drops the oldest revisions past the bounds. */
-  private log(nodesBefore: Map<string, GraphNode | undefined>, edgesBefore: Map<string, GraphEdge | undefined>): void {
-    const logged: LoggedRevision = { revision: this.currentRevision, nodeIds: [], nodesBefore: [], edgeIds: [], edgesBefore: [] };
+  private log(nodesBefore: Map<string, GraphNode | undefined>, edgesBefore: Map<string, GraphEdge | undefined>, revision: number): boolean {
+    const logged: LoggedRevision = { revision, nodeIds: [], nodesBefore: [], edgeIds: [], edgesBefore: [] };
     for (const [id, before] of nodesBefore) {
       const after = this.nodesById.get(id);
       if (before === after || (before && after && sameRecord(before, after))) continue;
@@ -226,7 +229,7 @@ export class InMemoryGraphStore implements GraphStore {
       logged.edgesBefore.push(before);
     }
     const size = logged.nodeIds.length + logged.edgeIds.length;
-    if (size === 0) return;
+    if (size === 0) return false;
     this.changeLog.push(logged);
     this.loggedEntries += size;
     let drop = 0;
@@ -236,6 +239,7 @@ export class InMemoryGraphStore implements GraphStore {
       this.logBase = dropped.revision;
     }
     if (drop > 0) this.changeLog.splice(0, drop);
+    return true;
   }
 
   private putEdge(edge: GraphEdge): void {

@@ -194,7 +194,8 @@ export class LiveGraphUpdater {
     }
     if (isEmptyDelta(refresh.delta)) return undefined;
     const newDirectories = refresh.delta.upsertedNodes.filter((node) => node.kind === 'directory' && !this.graph.has(node.id)).map((node) => node.path);
-    this.graph.apply(refresh.delta, refresh.build);
+    // A directory listed again as it was (the check after a burst) changes nothing: no new revision, nothing to tell.
+    if (!this.graph.apply(refresh.delta, refresh.build)) return undefined;
     return newDirectories;
   }
 
