@@ -280,3 +280,13 @@ t.test('a plugin that is not loaded is not applied, and its kept result is not s
   t.equal(host.served.anyServed, false);
   t.equal(await host.service.reapply('paint'), undefined, 'nothing is applied again');
 });
+
+t.test("what is served changes with a plugin's loading, not with the lines it logs", async (t) => {
+  const host = setUp(t);
+  const revision = host.served.revision;
+  host.events.publish('plugin.log', { pluginId: 'paint', seq: 1, at: new Date().toISOString(), source: 'plugin', message: 'hello', truncated: false });
+  host.events.publish('plugin.ready', { pluginId: 'paint', ms: 5 });
+  t.equal(host.served.revision, revision, 'a log line and a reload that is over change nothing served');
+  host.events.publish('plugin.reloaded', { pluginId: 'paint', version: '1.0.1' });
+  t.equal(host.served.revision, revision + 1, 'a reload is a new revision');
+});

@@ -37,9 +37,11 @@ export class ServedOverlays {
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(EventBus) events: EventBus,
   ) {
-    // What is served depends on which plugins are loaded: any change to them is a new revision.
+    // What is served depends on which plugins are loaded: a plugin loaded, reloaded, failed or removed is a new
+    // revision. A line it logged (plugin.log) or a reload's end (plugin.ready: its re-apply made its own) is not:
+    // each new revision makes the next GET /api/graph serialize the whole graph again.
     events.subscribe((event) => {
-      if (isPluginEvent(event.type)) this.changed();
+      if (isPluginEvent(event.type) && event.type !== 'plugin.log' && event.type !== 'plugin.ready') this.changed();
     });
   }
 
