@@ -20,11 +20,3 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The events about a plugin's code (loaded, reloaded, ready, failed, removed, its log lines). */
-export type PluginEventType = Extract<EventType, `plugin.${string}`>;
-
-/** Whether an event is about a plugin's code. */
-export function isPluginEvent(type: EventType): type is PluginEventType {
-  return type.startsWith('plugin.');
-}

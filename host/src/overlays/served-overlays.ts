@@ -1,9 +1,12 @@
 import type { NodeStyle } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { EventBus } from '../events/event-bus.js';
-import { isPluginEvent } from '../events/event-types.js';
+import type { EventType } from '../events/event-types.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
 import { type AppliedOverlay, inactiveStatus, type OverlayState, type OverlayStatus } from './overlay-status.js';
+
+/** The events after which a plugin's overlays may be served differently: it was loaded, reloaded, failed or removed. */
+const PLUGIN_STATE_EVENTS: ReadonlySet<EventType> = new Set<EventType>(['plugin.loaded', 'plugin.reloaded', 'plugin.failed', 'plugin.removed']);
 
 /** What is kept of one plugin's overlays: its status, its last good styles, and what they were made from. */
 export interface PluginResult {
@@ -41,7 +44,7 @@ export class ServedOverlays {
     // revision. A line it logged (plugin.log) or a reload's end (plugin.ready: its re-apply made its own) is not:
     // each new revision makes the next GET /api/graph serialize the whole graph again.
     events.subscribe((event) => {
-      if (isPluginEvent(event.type) && event.type !== 'plugin.log' && event.type !== 'plugin.ready') this.changed();
+      if (PLUGIN_STATE_EVENTS.has(event.type)) this.changed();
     });
   }
 
