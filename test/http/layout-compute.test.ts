@@ -113,7 +113,10 @@ t.test('progress rises to 1; a graph that changes during the job gets a layout t
   await mkdir(path.join(repo, 'pkg0/fresh'));
   await writeFile(path.join(repo, 'pkg0/fresh/added.ts'), "import '../file1.js';\nexport function added() {}\n");
   await rm(path.join(repo, 'pkg1/file3.ts'));
-  const deadline = Date.now() + 10_000;
+  // The watcher's changes reach the graph in well under a second on an idle machine; in CI, beside a test that
+  // sends 32 bodies of 16 MB at once and this job's own layout thread, they took over 10 s twice in four runs.
+  // What is asserted is that they arrive while the job runs (below), not how fast.
+  const deadline = Date.now() + 60_000;
   let graph = (await server.api('/api/graph')).body;
   while (
     !(
