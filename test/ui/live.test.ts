@@ -123,12 +123,20 @@ t.test('the layout: compute with progress, cancel, drag a node, save and reset',
     timeout: 30_000,
   });
   t.ok(Number(await layout.locator('progress').getAttribute('value')) >= 0, 'a progress bar');
+  // The panel is brought up to date at every poll while the computation runs:
+  // what is typed meanwhile stays, and so does the focus (keys 400 ms apart, polls 300 ms).
+  const iterations = layout.getByLabel('Iterations');
+  await iterations.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('30', { delay: 400 });
+  await page.waitForTimeout(700);
+  t.equal(await iterations.inputValue(), '30', 'what was typed while the computation ran is kept');
+  t.ok(await iterations.evaluate((input) => document.activeElement === input), 'and so is the focus');
   await layout.getByRole('button', { name: 'Cancel layout' }).click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('[aria-label="Layout status"]')?.textContent ?? ''));
   t.equal((await server.api('/api/graph/layout/compute/status')).body.data.state, 'cancelled');
 
   const before = await page.evaluate(() => (window as any).strata.position('file:src/d0/f0.ts'));
-  await layout.getByLabel('Iterations').fill('30');
   await layout.getByRole('button', { name: 'Compute layout' }).click();
   await page.waitForFunction(() => /Completed/.test(document.querySelector('[aria-label="Layout status"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
   await page.waitForFunction(() => !document.querySelector('[data-role="no-layout"]'));

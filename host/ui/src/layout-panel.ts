@@ -35,6 +35,20 @@ export interface LayoutPanelEvents {
 
 const POLL_MS = 300;
 
+/** The panel's elements, made once (see `render`). */
+interface LayoutPanelParts {
+  device: HTMLParagraphElement;
+  positions: HTMLParagraphElement;
+  iterations: HTMLInputElement;
+  compute: HTMLButtonElement;
+  cancel: HTMLButtonElement;
+  save: HTMLButtonElement;
+  reset: HTMLButtonElement;
+  status: HTMLDivElement;
+  progress: HTMLProgressElement;
+  statusText: HTMLSpanElement;
+}
+
 export class LayoutPanel {
   readonly root = element('section', { class: 'panel layout', 'aria-labelledby': 'layout-title' });
   private status: LayoutStatus | undefined;
@@ -44,6 +58,7 @@ export class LayoutPanel {
   private dirty = false;
   private polling: ReturnType<typeof setTimeout> | undefined;
   private iterations = 500;
+  private parts: LayoutPanelParts | undefined;
 
   constructor(
     private readonly api: ApiClient,
@@ -155,70 +170,81 @@ export class LayoutPanel {
     else if (this.status.state === 'failed' && before === 'running' && this.status.error) this.events.error(`layout failed: ${this.status.error}`);
   }
 
+  /**
+   * Brings the panel up to date. Its elements are made once and changed in
+   * place: the status changes every poll while a computation runs, and an
+   * input drawn anew would lose what is being typed into it (and its focus).
+   */
   render(): void {
     const status = this.status;
     const running = status?.state === 'running';
     const availability = this.availability;
+    const parts = this.parts ?? (this.parts = this.build());
     const device = availability
       ? `${availability.backend ?? 'no backend'} · ${availability.gpu ? `GPU: ${availability.device}` : `no GPU (${availability.device || 'CPU'})`}`
       : '…';
+    parts.device.textContent = `Computes on ${device}`;
+    const noLayout = this.savedPositions === 0 && this.nodeCount > 0;
+    parts.positions.className = noLayout ? 'hint' : 'muted';
+    if (noLayout) parts.positions.dataset.role = 'no-layout';
+    else delete parts.positions.dataset.role;
+    parts.positions.textContent = noLayout
+      ? 'No saved layout: nodes are placed as a tree. Compute a layout to group files by their imports.'
+      : `${count(this.savedPositions)} of ${count(this.nodeCount)} nodes have a saved position.`;
+    parts.compute.hidden = running;
+    parts.cancel.hidden = !running;
+    parts.save.disabled = !this.dirty || running;
+    parts.reset.disabled = running || this.savedPositions === 0;
+    parts.status.hidden = !status || status.state === 'idle';
+    if (status && status.state !== 'idle') this.renderStatus(parts, status);
+  }
+
+  private build(): LayoutPanelParts {
+    const parts: LayoutPanelParts = {
+      device: element('p', { class: 'muted', 'data-role': 'layout-device' }),
+      positions: element('p', { class: 'muted' }),
+      iterations: element('input', {
+        id: 'layout-iterations',
+        type: 'number',
+        min: 1,
+        max: 10000,
+        value: this.iterations,
+        oninput: (event) => {
+          const typed = Math.round(Number((event.target as HTMLInputElement).value));
+          if (typed >= 1) this.iterations = typed;
+        },
+        onchange: (event) => (this.iterations = Math.max(1, Math.round(Number((event.target as HTMLInputElement).value) || 500))),
+      }),
+      compute: element('button', { type: 'button', class: 'primary', onclick: () => void this.compute() }, 'Compute layout'),
+      cancel: element('button', { type: 'button', onclick: () => void this.cancel() }, 'Cancel layout'),
+      save: element('button', { type: 'button', onclick: () => void this.save() }, 'Save layout'),
+      reset: element('button', { type: 'button', onclick: () => void this.reset() }, 'Reset layout'),
+      status: element('div', { class: 'layout-status' }),
+      progress: element('progress', { max: 100, value: 0, 'aria-label': 'Layout progress' }),
+      statusText: element('span', { role: 'status', 'aria-label': 'Layout status' }),
+    };
+    parts.status.append(parts.progress, parts.statusText);
     replaceChildren(
       this.root,
       element('h2', { id: 'layout-title' }, 'Layout'),
-      element('p', { class: 'muted', 'data-role': 'layout-device' }, `Computes on ${device}`),
-      this.savedPositions === 0 && this.nodeCount > 0
-        ? element(
-            'p',
-            { class: 'hint', 'data-role': 'no-layout' },
-            'No saved layout: nodes are placed as a tree. Compute a layout to group files by their imports.',
-          )
-        : element('p', { class: 'muted' }, `${count(this.savedPositions)} of ${count(this.nodeCount)} nodes have a saved position.`),
-      element(
-        'div',
-        { class: 'row' },
-        element('label', { for: 'layout-iterations' }, 'Iterations'),
-        element('input', {
-          id: 'layout-iterations',
-          type: 'number',
-          min: 1,
-          max: 10000,
-          value: this.iterations,
-          // Kept as it is typed: the panel is drawn again whenever the computation's status changes.
-          oninput: (event) => {
-            const typed = Math.round(Number((event.target as HTMLInputElement).value));
-            if (typed >= 1) this.iterations = typed;
-          },
-          onchange: (event) => (this.iterations = Math.max(1, Math.round(Number((event.target as HTMLInputElement).value) || 500))),
-        }),
-      ),
-      element(
-        'div',
-        { class: 'actions' },
-        running
-          ? element('button', { type: 'button', onclick: () => void this.cancel() }, 'Cancel layout')
-          : element('button', { type: 'button', class: 'primary', onclick: () => void this.compute() }, 'Compute layout'),
-        element('button', { type: 'button', disabled: !this.dirty || running, onclick: () => void this.save() }, 'Save layout'),
-        element('button', { type: 'button', disabled: running || this.savedPositions === 0, onclick: () => void this.reset() }, 'Reset layout'),
-      ),
-      status && status.state !== 'idle' && this.renderStatus(status),
+      parts.device,
+      parts.positions,
+      element('div', { class: 'row' }, element('label', { for: 'layout-iterations' }, 'Iterations'), parts.iterations),
+      element('div', { class: 'actions' }, parts.compute, parts.cancel, parts.save, parts.reset),
+      parts.status,
     );
+    return parts;
   }
 
-  private renderStatus(status: LayoutStatus): HTMLElement {
+  private renderStatus(parts: LayoutPanelParts, status: LayoutStatus): void {
     const percent = Math.round(status.progress * 100);
-    return element(
-      'div',
-      { class: 'layout-status', 'data-state': status.state },
-      element('progress', { max: 100, value: percent, 'aria-label': 'Layout progress' }),
-      element(
-        'span',
-        { role: 'status', 'aria-label': 'Layout status' },
-        status.state === 'running'
-          ? `Running: ${status.iteration} of ${status.iterations} iterations (${percent} %) on ${status.backend ?? '…'}`
-          : status.state === 'failed'
-            ? `Failed: ${status.error ?? 'unknown error'}`
-            : `${status.state[0]!.toUpperCase()}${status.state.slice(1)}: ${status.iteration} of ${status.iterations} iterations on ${status.backend ?? '?'}`,
-      ),
-    );
+    parts.status.dataset.state = status.state;
+    parts.progress.value = percent;
+    parts.statusText.textContent =
+      status.state === 'running'
+        ? `Running: ${status.iteration} of ${status.iterations} iterations (${percent} %) on ${status.backend ?? '…'}`
+        : status.state === 'failed'
+          ? `Failed: ${status.error ?? 'unknown error'}`
+          : `${status.state[0]!.toUpperCase()}${status.state.slice(1)}: ${status.iteration} of ${status.iterations} iterations on ${status.backend ?? '?'}`;
   }
 }
