@@ -254,6 +254,23 @@ t.test('a restart restores the stored results; they serve until applied again', 
   t.equal(restarted.served.snapshot('paint').progress, null);
 });
 
+t.test('a stored result whose styles are damaged is dropped at a restart; the others are restored', async (t) => {
+  const host = setUp(t);
+  host.answers.push({ overlays: [colored(1, 0x123456)] });
+  await host.service.apply('paint', {});
+  const stored = host.dataDirectory.documents.get('paint') as { overlays: Array<Record<string, unknown>> };
+  t.same(
+    stored.overlays[0],
+    { id: 'main', legend: '{"low":"#000000"}', ids: ['file:src/a.ts'], color: ['#123456'], size: [null], value: [null], badge: [null] },
+    'the rows as stored',
+  );
+  host.dataDirectory.documents.set('other', { ...structuredClone(stored), _id: 'other', overlays: [{ ...stored.overlays[0], color: [] }] });
+  const restarted = host.restart();
+  await restarted.service.load();
+  t.equal(restarted.served.result('other'), undefined, 'a color column without one entry per node: dropped');
+  t.same(restarted.served.stylesOf('file:src/a.ts'), { paint: { main: { color: '#123456' } } });
+});
+
 t.test('a plugin removed (its folder gone): its overlays are forgotten, in memory and in the store', async (t) => {
   const host = setUp(t);
   host.answers.push({ overlays: [colored(1, 0x123456)] });

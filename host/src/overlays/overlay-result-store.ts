@@ -1,7 +1,7 @@
-import type { NodeStyle } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { DataDirectory } from '../storage/data-directory.js';
 import type { AppliedOverlay, OverlayStatus } from './overlay-status.js';
+import { OverlayStyles, type StyleRows } from './overlay-styles.js';
 
 /** A plugin's last result as kept on disk: what a restart serves until the overlays are applied again. */
 export interface KeptResult {
@@ -11,20 +11,12 @@ export interface KeptResult {
   overlays: AppliedOverlay[];
 }
 
-/** One document per plugin; styles as parallel arrays (nedb forbids dots in keys, and node ids have them). */
+/** One document per plugin; each overlay's styles as their rows (nedb forbids dots in keys, and node ids have them). */
 interface StoredResult {
   _id: string;
   status: string;
   inputs: string;
-  overlays: Array<{
-    id: string;
-    legend: string;
-    ids: string[];
-    color: (string | null)[];
-    size: (number | null)[];
-    value: (number | null)[];
-    badge: (string | null)[];
-  }>;
+  overlays: Array<StyleRows & { id: string; legend: string }>;
 }
 
 /** Keeps the overlays' results in the data directory, so that they survive a restart. */
@@ -66,41 +58,16 @@ function encode(pluginId: string, result: KeptResult): StoredResult {
     _id: pluginId,
     status: JSON.stringify(result.status),
     inputs: JSON.stringify(result.inputs),
-    overlays: result.overlays.map((overlay) => {
-      const stored: StoredResult['overlays'][number] = {
-        id: overlay.id,
-        legend: JSON.stringify(overlay.legend),
-        ids: [],
-        color: [],
-        size: [],
-        value: [],
-        badge: [],
-      };
-      for (const [id, style] of overlay.styles) {
-        stored.ids.push(id);
-        stored.color.push(style.color ?? null);
-        stored.size.push(style.size ?? null);
-        stored.value.push(style.value ?? null);
-        stored.badge.push(style.badge === undefined ? null : String(style.badge));
-      }
-      return stored;
-    }),
+    overlays: result.overlays.map((overlay) => ({ id: overlay.id, legend: JSON.stringify(overlay.legend), ...overlay.styles.rows })),
   };
 }
 
 function decode(document: StoredResult): KeptResult {
   const status: OverlayStatus = { ...(JSON.parse(document.status) as OverlayStatus), progress: null };
-  const overlays = document.overlays.map((stored) => {
-    const styles = new Map<string, NodeStyle>();
-    for (let i = 0; i < stored.ids.length; i++) {
-      const style: NodeStyle = {};
-      if (stored.color[i] != null) style.color = stored.color[i]!;
-      if (stored.size[i] != null) style.size = stored.size[i]!;
-      if (stored.value[i] != null) style.value = stored.value[i]!;
-      if (stored.badge[i] != null) style.badge = stored.badge[i]!;
-      styles.set(stored.ids[i]!, style);
-    }
-    return { id: stored.id, legend: JSON.parse(stored.legend) as Record<string, string>, styles };
-  });
+  const overlays = document.overlays.map((stored) => ({
+    id: stored.id,
+    legend: JSON.parse(stored.legend) as Record<string, string>,
+    styles: OverlayStyles.fromRows(stored),
+  }));
   return { status, overlays, inputs: JSON.parse(document.inputs) as Record<string, string[]> };
 }

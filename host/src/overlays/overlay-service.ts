@@ -7,9 +7,7 @@ import {
   notLoaded,
   type OverlayColumns,
   SandboxError,
-  styleAt,
 } from '@strata/sandbox';
-import type { NodeStyle } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
@@ -19,6 +17,7 @@ import { Logger } from '../logging/logger.js';
 import { type PluginRecord, PluginRegistry } from '../plugins/plugin-registry.js';
 import { OverlayResultStore } from './overlay-result-store.js';
 import { type AppliedOverlay, type ApplyBody, inactiveStatus, type OverlayStatus } from './overlay-status.js';
+import { OverlayStyles } from './overlay-styles.js';
 import { type PluginResult, ServedOverlays } from './served-overlays.js';
 
 /**
@@ -233,16 +232,12 @@ export class OverlayService {
 }
 
 function toApplied(columns: OverlayColumns, ids: readonly string[], declaredLegend: Record<string, string>): AppliedOverlay {
-  const styles = new Map<string, NodeStyle>();
-  for (let i = 0; i < ids.length; i++) {
-    const style = styleAt(columns, i);
-    if (style) styles.set(ids[i]!, style);
-  }
-  return { id: columns.id, legend: columns.legend ?? declaredLegend, styles };
+  return { id: columns.id, legend: columns.legend ?? declaredLegend, styles: OverlayStyles.fromColumns(columns, ids) };
 }
 
 function countStyled(overlays: AppliedOverlay[]): number {
+  if (overlays.length === 1) return overlays[0]!.styles.count;
   const ids = new Set<string>();
-  for (const overlay of overlays) for (const id of overlay.styles.keys()) ids.add(id);
+  for (const overlay of overlays) for (const id of overlay.styles.ids) ids.add(id);
   return ids.size;
 }

@@ -1,5 +1,5 @@
 import type { ApplyProgress } from '@strata/sandbox';
-import type { NodeStyle } from '@strata/sdk';
+import type { OverlayStyles } from './overlay-styles.js';
 
 /** Where an overlay plugin stands. */
 export type OverlayState = 'inactive' | 'applying' | 'active' | 'failed';
@@ -30,11 +30,11 @@ export interface OverlayStatus {
   progress: (ApplyProgress & { at: string }) | null;
 }
 
-/** The styles of one overlay, by node id. */
+/** One overlay's result: its legend and the styles of the nodes it styles. */
 export interface AppliedOverlay {
   id: string;
   legend: Record<string, string>;
-  styles: Map<string, NodeStyle>;
+  styles: OverlayStyles;
 }
 
 /** An apply request's body: the plugin's parameters, and input texts under `inputs`. */

@@ -116,7 +116,7 @@ export class ServedOverlays {
     for (const [pluginId, result] of this.byPlugin) {
       if (!this.serves(pluginId, result)) continue;
       for (const overlay of result.overlays) {
-        const style = overlay.styles.get(nodeId);
+        const style = overlay.styles.styleOf(nodeId);
         if (!style) continue;
         out ??= {};
         (out[pluginId] ??= {})[overlay.id] = style;
@@ -140,7 +140,7 @@ export class ServedOverlays {
       pluginId: record.id,
       state,
       serving: true,
-      overlays: result.overlays.map((overlay) => ({ id: overlay.id, legend: overlay.legend, styles: Object.fromEntries(overlay.styles) })),
+      overlays: result.overlays.map((overlay) => ({ id: overlay.id, legend: overlay.legend, styles: overlay.styles.toRecord() })),
     };
   }
 
