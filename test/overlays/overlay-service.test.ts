@@ -14,6 +14,7 @@ import { quietLogger } from '../../host/dist/logging/quiet-logger.js';
 import { OverlayResultStore } from '../../host/dist/overlays/overlay-result-store.js';
 import { OverlayService } from '../../host/dist/overlays/overlay-service.js';
 import { ServedOverlays } from '../../host/dist/overlays/served-overlays.js';
+import { PluginContext } from '../../host/dist/plugins/plugin-context.js';
 import type { PluginRecord, PluginRegistry } from '../../host/dist/plugins/plugin-registry.js';
 import type { DataDirectory } from '../../host/dist/storage/data-directory.js';
 
@@ -114,7 +115,13 @@ function setUp(t: { teardown(fn: () => unknown): void }) {
     sandbox,
   } as unknown as PluginRecord;
   const records = new Map([[record.id, record]]);
+  const contexts = new Map<string, PluginContext>();
   const plugins = {
+    context(id: string) {
+      let context = contexts.get(id);
+      if (!context) contexts.set(id, (context = new PluginContext(id)));
+      return context;
+    },
     async listed(id: string) {
       const found = records.get(id);
       if (!found) throw new StrataError('NOT_FOUND', `plugin "${id}" does not exist`);
@@ -153,6 +160,8 @@ function setUp(t: { teardown(fn: () => unknown): void }) {
     /** A second host on the same data directory (a restart). */
     restart: make,
     cancelled: () => cancelled,
+    /** The plugin's context, as the registry keeps it (released when the plugin goes). */
+    context: () => plugins.context('paint'),
     types: () => seen.map((event) => event.type),
   };
 }
@@ -275,13 +284,31 @@ t.test('a plugin removed (its folder gone): its overlays are forgotten, in memor
   const host = setUp(t);
   host.answers.push({ overlays: [colored(1, 0x123456)] });
   await host.service.apply('paint', {});
+  host.answers.push({ overlays: [colored(2, 0x654321)] });
+  await host.service.apply('paint', {});
   const revision = host.served.revision;
-  host.events.publish('plugin.removed', { pluginId: 'paint' });
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  const removed = host.seen.length;
+  await host.context().dispose();
+  t.same(
+    host.seen.slice(removed).map((event) => event.type),
+    ['overlay.removed'],
+    "the plugin's context held the removal once, however many applies",
+  );
   t.equal(host.served.result('paint'), undefined);
   t.notOk(host.dataDirectory.documents.has('paint'));
   t.ok(host.served.revision > revision, 'a new revision of what is served');
-  t.equal(host.seen.at(-1)?.type, 'overlay.removed');
+});
+
+t.test("a restart's restored results are held by their plugin's context too", async (t) => {
+  const host = setUp(t);
+  host.answers.push({ overlays: [colored(1, 0x123456)] });
+  await host.service.apply('paint', {});
+  const restarted = host.restart();
+  await restarted.service.load();
+  t.equal(restarted.served.stateOf('paint'), 'active');
+  await host.context().dispose();
+  t.equal(restarted.served.result('paint'), undefined, 'released with the plugin');
+  t.notOk(host.dataDirectory.documents.has('paint'));
 });
 
 t.test('a plugin that is not loaded is not applied, and its kept result is not served', async (t) => {

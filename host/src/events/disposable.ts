@@ -1,4 +1,4 @@
-/** Something that holds a resource until it is disposed of (a listener, a subscription). */
+/** Something that holds a resource until it is disposed of (a listener, a subscription, a plugin's share of something). */
 export interface Disposable {
-  dispose(): void;
+  dispose(): void | Promise<void>;
 }

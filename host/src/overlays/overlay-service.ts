@@ -14,6 +14,7 @@ import { StrataError } from '../errors/strata-error.js';
 import { EventBus } from '../events/event-bus.js';
 import { GraphColumnsCache } from '../graph/graph-columns.js';
 import { Logger } from '../logging/logger.js';
+import type { PluginContext } from '../plugins/plugin-context.js';
 import { type PluginRecord, PluginRegistry } from '../plugins/plugin-registry.js';
 import { OverlayResultStore } from './overlay-result-store.js';
 import { type AppliedOverlay, type ApplyBody, inactiveStatus, type OverlayStatus } from './overlay-status.js';
@@ -30,6 +31,9 @@ import { type PluginResult, ServedOverlays } from './served-overlays.js';
  */
 @injectable()
 export class OverlayService {
+  /** The plugin contexts that hold this service's results (so that they are dropped with their plugin). */
+  private readonly holding = new WeakSet<PluginContext>();
+
   constructor(
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(ServedOverlays) private readonly served: ServedOverlays,
@@ -38,17 +42,15 @@ export class OverlayService {
     @inject(EventBus) private readonly events: EventBus,
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
-  ) {
-    // A plugin's folder went away (the registry removed it): its overlays go with it.
-    events.subscribe((event) => {
-      if (event.type === 'plugin.removed') void this.forget(event.data.pluginId).catch(() => undefined);
-    });
-  }
+  ) {}
 
   /** Restores the overlays that were active when the host last stopped. */
   async load(): Promise<void> {
     const kept = await this.store.readAll((pluginId, error) => this.logger.warn({ pluginId, err: error }, 'a stored overlay could not be read; it is dropped'));
-    for (const [pluginId, result] of kept) this.served.set(pluginId, { ...result, generation: 0 });
+    for (const [pluginId, result] of kept) {
+      this.served.set(pluginId, { ...result, generation: 0 });
+      this.holdResultsOf(pluginId);
+    }
     this.served.changed();
   }
 
@@ -107,8 +109,19 @@ export class OverlayService {
     return inactiveStatus(record.id);
   }
 
+  /**
+   * A plugin's results go with it: its context (released when its folder is
+   * removed, or its manifest renames it) holds their removal.
+   */
+  private holdResultsOf(pluginId: string): void {
+    const context = this.plugins.context(pluginId);
+    if (this.holding.has(context)) return;
+    this.holding.add(context);
+    context.hold({ dispose: () => this.forget(pluginId) });
+  }
+
   /** Drops a plugin's overlays for good (its folder is gone). */
-  async forget(pluginId: string): Promise<void> {
+  private async forget(pluginId: string): Promise<void> {
     if (!this.served.delete(pluginId)) return;
     // The plugin is gone either way: a record left on a full disk is never served (only loaded plugins' are).
     await this.store
@@ -142,6 +155,7 @@ export class OverlayService {
       inputs,
     };
     this.served.set(record.id, entry);
+    this.holdResultsOf(record.id);
     this.served.changed();
     this.events.publish('overlay.applying', { pluginId: record.id });
     const started = performance.now();

@@ -56,6 +56,11 @@ export class GitCapabilities {
     return { slots, signal };
   }
 
+  /** Drops `pluginId`'s share of git processes (the plugin has gone; its calls have ended with its sandbox). */
+  forget(pluginId: string): void {
+    this.gitSlots.delete(pluginId);
+  }
+
   /** Ends the git threads (after the sandboxes, whose calls they answer). */
   close(): Promise<void> {
     return this.gitRunner.close();

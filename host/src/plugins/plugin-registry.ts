@@ -23,6 +23,7 @@ import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { EventBus } from '../events/event-bus.js';
 import { Logger } from '../logging/logger.js';
+import { PluginContext } from './plugin-context.js';
 import { PluginLogs } from './plugin-logs.js';
 import { RepositoryCapabilities } from './repository-capabilities.js';
 
@@ -105,6 +106,8 @@ interface LoadOptions {
 @injectable()
 export class PluginRegistry {
   private readonly records = new Map<string, PluginRecord>();
+  /** What the host holds for each plugin it knows, released when the plugin goes. */
+  private readonly contexts = new Map<string, PluginContext>();
   private loading: Promise<void> = Promise.resolve();
   /** Reloads of one folder run one after the other. */
   private readonly reloads = new Map<string, Promise<PluginRecord | undefined>>();
@@ -227,6 +230,22 @@ export class PluginRegistry {
     return this.records.get(id);
   }
 
+  /**
+   * The context of plugin `pluginId`: what a part of the host keeps for
+   * that plugin, it holds there as a disposable, released when the plugin
+   * goes (its folder removed, or renamed by its manifest).
+   */
+  context(pluginId: string): PluginContext {
+    let context = this.contexts.get(pluginId);
+    if (!context) {
+      context = new PluginContext(pluginId);
+      this.contexts.set(pluginId, context);
+      context.hold({ dispose: () => this.logs.forget(pluginId) });
+      context.hold({ dispose: () => this.capabilities.forget(pluginId) });
+    }
+    return context;
+  }
+
   /** The record of the plugin in `folder`, if any. */
   byFolder(folder: string): PluginRecord | undefined {
     return [...this.records.values()].find((record) => record.folder === folder);
@@ -252,9 +271,8 @@ export class PluginRegistry {
     const record = this.byFolder(folder);
     if (!record) return undefined;
     this.records.delete(record.id);
-    this.logs.forget(record.id);
     await record.sandbox?.dispose();
-    this.events.publish('plugin.removed', { pluginId: record.id });
+    await this.gone(record.id);
     return record;
   }
 
@@ -280,6 +298,24 @@ export class PluginRegistry {
     await Promise.all([...this.reloads.values()].map((reload) => reload.catch(() => undefined)));
     await Promise.all([...this.records.values()].map((record) => record.sandbox?.dispose()));
     await this.capabilities.close();
+  }
+
+  /** Keeps a plugin's record, and makes its context (what its logs and git calls keep is released with it). */
+  private keep(record: PluginRecord): void {
+    this.records.set(record.id, record);
+    this.context(record.id);
+  }
+
+  /**
+   * Plugin `pluginId` has gone (its record is already dropped): it is said
+   * (`plugin.removed`), and what the host held for it is released; resolves
+   * once it is.
+   */
+  private async gone(pluginId: string): Promise<void> {
+    this.events.publish('plugin.removed', { pluginId });
+    const context = this.contexts.get(pluginId);
+    this.contexts.delete(pluginId);
+    await context?.dispose().catch((error: unknown) => this.logger.warn({ err: error, pluginId }, 'what a removed plugin held was not all released'));
   }
 
   private async load(folder: string, builtIn: boolean, options: LoadOptions): Promise<PluginRecord | undefined> {
@@ -311,7 +347,7 @@ export class PluginRegistry {
         name: manifest.name,
         description: manifest.description,
       };
-      this.records.set(record.id, record);
+      this.keep(record);
       this.logger.warn({ folder, pluginId: manifest.id }, record.reason);
       return record;
     }
@@ -365,9 +401,9 @@ export class PluginRegistry {
         loadedAt: new Date().toISOString(),
       };
       if (existing && existing.id !== record.id) this.records.delete(existing.id);
-      this.records.set(record.id, record);
+      this.keep(record);
       await existing?.sandbox?.dispose('the plugin was reloaded; its overlays are applied again with the new version');
-      if (existing && existing.id !== record.id) this.events.publish('plugin.removed', { pluginId: existing.id });
+      if (existing && existing.id !== record.id) await this.gone(existing.id);
       this.logger.info({ pluginId: record.id, folder, overlays: record.overlays.map((o) => o.id) }, existing ? 'plugin reloaded' : 'plugin loaded');
       this.events.publish(existing ? 'plugin.reloaded' : 'plugin.loaded', { pluginId: record.id, version: record.version });
       return record;
@@ -391,10 +427,10 @@ export class PluginRegistry {
     }
     if (existing && existing.id !== failed.id) {
       this.records.delete(existing.id);
-      this.events.publish('plugin.removed', { pluginId: existing.id });
+      void this.gone(existing.id);
     }
     void existing?.sandbox?.dispose('the plugin could not be loaded again');
-    this.records.set(failed.id, failed);
+    this.keep(failed);
     this.logger.warn({ pluginId: failed.id, folder: failed.folder, reason: failed.reason }, 'plugin not loaded');
     this.events.publish('plugin.failed', { pluginId: failed.id, error: failed.reason });
     return failed;

@@ -54,7 +54,7 @@ export class PluginWatcher {
   /** Calls `follower` after each successful reload a save started; `plugin.ready` waits for every follower. */
   onDidReload(follower: ReloadFollower): Disposable {
     this.followers.add(follower);
-    return { dispose: () => this.followers.delete(follower) };
+    return { dispose: () => void this.followers.delete(follower) };
   }
 
   async start(): Promise<void> {

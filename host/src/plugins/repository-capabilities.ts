@@ -39,6 +39,11 @@ export class RepositoryCapabilities {
     }
   }
 
+  /** Drops what was kept for `pluginId`'s calls (the plugin has gone). */
+  forget(pluginId: string): void {
+    this.git.forget(pluginId);
+  }
+
   /** Ends the git threads (after the sandboxes, whose calls they answer). */
   close(): Promise<void> {
     return this.git.close();
