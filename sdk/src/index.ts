@@ -75,4 +75,5 @@ export {
   type PluginManifest,
   STYLE_SIZE_BOUNDS,
 } from './plugin.js';
+export { directoriesAbove, type RollUpCombine, rollUp } from './roll-up.js';
 export { SDK_VERSION } from './version.js';

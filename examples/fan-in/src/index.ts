@@ -1,4 +1,4 @@
-import { bandLegend, type ColorBand, colorBands, definePlugin, InvalidInputError } from '@strata/sdk';
+import { bandLegend, type ColorBand, colorBands, definePlugin, InvalidInputError, rollUp } from '@strata/sdk';
 
 /** Importers per file, in bands (a colorblind-safe sequential blue scale). */
 const BANDS: ColorBand[] = [
@@ -83,8 +83,8 @@ export default definePlugin({
 
     const fanIn = ctx.overlay('fan-in');
     const hubs = ctx.overlay('hubs');
-    // The most imported file under each directory, for the directory's color.
-    const most = new Float64Array(graph.nodeCount).fill(-1);
+    // Importers per file; each directory is colored by the most imported file below it.
+    const importerCounts = new Float64Array(graph.nodeCount).fill(Number.NaN);
     const files = graph.nodesOfKind('file');
     let hubCount = 0;
     let excludedImports = 0;
@@ -108,10 +108,11 @@ export default definePlugin({
         hubs.set(file, { badge: count, value: count });
         hubCount += 1;
       }
-      for (let up = parent[file]!; up >= 0; up = parent[up]!) if (count > most[up]!) most[up] = count;
+      importerCounts[file] = count;
     }
+    const most = rollUp(graph, importerCounts, 'max');
     for (const directory of graph.nodesOfKind('directory')) {
-      if (most[directory]! >= 0) fanIn.set(directory, { color: color(most[directory]!)!, value: most[directory]! });
+      if (!Number.isNaN(most[directory]!)) fanIn.set(directory, { color: color(most[directory]!)!, value: most[directory]! });
     }
     return { summary: { files: files.length, hubs: hubCount, excludedImports } };
   },

@@ -1,4 +1,4 @@
-import { colorScale, definePlugin, scaleLegend } from '@strata/sdk';
+import { colorScale, definePlugin, rollUp, scaleLegend } from '@strata/sdk';
 
 /** Markers per 100 lines of code at which the color is darkest. */
 const HIGH_DENSITY = 5;
@@ -46,24 +46,25 @@ export default definePlugin({
     const languages = new Set(ctx.params.languages);
     const pattern = new RegExp(`\\b(${markers.map(escapeRegExp).join('|')})\\b`, 'g');
     const graph = ctx.graph;
-    const { language, languageNames, loc, parent } = graph.nodes;
+    const { language, languageNames, loc } = graph.nodes;
     const density = ctx.overlay('density');
 
-    // Counts per node; directories add up their files.
-    const counts = new Float64Array(graph.nodeCount);
-    const lines = new Float64Array(graph.nodeCount);
+    // Counts per file (NaN: not counted); directories add up their files.
+    const countsPerFile = new Float64Array(graph.nodeCount).fill(Number.NaN);
+    const linesPerFile = new Float64Array(graph.nodeCount).fill(Number.NaN);
     const files = [...graph.nodesOfKind('file')].filter((i) => languages.has(languageNames[language[i]!]!));
     const texts = await Promise.all(files.map((i) => ctx.files.read(graph.nodes.path[i]!)));
     files.forEach((file, k) => {
       const found = texts[k]!.match(pattern)?.length ?? 0;
       const code = Number.isNaN(loc[file]!) ? 0 : loc[file]!;
-      for (let node = file; node >= 0; node = parent[node]!) {
-        counts[node]! += found;
-        lines[node]! += code;
-      }
+      countsPerFile[file] = found;
+      linesPerFile[file] = code;
     });
+    const counts = rollUp(graph, countsPerFile);
+    const lines = rollUp(graph, linesPerFile);
     for (let node = 0; node < graph.nodeCount; node++) {
-      if (lines[node] === 0 && counts[node] === 0) continue;
+      // Not counted (NaN), or nothing to say (0 and 0).
+      if (!(lines[node]! > 0) && !(counts[node]! > 0)) continue;
       const perHundred = lines[node]! > 0 ? (100 * counts[node]!) / lines[node]! : 0;
       density.set(node, { color: scale(perHundred), value: Math.round(perHundred * 100) / 100, ...(counts[node]! > 0 && { badge: counts[node]! }) });
     }

@@ -4,7 +4,7 @@
  * `cognitive-complexity`) and lines of code, per function, class, file and
  * directory. The README has the exact definitions.
  */
-import { type ApplyContext, colorScale, definePlugin, type HexColor, type Legend } from '@strata/sdk';
+import { type ApplyContext, colorScale, definePlugin, directoriesAbove, type HexColor, type Legend } from '@strata/sdk';
 import { analyzeSource, type ClassMetrics, dialectOf, type FileMetrics, type FunctionMetrics } from './analyze.ts';
 
 /** Reads in flight at once (the host answers at most 64 waiting calls). */
@@ -133,7 +133,7 @@ export default definePlugin({
   ],
   async apply(ctx) {
     const graph = ctx.graph;
-    const { id, kind, kindNames, name, path, parent, language, languageNames, startLine, endLine } = graph.nodes;
+    const { id, kind, kindNames, name, path, language, languageNames, startLine, endLine } = graph.nodes;
     const writers: Writers = { cyclomatic: ctx.overlay('cyclomatic'), cognitive: ctx.overlay('cognitive'), loc: ctx.overlay('loc') };
 
     // Symbols by file path, read once.
@@ -246,8 +246,7 @@ export default definePlugin({
       summary.cyclomatic += figures.cyclomatic;
       summary.cognitive += figures.cognitive!;
       summary.loc += figures.loc;
-      for (let node = parent[file]!; node >= 0; node = parent[node]!) {
-        if (kindNames[kind[node]!] !== 'directory') continue;
+      for (const node of directoriesAbove(graph, file)) {
         const sum = directories.get(node) ?? { cyclomatic: 0, cognitive: 0, loc: 0 };
         sum.cyclomatic += figures.cyclomatic;
         sum.cognitive += figures.cognitive!;

@@ -1,4 +1,4 @@
-import { colorScale, definePlugin, type GitCommit, InvalidInputError, scaleLegend } from '@strata/sdk';
+import { colorScale, definePlugin, directoriesAbove, type GitCommit, InvalidInputError, scaleLegend } from '@strata/sdk';
 
 interface Params {
   since?: string;
@@ -82,9 +82,8 @@ export default definePlugin<Params>({
     ctx.progress(commits.length, commits.length, 'commits read');
     const byPath = activityByPath(commits);
     const graph = ctx.graph;
-    const { path, parent, kind, kindNames } = graph.nodes;
+    const { path, kind, kindNames } = graph.nodes;
     const fileKind = kindNames.indexOf('file');
-    const directoryKind = kindNames.indexOf('directory');
 
     // Files, then every directory above them.
     const commitSets: Array<Set<string> | undefined> = new Array(graph.nodeCount);
@@ -95,8 +94,7 @@ export default definePlugin<Params>({
       if (kind[i] !== fileKind) continue;
       const entry = byPath.get(path[i]!);
       if (entry) filesTouched++;
-      for (let node = i; node >= 0; node = parent[node]!) {
-        if (node !== i && kind[node] !== directoryKind) continue;
+      for (const node of [i, ...directoriesAbove(graph, i)]) {
         const commitsHere = (commitSets[node] ??= new Set());
         const authorsHere = (authorSets[node] ??= new Set());
         if (!entry) continue;

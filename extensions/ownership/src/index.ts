@@ -1,4 +1,4 @@
-import { type BlameRange, blendColors, definePlugin, InvalidInputError, type Legend } from '@strata/sdk';
+import { type BlameRange, blendColors, definePlugin, directoriesAbove, InvalidInputError, type Legend } from '@strata/sdk';
 
 interface Params {
   windowMonths?: number;
@@ -91,7 +91,7 @@ export default definePlugin<Params>({
     const teamOf = teamsText.length === 1 ? parseTeams(teamsText[0]!) : undefined;
 
     const graph = ctx.graph;
-    const { kind, kindNames, path, parent, language, languageNames } = graph.nodes;
+    const { kind, kindNames, path, language, languageNames } = graph.nodes;
     const fileKind = kindNames.indexOf('file');
     const files: number[] = [];
     for (let i = 0; i < graph.nodeCount; i++) if (kind[i] === fileKind && !LANGUAGES_SKIPPED.has(languageNames[language[i]!]!)) files.push(i);
@@ -126,7 +126,7 @@ export default definePlugin<Params>({
         shares.set(team, (shares.get(team) ?? 0) + run.lineCount);
         if (run.date >= recent) recentHere = true;
       }
-      for (let node = file; node >= 0; node = parent[node]!) {
+      for (const node of [file, ...directoriesAbove(graph, file)]) {
         const total = (lineShares[node] ??= new Map());
         for (const [team, lines] of shares) total.set(team, (total.get(team) ?? 0) + lines);
         if (recentHere) hasRecent[node] = 1;

@@ -9,7 +9,7 @@
  * aggregate covered over valid lines of the files below them; functions,
  * methods and classes get the coverage of their line range.
  */
-import { bandLegend, type ColorBand, colorBands, definePlugin, InvalidInputError } from '@strata/sdk';
+import { bandLegend, type ColorBand, colorBands, definePlugin, directoriesAbove, InvalidInputError } from '@strata/sdk';
 import { readCobertura } from './cobertura.js';
 import { candidatePaths, FileIndex, type MatchOutcome } from './paths.js';
 
@@ -137,7 +137,6 @@ export default definePlugin<Params>({
     const paint = (node: number) => {
       overlay.set(node, { color: bandColor((100 * covered[node]!) / valid[node]!)!, value: displayValue(covered[node]!, valid[node]!) });
     };
-    const isDirectory = (node: number) => nodes.kindNames[nodes.kind[node]!] === 'directory';
     let filesWithData = 0;
     let filesWithoutData = 0;
     let filesWithoutLines = 0;
@@ -159,7 +158,7 @@ export default definePlugin<Params>({
         valid[file] = v;
         covered[file] = c;
         paint(file);
-        for (let dir = nodes.parent[file]!; dir >= 0 && isDirectory(dir); dir = nodes.parent[dir]!) {
+        for (const dir of directoriesAbove(graph, file)) {
           valid[dir]! += v;
           covered[dir]! += c;
         }
@@ -167,7 +166,7 @@ export default definePlugin<Params>({
         filesWithoutData++;
         languagesWithoutData.add(nodes.languageNames[nodes.language[file]!]!);
         overlay.set(file, { color: NO_DATA_COLOR });
-        for (let dir = nodes.parent[file]!; dir >= 0 && isDirectory(dir); dir = nodes.parent[dir]!) noDataBelow[dir] = 1;
+        for (const dir of directoriesAbove(graph, file)) noDataBelow[dir] = 1;
       }
     }
     for (const dir of graph.nodesOfKind('directory')) {
