@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { GraphEdge, GraphNode } from '@strata/sdk';
+import { type GraphEdge, type GraphNode, MAX_BADGE_LENGTH, STYLE_SIZE_BOUNDS } from '@strata/sdk';
 import { StringEnum } from '../validation/string-enum.js';
 
 /** A layout position. */
@@ -10,9 +10,12 @@ export const PositionSchema = Type.Object(
 
 /** How an overlay paints a node. */
 export const NodeStyleSchema = Type.Object({
+  // As served: the sandbox normalizes every color a plugin sets to lower-case #rrggbb.
   color: Type.Optional(Type.String({ pattern: '^#[0-9a-f]{6}$', description: 'Fill color.' })),
-  size: Type.Optional(Type.Number({ minimum: 0.1, maximum: 10, description: 'Scale factor of the drawn size; 1 is normal.' })),
-  badge: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  size: Type.Optional(
+    Type.Number({ minimum: STYLE_SIZE_BOUNDS.min, maximum: STYLE_SIZE_BOUNDS.max, description: 'Scale factor of the drawn size; 1 is normal.' }),
+  ),
+  badge: Type.Optional(Type.Union([Type.String({ maxLength: MAX_BADGE_LENGTH }), Type.Number()])),
   value: Type.Optional(Type.Number({ description: 'The figure behind the style.' })),
 });
 

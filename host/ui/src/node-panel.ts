@@ -6,6 +6,7 @@ import { element, replaceChildren } from './dom.js';
 import type { ApiEdge, ApiNode } from './graph-data.js';
 import { isSymbol } from './graph-data.js';
 import type { GraphModel } from './graph-model.js';
+import { safeColor } from './palette.js';
 
 interface NodeDetails extends ApiNode {
   incoming: ApiEdge[];
@@ -192,7 +193,7 @@ export class NodePanel {
         return element(
           'li',
           { 'data-overlay': `${pluginId}/${overlayId}` },
-          style.color && element('span', { class: 'swatch', style: `background:${/^#[0-9a-fA-F]{3,8}$/.test(style.color) ? style.color : 'transparent'}` }),
+          style.color && element('span', { class: 'swatch', style: `background:${safeColor(style.color)}` }),
           element('span', { class: 'overlay-name' }, this.events.overlayName(pluginId, overlayId)),
           ': ',
           parts.join(', ') || '—',

@@ -5,6 +5,7 @@ import { type ApiClient, ApiError } from './api-client.js';
 import { element, replaceChildren } from './dom.js';
 import type { FollowedEvent } from './event-stream.js';
 import { COMPOSITION_RULE, type OverlayRef, overlayKey } from './overlay-composition.js';
+import { safeColor } from './palette.js';
 
 /** The events the panel follows: those about plugins and their overlays. */
 export type PluginOrOverlayEvent = Extract<FollowedEvent, { type: `plugin.${string}` | `overlay.${string}` }>;
@@ -500,9 +501,4 @@ async function readForm(form: HTMLFormElement, plugin: PluginInfo): Promise<Reco
   }
   if (Object.keys(inputs).length > 0) body.inputs = inputs;
   return Object.keys(body).length > 0 ? body : undefined;
-}
-
-/** Legend colors come from plugins: only a hex color reaches a style attribute. */
-function safeColor(color: string): string {
-  return /^#[0-9a-fA-F]{3,8}$/.test(color) ? color : 'transparent';
 }

@@ -55,3 +55,8 @@ export function languageColors(counts: Map<string, number>): Map<string, string>
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return new Map(ranked.slice(0, OKABE_ITO.length).map(([language], i) => [language, OKABE_ITO[i]!]));
 }
+
+/** Colors in styles and legends come from plugins: only a hex color reaches a style attribute, anything else is transparent. */
+export function safeColor(color: string): string {
+  return /^#[0-9a-fA-F]{3,8}$/.test(color) ? color : 'transparent';
+}
