@@ -1,27 +1,23 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Type } from '@sinclair/typebox';
-import type { SchemaCheck } from '@strata/sandbox';
 import restify from 'restify';
 import { inject, injectAll, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { type ErrorCode, statusOf } from '../errors/error-codes.js';
-import { StrataError } from '../errors/strata-error.js';
+import type { StrataError } from '../errors/strata-error.js';
 import { HOST_VERSION } from '../host-version.js';
 import { Logger } from '../logging/logger.js';
-import { checkInBatches } from '../validation/batched-check.js';
-import { compileSchema } from '../validation/schema-validator.js';
-import { ApiResource, type ApiRoute, defineRoute, SerializedJson, StreamedResponse } from './api-route.js';
+import { ApiResource, type ApiRoute } from './api-route.js';
+import { BearerToken } from './bearer-token.js';
+import { answerClientError } from './client-errors.js';
 import { ConnectionGate } from './connection-gate.js';
-import { byteLengthOf, envelope, errorBody, writeError, writeJson } from './json-responses.js';
-import { LargeRequestGate } from './large-request-gate.js';
+import { errorBody, writeError } from './json-responses.js';
 import { ListenError } from './listen-error.js';
-import { buildOpenApiDocument } from './openapi-document.js';
-import { type BodyLimit, LARGE_BODY_BYTES, readJsonBody, refuseDeclaredTooLarge } from './request-body.js';
+import { buildOpenApiDocument, openApiRoute } from './openapi-document.js';
 import { type OriginVerdict, RequestOriginPolicy } from './request-origin.js';
-import { ResponseCompressor } from './response-compression.js';
+import { assignRequestId, pathOf, requestIdOf, undecodablePathSegment } from './request-paths.js';
+import { RouteRunner } from './route-runner.js';
 import { UiAssets } from './ui-assets.js';
 
 /** The HTTP server of the API. */
@@ -40,33 +36,29 @@ export interface HttpServer {
 /** Injection token of the `HttpServer`. */
 export const HttpServer = Symbol('HttpServer');
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Longest path parameter (a node id, decoded) the router matches. */
 const MAX_PATH_PARAMETER_LENGTH = 8_192;
 
-/** Checks every route's inputs once, up front. */
-interface CompiledRoute {
-  route: ApiRoute;
-  params?: SchemaCheck<unknown>;
-  query?: SchemaCheck<unknown>;
-  body?: SchemaCheck<unknown>;
-}
-
-/** The API on restify: validation, envelope, error mapping, request ids, access log. */
+/**
+ * The API on restify: what every request goes through before its route (the
+ * Host and origin check, the token, a path that does not decode, the first
+ * graph), the routes (run by `RouteRunner`), the web UI's files, routing
+ * failures in the API's error shape, request ids and the access log,
+ * connection limits, and a close that answers what is in flight.
+ */
 @injectable()
 export class RestifyHttpServer implements HttpServer {
   readonly routes: readonly ApiRoute[];
   private readonly server: restify.Server;
-  private readonly expectedToken: Buffer | undefined;
+  private readonly token: BearerToken | undefined;
   private ready: Promise<void> | undefined;
   /** Responses not yet finished. */
   private readonly inFlight = new Set<ServerResponse>();
   /** Set by `close`: every answer from then on ends its connection. */
   private closing = false;
-  private readonly compressor = new ResponseCompressor();
   private readonly origins: RequestOriginPolicy;
   private readonly connections: ConnectionGate;
-  private readonly largeRequests: LargeRequestGate;
+  private readonly runner: RouteRunner;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -76,7 +68,7 @@ export class RestifyHttpServer implements HttpServer {
   ) {
     const apiRoutes = resources.flatMap((resource) => resource.routes());
     this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION, { bearerRequired: config.authToken !== undefined }))];
-    this.expectedToken = config.authToken === undefined ? undefined : digest(config.authToken);
+    this.token = config.authToken === undefined ? undefined : new BearerToken(config.authToken);
     this.origins = new RequestOriginPolicy({ host: config.host, allowedHosts: config.allowedHosts, corsOrigins: config.cors.origins });
     this.server = restify.createServer({
       name: 'strata',
@@ -94,7 +86,7 @@ export class RestifyHttpServer implements HttpServer {
     // connection up to 30 s longer than headersTimeoutMs. Read when the server starts listening.
     (nodeServer as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, config.headersTimeoutMs);
     this.connections = new ConnectionGate({ maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
-    this.largeRequests = new LargeRequestGate(config.requestTimeoutMs);
+    this.runner = new RouteRunner(config, logger);
     this.connections.install(nodeServer);
     // What Node's HTTP parser refuses before any handler runs answers in the API's error shape too.
     nodeServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
@@ -121,18 +113,10 @@ export class RestifyHttpServer implements HttpServer {
       if ((request.method === 'GET' || request.method === 'HEAD') && UiAssets.isAssetPath(pathOf(request))) return next();
       // Every request, not only those whose raw path starts with /api: the router decodes and resolves the path
       // (`/%61pi/graph` and `/x/../api/graph` are routed to /api/graph), and this server serves nothing else.
-      if (this.expectedToken) {
-        const credentials = this.credentialsOf(request);
+      if (this.token) {
+        const credentials = this.token.check(request);
         if (credentials !== 'valid') {
-          // RFC 6750: say which scheme is expected, and whether the token sent was wrong.
-          response.setHeader('www-authenticate', credentials === 'none' ? 'Bearer realm="strata"' : 'Bearer realm="strata", error="invalid_token"');
-          writeError(
-            response,
-            'UNAUTHORIZED',
-            credentials === 'none'
-              ? 'this server requires the header Authorization: Bearer <token>'
-              : 'the bearer token in the Authorization header is not the one this server is configured with',
-          );
+          this.token.refuse(response, credentials);
           return next(false);
         }
       }
@@ -165,7 +149,7 @@ export class RestifyHttpServer implements HttpServer {
             : code === 'METHOD_NOT_ALLOWED'
               ? `${pathOf(request)} does not accept ${request.method}`
               : 'unexpected server error';
-        if (code === 'INTERNAL_ERROR') this.logger.error({ err: error, reqId: requestId(request) }, 'routing failed');
+        if (code === 'INTERNAL_ERROR') this.logger.error({ err: error, reqId: requestIdOf(request) }, 'routing failed');
         response.sendRaw(statusOf(code), errorBody(code, message), { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       }
       done();
@@ -222,15 +206,7 @@ export class RestifyHttpServer implements HttpServer {
   }
 
   private register(route: ApiRoute): void {
-    const compiled: CompiledRoute = {
-      route,
-      params: route.params && compileSchema(route.params),
-      query: route.query && compileSchema(route.query),
-      body: route.body && compileSchema(route.body),
-    };
-    const handler = async (request: restify.Request, response: restify.Response): Promise<void> => {
-      await this.handle(compiled, request, response);
-    };
+    const handler = this.runner.handlerFor(route);
     const method = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post');
     this.server[method]({ path: route.path, name: route.operationId }, handler);
     // HEAD is GET without the body (RFC 9110): Node's server drops what the handler writes.
@@ -251,81 +227,10 @@ export class RestifyHttpServer implements HttpServer {
     }
   }
 
-  private async handle({ route, params, query, body }: CompiledRoute, request: restify.Request, response: restify.Response): Promise<void> {
-    const id = requestId(request);
-    const log = this.logger.child({ reqId: id });
-    let endTurn: (() => void) | undefined;
-    try {
-      const validParams = (params ? validate(params, request.params ?? {}, 'path') : {}) as Record<string, unknown>;
-      const validQuery = (query ? validate(query, Object.fromEntries(new URL(request.url ?? '/', 'http://host').searchParams), 'query') : {}) as Record<
-        string,
-        unknown
-      >;
-      let validBody: unknown;
-      if (body) {
-        const limit = this.bodyLimitOf(route);
-        // A body declared too large is refused before it waits for a turn.
-        refuseDeclaredTooLarge(request, limit);
-        if (LargeRequestGate.isLarge(request)) endTurn = await this.largeRequests.enter(response, declaredLength(request) ?? limit.bytes);
-        const parsed = await readJsonBody(request, limit);
-        if (parsed === undefined) {
-          if (route.bodyRequired) throw new StrataError('INVALID_PARAMETER', 'body: is required (a JSON object)');
-        } else if (parsed.bytes > LARGE_BODY_BYTES) {
-          const checked = await checkInBatches(route.body!, parsed.value, 'body');
-          if (!checked.ok) throw new StrataError('INVALID_PARAMETER', checked.message);
-          validBody = checked.value;
-        } else {
-          validBody = validate(body, parsed.value, 'body');
-        }
-      }
-      const result = await route.handle({ params: validParams, query: validQuery, body: validBody, id, log });
-      if (result instanceof StreamedResponse) {
-        result.write(response);
-        // A stream's headers are all HEAD asks for; left open, the stream would never end.
-        if (request.method === 'HEAD') response.end();
-      } else if (result instanceof SerializedJson) await this.answer(request, response, result.chunks);
-      else if (route.envelope === false) await this.answer(request, response, [JSON.stringify(result.data)]);
-      else await this.answer(request, response, [envelope(result.data, result.meta)]);
-    } catch (error) {
-      if (response.headersSent) {
-        log.error({ err: error }, 'failed after the response began');
-        response.destroy();
-      } else if (error instanceof StrataError) {
-        if (error.code === 'PAYLOAD_TOO_LARGE') response.setHeader('connection', 'close');
-        if (error.retryAfterSeconds !== undefined) response.setHeader('retry-after', String(error.retryAfterSeconds));
-        // Its body is read and dropped, so that the client, still sending it, reads the answer (closed, it saw EPIPE).
-        if (error.code === 'TOO_MANY_LARGE_REQUESTS') request.resume();
-        writeError(response, error.code, error.message);
-      } else {
-        log.error({ err: error, route: route.operationId }, 'request failed unexpectedly');
-        writeError(response, 'INTERNAL_ERROR', `unexpected server error; the server log has the details under request id ${id}`);
-      }
-    } finally {
-      endTurn?.();
-    }
-  }
-
-  /** The limit on a route's body: the server's `maxBodyBytes`, or the route's own when tighter. */
-  private bodyLimitOf(route: ApiRoute): BodyLimit {
-    const server = { bytes: this.config.maxBodyBytes, setBy: 'setting maxBodyBytes' };
-    const own = route.bodyLimit?.();
-    return own && own.bytes < server.bytes ? own : server;
-  }
-
-  /** A 200 JSON answer, gzipped when the client takes it. */
-  private async answer(request: IncomingMessage, response: ServerResponse, chunks: ReadonlyArray<Buffer | string>): Promise<void> {
-    if (!this.config.compressResponses) return writeJson(response, 200, chunks);
-    if (!this.compressor.wants(request, byteLengthOf(chunks))) return writeJson(response, 200, chunks, { vary: 'Accept-Encoding' });
-    const gzipped = await this.compressor.gzip(chunks);
-    if (!response.destroyed) writeJson(response, 200, gzipped, { vary: 'Accept-Encoding', 'content-encoding': 'gzip' });
-  }
-
+  /** A request arrives: its id, its line in the access log once answered, and its place among those in flight. */
   private begin(request: IncomingMessage, response: ServerResponse): void {
     const started = performance.now();
-    const header = request.headers['x-request-id'];
-    const id = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
-    (request as IncomingMessage & { strataId?: string }).strataId = id;
-    response.setHeader('x-request-id', id);
+    const id = assignRequestId(request, response);
     this.track(response);
     response.once('finish', () => {
       this.logger.info(
@@ -334,122 +239,4 @@ export class RestifyHttpServer implements HttpServer {
       );
     });
   }
-
-  private credentialsOf(request: IncomingMessage): 'none' | 'valid' | 'invalid' {
-    const header = request.headers.authorization;
-    if (header === undefined || header.trim() === '') return 'none';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    return match !== null && timingSafeEqual(digest(match[1]!), this.expectedToken!) ? 'valid' : 'invalid';
-  }
-}
-
-/**
- * Answers a request that Node's HTTP parser refused (a bad Content-Length, a
- * byte that may not be in a URL, an unknown method, headers past 16 KB, a
- * request not sent in time) with `{error: {code, message}}` instead of Node's
- * empty answer, and closes the connection.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [code, message]: [ErrorCode, string] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['HEADERS_TOO_LARGE', 'the request line and headers are over 16 KB']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? ['REQUEST_TIMEOUT', 'the request was not sent in time']
-        : ['BAD_REQUEST', `the request is not valid HTTP: ${PARSER_ERRORS[error.code ?? ''] ?? (error.message || 'it could not be parsed').slice(0, 200)}`];
-  const body = errorBody(code, message);
-  const status = statusOf(code);
-  // A client that never closes its end would otherwise hold the connection (and a file descriptor) on.
-  (socket as Socket).setTimeout?.(CLOSED_CONNECTION_LINGER_MS, () => socket.destroy());
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
-  );
-}
-
-/** How long a connection answered with an error may stay open for its client to read the answer. */
-const CLOSED_CONNECTION_LINGER_MS = 2_000;
-
-/** What Node's parser errors mean, in the words of the API's messages. */
-const PARSER_ERRORS: Record<string, string> = {
-  HPE_INVALID_METHOD: 'unknown method',
-  HPE_INVALID_URL: 'the URL has a character that may not be in one (non-ASCII bytes must be percent-encoded)',
-  HPE_INVALID_CONTENT_LENGTH: 'Content-Length is not a number',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length with Transfer-Encoding',
-  HPE_INVALID_HEADER_TOKEN: 'a header name has a character that may not be in one',
-  HPE_INVALID_TRANSFER_ENCODING: 'Transfer-Encoding is not one the server reads',
-  HPE_INVALID_CHUNK_SIZE: 'a chunk size is not a hex number',
-  HPE_INVALID_VERSION: 'the HTTP version is not 1.0 or 1.1',
-};
-
-function validate(check: SchemaCheck<unknown>, value: unknown, rootName: string): unknown {
-  const result = check(value, rootName);
-  if (!result.ok) throw new StrataError('INVALID_PARAMETER', result.message);
-  return result.value;
-}
-
-/** The body's length as its Content-Length header declares it, if it does. */
-function declaredLength(request: IncomingMessage): number | undefined {
-  const declared = request.headers['content-length'];
-  return declared === undefined ? undefined : Number(declared);
-}
-
-function requestId(request: IncomingMessage): string {
-  return (request as IncomingMessage & { strataId?: string }).strataId ?? 'unknown';
-}
-
-function pathOf(request: IncomingMessage): string {
-  return (request.url ?? '/').split('?')[0]!;
-}
-
-/**
- * Why a raw path cannot be decoded (a `%` not followed by two hex digits, or
- * bytes that are not UTF-8), naming the route's parameter when the bad segment
- * is one; undefined when it decodes. The router would answer "no route".
- */
-function undecodablePathSegment(rawPath: string, routes: readonly ApiRoute[]): string | undefined {
-  if (!rawPath.includes('%')) return undefined;
-  const segments = rawPath.split('/').filter((segment) => segment !== '');
-  const index = segments.findIndex((segment) => decodedOrUndefined(segment) === undefined);
-  if (index < 0) return undefined;
-  const shown = JSON.stringify(segments[index]!.slice(0, 200));
-  const why = 'is not valid percent-encoding (each % takes two hex digits, and the bytes must be UTF-8)';
-  for (const route of routes) {
-    const template = route.path.split('/').filter((segment) => segment !== '');
-    if (template.length !== segments.length || !template[index]!.startsWith(':')) continue;
-    const matches = template.every((part, i) => i === index || part.startsWith(':') || part === decodedOrUndefined(segments[i]!));
-    if (matches) return `path parameter ${template[index]!.slice(1)}: ${shown} ${why}`;
-  }
-  return `path: ${shown} ${why}`;
-}
-
-function decodedOrUndefined(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Tokens are compared as digests so that the comparison takes the same time whatever their lengths. */
-function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
-
-/** `GET /api/openapi.json`: the document describing every route, this one included. */
-function openApiRoute(document: () => Record<string, unknown>): ApiRoute {
-  let cached: string | undefined;
-  return defineRoute({
-    method: 'GET',
-    path: '/api/openapi.json',
-    operationId: 'getOpenApiDocument',
-    summary: 'The OpenAPI 3.1 document of this API',
-    tags: ['meta'],
-    envelope: false,
-    response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
-    errors: [],
-    handle: async () => new SerializedJson([(cached ??= JSON.stringify(document()))]),
-  });
 }

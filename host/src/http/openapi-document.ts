@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
-import type { ApiRoute } from './api-route.js';
+import { type ApiRoute, defineRoute, SerializedJson } from './api-route.js';
 
 /** Codes any route can answer with. */
 const COMMON_ERRORS: ErrorCode[] = ['INTERNAL_ERROR'];
@@ -107,4 +107,20 @@ function parametersOf(schema: ApiRoute['params'], location: 'path' | 'query'): u
 /** A schema as plain JSON (TypeBox marks its objects with symbols; `$id`s are dropped to keep each schema self-contained). */
 function plain(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema, (key, value) => (key === '$id' ? undefined : value)));
+}
+
+/** `GET /api/openapi.json`: the document describing every route, this one included (made once, when first asked). */
+export function openApiRoute(document: () => Record<string, unknown>): ApiRoute {
+  let cached: string | undefined;
+  return defineRoute({
+    method: 'GET',
+    path: '/api/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'The OpenAPI 3.1 document of this API',
+    tags: ['meta'],
+    envelope: false,
+    response: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
+    errors: [],
+    handle: async () => new SerializedJson([(cached ??= JSON.stringify(document()))]),
+  });
 }
