@@ -3,8 +3,8 @@
 // operation of the OpenAPI document, random and crafted requests, each answer
 // checked (no 5xx but PLUGIN_FAILED and the 503s, every error in the error
 // shape with a code of the table and its status); then rounds of kill -9
-// during writes of every kind (test/http/crash-writes.test.ts at a larger
-// size); then a full disk (test/http/full-disk.test.ts at a larger size): the
+// during writes of every kind (test/storage/crash-writes.test.ts at a larger
+// size); then a full disk (test/storage/full-disk.test.ts at a larger size): the
 // data directory on a tmpfs (mounting needs root) filled to a few KB, then
 // saves of the whole layout, clears, applies and removals of complexity, each
 // answered 200 or 507 DISK_FULL, what is served equal to what was acknowledged,

@@ -1,5 +1,5 @@
 // Writes of every kind to a running server, and what they leave: for the
-// kill -9 rounds of test/http/crash-writes.test.ts and
+// kill -9 rounds of test/storage/crash-writes.test.ts and
 // test/bench/reliability.bench.ts.
 
 export const FILE = 'file:src/index.ts';

@@ -95,7 +95,7 @@ export class EventStream {
         } catch {
           return;
         }
-        // As the host's event catalog says (test/http/event-schemas.test.ts holds the host to it).
+        // As the host's event catalog says (test/events/event-schemas.test.ts holds the host to it).
         this.listener.event({ type, data } as FollowedEvent);
       });
     }
