@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
+import { normalizedStart } from './start.js';
 import '@tensorflow/tfjs-backend-cpu';
 
 const require = createRequire(import.meta.url);
@@ -59,13 +60,17 @@ export function createLayoutEngine(): LayoutEngine {
       throw new Error(`no TensorFlow.js backend could be loaded (tried ${order.join(', ')})`);
     },
 
-    run(input: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
+    async run(given: LayoutInput, progress: (iteration: number) => boolean): Promise<Float32Array> {
+      // Any start: a saved layout in a client's units, with nodes thrown far out, or all at one point (start.ts);
+      // the result goes back to the start's units.
+      const start = normalizedStart(given);
+      const input: LayoutInput = { ...given, initial: start.initial, placed: start.placed };
       if (refinesSavedLayout(input)) {
         // Most nodes are where the user saw them: refine with short steps, in one level, instead of starting over.
         const rate = input.settings.learningRate ?? defaultLearningRate(input.nodeCount) / 20;
-        return forceLayout({ ...input, settings: { ...input.settings, learningRate: rate } }, progress, 0);
+        return start.restore(await forceLayout({ ...input, settings: { ...input.settings, learningRate: rate } }, progress, 0));
       }
-      return input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0);
+      return start.restore(await (input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0)));
     },
   };
 }
