@@ -13,7 +13,7 @@
  *   npm run bench:layout -- --repo /path/to/repo
  */
 import { createRequire } from 'node:module';
-import { createLayoutEngine, layoutQuality } from '@strata/extension-gpu-layout';
+import { createLayoutEngine, layoutQuality, meanDisplacement, nodeOverlap, regionPurity } from '@strata/extension-gpu-layout';
 import { indexRepository } from '@strata/host';
 
 const require = createRequire(import.meta.url);
@@ -45,6 +45,8 @@ interface TestGraph {
   weight: Float32Array;
   /** The containment tree: each node's parent, -1 for none. */
   parent: Int32Array;
+  /** 1 for a file (region purity is measured on files). */
+  isFile: Uint8Array;
 }
 
 function parentsOf(n: number, source: number[], target: number[], contains: (e: number) => boolean): Int32Array {
@@ -85,6 +87,8 @@ function codeLike(nodeCount: number): TestGraph {
       if (other !== files[k]) source.push(files[k]!), target.push(other), weight.push(0.25);
     }
   }
+  const isFile = new Uint8Array(nodeCount);
+  for (const file of files) isFile[file] = 1;
   return {
     name: `generated ${nodeCount}`,
     n: nodeCount,
@@ -92,6 +96,7 @@ function codeLike(nodeCount: number): TestGraph {
     target: Int32Array.from(target),
     weight: Float32Array.from(weight),
     parent: parentsOf(nodeCount, source, target, (e) => weight[e] === 1),
+    isFile,
   };
 }
 
@@ -114,6 +119,7 @@ async function repositoryGraph(path: string): Promise<TestGraph> {
     target: Int32Array.from(target),
     weight: Float32Array.from(weight),
     parent: parentsOf(graph.nodes.length, source, target, (e) => weight[e] === 1),
+    isFile: Uint8Array.from(graph.nodes, (node) => (node.kind === 'file' ? 1 : 0)),
   };
 }
 
@@ -126,21 +132,79 @@ function initialPositions(n: number): Float32Array {
 interface Trace {
   points: Array<{ ms: number; iterations: number; stress: number; neighbourhood: number }>;
   peakRssMb: number;
+  /** The positions of the last point. */
+  final: Float64Array;
+  /** Goes on from `final` on the graph after a 1 % change (`changed`): the positions after `STABILITY_ITERATIONS`. */
+  goOn(changed: ChangedGraph): Promise<ArrayLike<number>>;
+}
+
+/** Iterations each layout goes on for after the 1 % change (Strata: a refine of that many). */
+const STABILITY_ITERATIONS = Number(process.env.LAYOUT_BENCH_STABILITY_ITERATIONS ?? 100);
+
+/** The graph after a 1 % change: new files, each in the directory of an old file and importing it. */
+interface ChangedGraph extends TestGraph {
+  /** Where each node starts: old nodes where the layout left them, new ones next to their directory. */
+  start(final: ArrayLike<number>): Float64Array;
+  oldNodes: Int32Array;
+}
+
+function changedGraph(graph: TestGraph): ChangedGraph {
+  let seed = 99;
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const files = Array.from({ length: graph.n }, (_, i) => i).filter((i) => graph.isFile[i] && graph.parent[i]! >= 0);
+  const added = Math.max(1, Math.ceil(graph.n / 100));
+  const n = graph.n + added;
+  const source = Array.from(graph.source);
+  const target = Array.from(graph.target);
+  const weight = Array.from(graph.weight);
+  const parent = new Int32Array(n);
+  parent.set(graph.parent);
+  const isFile = new Uint8Array(n);
+  isFile.set(graph.isFile);
+  for (let k = 0; k < added; k++) {
+    const node = graph.n + k;
+    const neighbour = files[Math.floor(random() * files.length)]!;
+    parent[node] = graph.parent[neighbour]!;
+    isFile[node] = 1;
+    source.push(parent[node]!), target.push(node), weight.push(1);
+    source.push(node), target.push(neighbour), weight.push(0.25);
+  }
+  return {
+    name: graph.name,
+    n,
+    source: Int32Array.from(source),
+    target: Int32Array.from(target),
+    weight: Float32Array.from(weight),
+    parent,
+    isFile,
+    oldNodes: Int32Array.from({ length: graph.n }, (_, i) => i),
+    start(final) {
+      const start = new Float64Array(2 * n);
+      start.set(Array.from(final));
+      for (let node = graph.n; node < n; node++) {
+        start[2 * node] = final[2 * parent[node]!]! + (random() - 0.5);
+        start[2 * node + 1] = final[2 * parent[node]! + 1]! + (random() - 0.5);
+      }
+      return start;
+    },
+  };
 }
 
 /**
  * Runs `step(chunk)` until the stress stops improving: no 1 % gain over the
  * last `PLATEAU_ITERATIONS` iterations (at least two chunks), or the cap.
  */
-async function trace(graph: TestGraph, chunk: number, step: (iterations: number) => Promise<ArrayLike<number>>): Promise<Trace> {
+async function trace(graph: TestGraph, chunk: number, step: (iterations: number) => Promise<ArrayLike<number>>, goOn: Trace['goOn']): Promise<Trace> {
   const points: Trace['points'] = [];
   const window = Math.max(2 * chunk, PLATEAU_ITERATIONS);
   let ms = 0;
   let iterations = 0;
   let peak = process.memoryUsage().rss;
+  let final = new Float64Array(0);
   while (ms < CAP_MS) {
     const started = performance.now();
     const positions = await step(chunk);
+    final = Float64Array.from(positions);
     ms += performance.now() - started;
     iterations += chunk;
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -151,7 +215,7 @@ async function trace(graph: TestGraph, chunk: number, step: (iterations: number)
       console.error(`  ${iterations} its: ${ms.toFixed(0)} ms, stress ${quality.stress.toFixed(3)}, neighbourhood ${quality.neighbourhood.toFixed(3)}`);
     if (before && quality.stress > before.stress * 0.99 && iterations >= MIN_ITERATIONS) break;
   }
-  return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
+  return { points, peakRssMb: Math.round(peak / 1024 / 1024), final, goOn };
 }
 
 /**
@@ -167,6 +231,7 @@ async function strata(graph: TestGraph): Promise<Trace> {
   let peak = process.memoryUsage().rss;
   let spent = 0;
   let flat = 0;
+  let final = new Float64Array(0);
   for (let iterations = 25; spent < CAP_MS; iterations *= 2) {
     const started = performance.now();
     const positions = await engine.run(
@@ -185,6 +250,7 @@ async function strata(graph: TestGraph): Promise<Trace> {
     );
     const ms = performance.now() - started;
     spent += ms;
+    final = Float64Array.from(positions);
     peak = Math.max(peak, process.memoryUsage().rss);
     const quality = layoutQuality(graph.n, graph.source, graph.target, positions, { sources: QUALITY_SOURCES });
     const best = Math.min(...points.map((point) => point.stress));
@@ -194,7 +260,24 @@ async function strata(graph: TestGraph): Promise<Trace> {
       if (++flat >= 2) break;
     } else flat = 0;
   }
-  return { points, peakRssMb: Math.round(peak / 1024 / 1024) };
+  // After a change, the host refines the saved layout: the old nodes placed, the new ones next to their directory.
+  const goOn: Trace['goOn'] = (changed) =>
+    engine.run(
+      {
+        nodeCount: changed.n,
+        edgeSource: changed.source,
+        edgeTarget: changed.target,
+        edgeWeight: changed.weight,
+        initial: Float32Array.from(changed.start(final)),
+        placed: Uint8Array.from({ length: changed.n }, (_, i) => (i < graph.n ? 1 : 0)),
+        parent: changed.parent,
+        iterations: STABILITY_ITERATIONS,
+        seed: 1,
+        settings: STRATA_SETTINGS,
+      },
+      () => true,
+    );
+  return { points, peakRssMb: Math.round(peak / 1024 / 1024), final, goOn };
 }
 
 async function fa2(graph: TestGraph, chunk: number): Promise<Trace> {
@@ -204,14 +287,32 @@ async function fa2(graph: TestGraph, chunk: number): Promise<Trace> {
   for (let e = 0; e < graph.source.length; e++) g.addEdge(graph.source[e], graph.target[e], { weight: graph.weight[e] });
   const settings = { ...forceAtlas2.inferSettings(g), barnesHutOptimize: true };
   const positions = new Float64Array(2 * graph.n);
-  return trace(graph, chunk, async (iterations) => {
-    forceAtlas2.assign(g, { iterations, settings, getEdgeWeight: 'weight' });
-    g.forEachNode((node: string, attributes: { x: number; y: number }) => {
-      positions[2 * Number(node)] = attributes.x;
-      positions[2 * Number(node) + 1] = attributes.y;
-    });
-    return positions;
-  });
+  return trace(
+    graph,
+    chunk,
+    async (iterations) => {
+      forceAtlas2.assign(g, { iterations, settings, getEdgeWeight: 'weight' });
+      g.forEachNode((node: string, attributes: { x: number; y: number }) => {
+        positions[2 * Number(node)] = attributes.x;
+        positions[2 * Number(node) + 1] = attributes.y;
+      });
+      return positions;
+    },
+    async (changed) => {
+      // ForceAtlas2 goes on from where it stopped, on the changed graph.
+      const start = changed.start(positions);
+      const next = new Graph({ type: 'undirected', multi: true });
+      for (let i = 0; i < changed.n; i++) next.addNode(i, { x: start[2 * i], y: start[2 * i + 1] });
+      for (let e = 0; e < changed.source.length; e++) next.addEdge(changed.source[e], changed.target[e], { weight: changed.weight[e] });
+      forceAtlas2.assign(next, { iterations: STABILITY_ITERATIONS, settings, getEdgeWeight: 'weight' });
+      const after = new Float64Array(2 * changed.n);
+      next.forEachNode((node: string, attributes: { x: number; y: number }) => {
+        after[2 * Number(node)] = attributes.x;
+        after[2 * Number(node) + 1] = attributes.y;
+      });
+      return after;
+    },
+  );
 }
 
 async function d3force(graph: TestGraph, chunk: number): Promise<Trace> {
@@ -228,14 +329,35 @@ async function d3force(graph: TestGraph, chunk: number): Promise<Trace> {
     .force('center', d3.forceCenter(0, 0))
     .stop();
   const positions = new Float64Array(2 * graph.n);
-  return trace(graph, chunk, async (iterations) => {
-    simulation.tick(iterations);
-    for (const node of nodes) {
-      positions[2 * node.index] = node.x;
-      positions[2 * node.index + 1] = node.y;
-    }
-    return positions;
-  });
+  return trace(
+    graph,
+    chunk,
+    async (iterations) => {
+      simulation.tick(iterations);
+      for (const node of nodes) {
+        positions[2 * node.index] = node.x;
+        positions[2 * node.index + 1] = node.y;
+      }
+      return positions;
+    },
+    async (changed) => {
+      // d3-force reheated (alpha 0.3, as its examples do after a change) on the changed graph, from where it stopped.
+      const start = changed.start(positions);
+      const next = Array.from({ length: changed.n }, (_, i) => ({ index: i, x: start[2 * i]!, y: start[2 * i + 1]! }));
+      const nextLinks = Array.from(changed.source, (s, e) => ({ source: s, target: changed.target[e]!, weight: changed.weight[e]! }));
+      d3.forceSimulation(next)
+        .force(
+          'link',
+          d3.forceLink(nextLinks).strength((link) => (link as { weight: number }).weight),
+        )
+        .force('charge', d3.forceManyBody())
+        .force('center', d3.forceCenter(0, 0))
+        .alpha(0.3)
+        .stop()
+        .tick(STABILITY_ITERATIONS);
+      return Float64Array.from(next.flatMap((node) => [node.x, node.y]));
+    },
+  );
 }
 
 const graphs: TestGraph[] = (sizes.length > 0 ? sizes : repo ? [] : [1000, 10_000]).map(codeLike);
@@ -244,6 +366,8 @@ if (repo) graphs.push(await repositoryGraph(repo));
 console.log('| graph | nodes | edges | layout | ms / iteration | iterations | wall ms | final stress | final neighbourhood | peak RSS MB |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 const summary: string[] = [];
+/** Region purity, node overlap and stability of each layout's final positions (extensions/gpu-layout/src/quality.ts). */
+const readability: string[] = [];
 for (const graph of graphs) {
   const chunk = graph.n >= 50_000 ? 10 : 25;
   const results: Record<string, Trace> = {};
@@ -254,6 +378,14 @@ for (const graph of graphs) {
     const last = result.points.at(-1)!;
     console.log(
       `| ${graph.name} | ${graph.n} | ${graph.source.length} | ${name} | ${(last.ms / last.iterations).toFixed(1)} | ${last.iterations} | ${last.ms.toFixed(0)} | ${last.stress.toFixed(3)} | ${last.neighbourhood.toFixed(3)} | ${result.peakRssMb} |`,
+    );
+  }
+  const changed = changedGraph(graph);
+  for (const [name, result] of Object.entries(results)) {
+    const overlap = nodeOverlap(result.final);
+    const after = await result.goOn(changed);
+    readability.push(
+      `| ${graph.name} | ${name} | ${regionPurity(graph.parent, graph.isFile, result.final).toFixed(3)} | ${(overlap.share * 1e6).toFixed(1)} (${overlap.pairs}) | ${(100 * meanDisplacement(result.final, after, changed.oldNodes)).toFixed(2)} % |`,
     );
   }
   if (ONLY.has('strata') && process.env.LAYOUT_BENCH_TRACE)
@@ -282,5 +414,11 @@ for (const graph of graphs) {
     );
   }
 }
+console.log('');
+console.log(
+  `| graph | layout | region purity | overlapping pairs per million (pairs), 3 px discs in 800 px | stability: mean move of old nodes after a 1 % change and ${STABILITY_ITERATIONS} more iterations, % of the diagonal |`,
+);
+console.log('|---|---|---|---|---|');
+for (const line of readability) console.log(line);
 console.log('');
 for (const line of summary) console.log(line);

@@ -235,4 +235,13 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
 }
 
 export type { LayoutBackendInfo, LayoutEngine, LayoutInput, LayoutSettings } from './layout-engine.js';
-export { type LayoutQuality, layoutQuality, type QualityOptions } from './quality.js';
+export {
+  type DrawnSize,
+  type LayoutQuality,
+  layoutQuality,
+  meanDisplacement,
+  nodeOverlap,
+  type QualityOptions,
+  regionPurity,
+  UI_DRAWN_SIZE,
+} from './quality.js';

@@ -1,4 +1,4 @@
-import { createLayoutEngine, layoutQuality } from '@strata/extension-gpu-layout';
+import { createLayoutEngine, layoutQuality, meanDisplacement, nodeOverlap, regionPurity } from '@strata/extension-gpu-layout';
 import t from 'tap';
 
 /** A code-like tree: a root, 8 directories, 12 files each, and a few imports between nearby files. */
@@ -79,4 +79,27 @@ t.test('a backend can be forced; one that cannot load is named', async (t) => {
   const engine = createLayoutEngine();
   t.match(await engine.init('cpu'), { backend: 'cpu', gpu: false });
   await t.rejects(createLayoutEngine().init('tensorflow-gpu'), /no TensorFlow\.js backend could be loaded \(tried tensorflow-gpu\)/);
+});
+
+t.test('region purity, node overlap and stability say what they measure', async (t) => {
+  // 0 root; 1 and 2 sibling directories; 3-5 files of 1; 6-8 files of 2.
+  const parent = Int32Array.from([-1, 0, 0, 1, 1, 1, 2, 2, 2]);
+  const isFile = Uint8Array.from([0, 0, 0, 1, 1, 1, 1, 1, 1]);
+  const apart = Float32Array.from([0, 0, -10, 0, 10, 0, -11, 1, -9, -1, -10, 1, 11, 1, 9, -1, 10, 1]);
+  t.equal(regionPurity(parent, isFile, apart), 1, 'each directory its own region');
+  const mixed = apart.slice();
+  mixed.set([10, 0.5], 2 * 3); // one file of directory 1 among directory 2's
+  t.equal(regionPurity(parent, isFile, mixed), 5 / 6, "a file among its cousins' is not pure");
+  t.equal(regionPurity(Int32Array.from([-1, 0, 0]), Uint8Array.from([0, 1, 1]), [0, 0, 1, 1, 2, 2]), 1, 'no sibling directories: nothing counted');
+
+  t.same(nodeOverlap(apart), { share: 0, pairs: 0 }, 'discs of 3 px in an 800 px picture of 22 units: 0.17 units, none touch');
+  const stacked = apart.slice();
+  stacked.set([11, 1], 2 * 7); // file 7 onto file 6
+  t.equal(nodeOverlap(stacked).pairs, 1);
+  t.equal(nodeOverlap(stacked).share, 1 / 36, 'one pair of the 36');
+
+  const moved = Float32Array.from(apart, (v, i) => (i % 2 === 0 ? v + 2.2 : v));
+  const diagonal = Math.hypot(22, 2); // 1st to 99th percentile of 9 nodes: the whole box
+  t.ok(Math.abs(meanDisplacement(apart, moved, [3, 4, 5]) - 2.2 / diagonal) < 1e-6, 'a shift of 2.2 units over a 22-by-2 picture');
+  t.equal(meanDisplacement(apart, apart, [0, 1, 2]), 0);
 });
