@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
+import { removeOverlaps } from './overlap.js';
 import { normalizedStart } from './start.js';
 import '@tensorflow/tfjs-backend-cpu';
 
@@ -65,12 +66,17 @@ export function createLayoutEngine(): LayoutEngine {
       // the result goes back to the start's units.
       const start = normalizedStart(given);
       const input: LayoutInput = { ...given, initial: start.initial, placed: start.placed };
+      let positions: Float32Array;
       if (refinesSavedLayout(input)) {
         // Most nodes are where the user saw them: refine with short steps, in one level, instead of starting over.
         const rate = input.settings.learningRate ?? defaultLearningRate(input.nodeCount) / 20;
-        return start.restore(await forceLayout({ ...input, settings: { ...input.settings, learningRate: rate } }, progress, 0));
+        positions = await forceLayout({ ...input, settings: { ...input.settings, learningRate: rate } }, progress, 0);
+      } else {
+        positions = await (input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0));
       }
-      return start.restore(await (input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0)));
+      // Nodes whose drawn discs would overlap are parted (overlap.ts).
+      removeOverlaps(positions);
+      return start.restore(positions);
     },
   };
 }
