@@ -8,7 +8,7 @@
  * 800 px), in the layout's units. Each pass finds the pairs closer than a
  * diameter on a grid of cells one diameter wide and moves both nodes of a
  * pair apart by half of what is missing, all of a pass's moves at once; the
- * passes go on until none is left (60 at most: a crowd of a directory's
+ * passes go on until none is left (100 at most: a crowd of a directory's
  * files takes about 30). Linear in n; plain JavaScript on the positions, the
  * same whatever backend computed them. Only where the picture can hold the
  * discs apart: up to about 5,600 nodes (`MAX_COVERED`); a larger map is
@@ -17,7 +17,7 @@
 import { type DrawnSize, UI_DRAWN_SIZE } from './quality.js';
 
 /** Passes over every pair; what is still overlapping after them is left (each stops early once nothing moved). */
-const PASSES = 60;
+const PASSES = 100;
 /**
  * The discs may cover at most this share of the picture for the step to run: beyond, no layout can hold them
  * apart (at 100,000 nodes they would cover four times the picture), and the passes only spend time (8.6 s at
@@ -62,7 +62,7 @@ export function removeOverlaps(positions: Float32Array, size: DrawnSize = UI_DRA
             const ux = apart ? ex / distance : Math.cos(angle);
             const uy = apart ? ey / distance : Math.sin(angle);
             // To a little more than a diameter: exactly one, rounding left many pairs a hair short of it.
-            const push = (diameter * 1.02 - distance) / 2;
+            const push = (diameter * 1.05 - distance) / 2;
             shift[2 * i] = shift[2 * i]! - ux * push;
             shift[2 * i + 1] = shift[2 * i + 1]! - uy * push;
             shift[2 * j] = shift[2 * j]! + ux * push;

@@ -28,6 +28,7 @@
  *   would never part.
  */
 import type { LayoutInput } from './layout-engine.js';
+import { placeNearParents, seededRandom } from './placement.js';
 
 /** The median distance from the center of a start, per square root of n (a fresh result at 1,000 nodes: about 0.34). */
 const START_RADIUS_PER_ROOT_N = 0.35;
@@ -55,7 +56,8 @@ const AS_IS = (positions: Float32Array): Float32Array => positions;
 /** The start of `input` in the engine's units (see the module's comment). */
 export function normalizedStart(input: LayoutInput): NormalizedStart {
   const n = input.nodeCount;
-  const random = xorshift(input.seed);
+  // Another sequence than the host's own start for the same seed.
+  const random = seededRandom(input.seed + 0x9e3779b9);
   if (n === 0) return { initial: new Float32Array(0), placed: input.placed, restore: AS_IS };
   // Which nodes' positions say something: the placed ones when the host says which, every finite one otherwise.
   // (Fewer than two placed: a fresh start the host made, whose every position says something.)
@@ -101,18 +103,9 @@ export function normalizedStart(input: LayoutInput): NormalizedStart {
     // Kept where it is, moved and scaled; placed (1) when the host said so, else (2) only not to be placed again.
     placed[i] = input.placed?.[i] === 1 ? 1 : 2;
   }
-  // Outliers and nodes without a finite position go next to their parent, placed first.
-  const near = (i: number, depth = 0): void => {
-    if (placed[i]) return;
-    const p = input.parent?.[i] ?? -1;
-    if (p >= 0 && p !== i && depth < 256) near(p, depth + 1);
-    // Next to the parent, or (a root) at the middle of the picture.
-    const anchor = p >= 0 && p !== i && placed[p] ? p : -1;
-    initial[2 * i] = (anchor >= 0 ? initial[2 * anchor]! : (mx - cx) * scale) + random();
-    initial[2 * i + 1] = (anchor >= 0 ? initial[2 * anchor + 1]! : (my - cy) * scale) + random();
-    placed[i] = 2;
-  };
-  for (let i = 0; i < n; i++) near(i);
+  // Outliers and nodes without a finite position go next to their parent (a root: the middle of the picture).
+  const done = Uint8Array.from(placed, (flag) => (flag ? 1 : 0));
+  placeNearParents(initial, done, input.parent, random, () => [(mx - cx) * scale + random(), (my - cy) * scale + random()]);
   for (let i = 0; i < n; i++) placed[i] = placed[i] === 1 ? 1 : 0;
   return {
     initial,
@@ -132,22 +125,8 @@ export function normalizedStart(input: LayoutInput): NormalizedStart {
 function freshStart(input: LayoutInput, random: () => number): NormalizedStart {
   const n = input.nodeCount;
   const initial = new Float32Array(2 * n);
-  const done = new Uint8Array(n);
   const spread = Math.sqrt(n);
-  const place = (i: number, depth = 0): void => {
-    if (done[i]) return;
-    const p = input.parent?.[i] ?? -1;
-    if (p >= 0 && p !== i && depth < 256) {
-      place(p, depth + 1);
-      initial[2 * i] = initial[2 * p]! + random();
-      initial[2 * i + 1] = initial[2 * p + 1]! + random();
-    } else {
-      initial[2 * i] = random() * spread;
-      initial[2 * i + 1] = random() * spread;
-    }
-    done[i] = 1;
-  };
-  for (let i = 0; i < n; i++) place(i);
+  placeNearParents(initial, new Uint8Array(n), input.parent, random, () => [random() * spread, random() * spread]);
   return { initial, placed: undefined, restore: AS_IS };
 }
 
@@ -160,15 +139,4 @@ function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return 0;
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-/** Numbers in [-1, 1), the same for a seed. */
-function xorshift(seed: number): () => number {
-  let state = (seed * 2654435761 + 0x9e3779b9) >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return ((state >>> 0) / 4294967296) * 2 - 1;
-  };
 }

@@ -102,7 +102,8 @@ for (const { name, start, placed, roundedTo } of starts) {
     const result = await run(start(fresh), placed);
     const { stress, neighbourhood } = quality(result);
     const said = `stress ${stress.toFixed(3)} (fresh at worst ${worstFresh.stress.toFixed(3)}), neighbourhood ${neighbourhood.toFixed(3)} (fresh at worst ${worstFresh.neighbourhood.toFixed(3)})`;
-    t.ok(stress <= worstFresh.stress, `stress: ${said}`);
+    // Equal is what a good start gives (every run here ends near 0.184): within 1 % of the worst fresh seed.
+    t.ok(stress <= worstFresh.stress * 1.01, `stress: ${said}`);
     // Neighbourhood moves by a tenth from one fresh seed to the next on a graph this small (0.107 to 0.12 here): a
     // start given up for a fresh one (every node at one point) is one more seed, and may land 5 % under the eight.
     t.ok(neighbourhood >= worstFresh.neighbourhood * 0.95, `neighbourhood: ${said}`);
@@ -113,6 +114,6 @@ for (const { name, start, placed, roundedTo } of starts) {
     // The engine's last step (overlap.ts): the graph is small enough for the picture to hold every disc apart.
     // (Not for the start a million units away: its positions, float32, come back as whole sixteenths, and a drawn
     // disc there is 0.2 units wide.)
-    if (roundedTo === undefined) t.equal(nodeOverlap(result).pairs, 0, 'no two nodes overlap as the web UI draws them');
+    if (roundedTo === undefined) t.equal(nodeOverlap(result).pairs, 0, `no two nodes overlap as the web UI draws them (${nodeOverlap(result).pairs} pairs)`);
   });
 }

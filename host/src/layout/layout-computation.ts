@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { LayoutSettings } from '@strata/extension-gpu-layout';
+import { placeNearParents, seededRandom } from '@strata/extension-gpu-layout/placement';
 import type { Position } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
@@ -268,13 +269,7 @@ export class LayoutComputation {
     const placed = new Uint8Array(n);
     /** Nodes whose start is a saved position (the engine refines rather than starts over when most are). */
     const fromSaved = new Uint8Array(n);
-    let state = (seed * 2654435761) >>> 0 || 1;
-    const random = (): number => {
-      state ^= state << 13;
-      state ^= state >>> 17;
-      state ^= state << 5;
-      return ((state >>> 0) / 4294967296) * 2 - 1;
-    };
+    const random = seededRandom(seed);
     const spread = Math.sqrt(n);
     for (let i = 0; i < n; i++) {
       const saved = this.positions.position(ids[i]!);
@@ -285,20 +280,7 @@ export class LayoutComputation {
         fromSaved[i] = 1;
       }
     }
-    const place = (i: number, depth = 0): void => {
-      if (placed[i]) return;
-      const p = parent[i]!;
-      if (p >= 0 && depth < 256) {
-        place(p, depth + 1);
-        initial[2 * i] = initial[2 * p]! + random();
-        initial[2 * i + 1] = initial[2 * p + 1]! + random();
-      } else {
-        initial[2 * i] = random() * spread;
-        initial[2 * i + 1] = random() * spread;
-      }
-      placed[i] = 1;
-    };
-    for (let i = 0; i < n; i++) place(i);
+    placeNearParents(initial, placed, parent, random, () => [random() * spread, random() * spread]);
     return { initial, placed: fromSaved };
   }
 
