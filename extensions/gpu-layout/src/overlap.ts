@@ -14,7 +14,7 @@
  * discs apart: up to about 5,600 nodes (`MAX_COVERED`); a larger map is
  * drawn with its symbols folded and looked at zoomed in.
  */
-import { type DrawnSize, UI_DRAWN_SIZE } from './quality.js';
+import { type DrawnSize, percentileBox, UI_DRAWN_SIZE } from './quality.js';
 
 /** Passes over every pair; what is still overlapping after them is left (each stops early once nothing moved). */
 const PASSES = 100;
@@ -34,7 +34,8 @@ export function removeOverlaps(positions: Float32Array, size: DrawnSize = UI_DRA
   const order = new Int32Array(n);
   for (let pass = 0; pass < PASSES; pass++) {
     // Measured again each pass: parting nodes makes the picture larger, and the discs with it.
-    const diameter = (2 * size.radiusPixels * extentOf(positions)) / size.fitPixels;
+    const box = percentileBox(positions);
+    const diameter = (2 * size.radiusPixels * Math.max(box.width, box.height)) / size.fitPixels;
     if (!(diameter > 0) || !Number.isFinite(diameter)) return;
     // Nodes sorted by cell: the nodes of a cell are a run of `order`, found by binary search.
     for (let i = 0; i < n; i++) cellOf[i] = cellKey(Math.floor(positions[2 * i]! / diameter), Math.floor(positions[2 * i + 1]! / diameter));
@@ -92,13 +93,4 @@ function lowerBound(sorted: Float64Array, key: number): number {
     else high = middle;
   }
   return low;
-}
-
-/** The larger side of the box from the 1st to the 99th percentile of each coordinate (as `nodeOverlap` fits it). */
-function extentOf(positions: Float32Array): number {
-  const n = positions.length / 2;
-  const xs = Float64Array.from({ length: n }, (_, i) => positions[2 * i]!).sort();
-  const ys = Float64Array.from({ length: n }, (_, i) => positions[2 * i + 1]!).sort();
-  const at = (sorted: Float64Array, q: number): number => sorted[Math.min(n - 1, Math.floor(q * n))]!;
-  return Math.max(at(xs, 0.99) - at(xs, 0.01), at(ys, 0.99) - at(ys, 0.01));
 }

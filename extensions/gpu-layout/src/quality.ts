@@ -206,10 +206,8 @@ export const UI_DRAWN_SIZE: DrawnSize = { fitPixels: 800, radiusPixels: 3 };
 export function nodeOverlap(positions: ArrayLike<number>, size: DrawnSize = UI_DRAWN_SIZE): { share: number; pairs: number } {
   const n = positions.length / 2;
   if (n < 2) return { share: 0, pairs: 0 };
-  const xs = Float64Array.from({ length: n }, (_, i) => positions[2 * i]!).sort();
-  const ys = Float64Array.from({ length: n }, (_, i) => positions[2 * i + 1]!).sort();
-  const at = (sorted: Float64Array, q: number): number => sorted[Math.min(n - 1, Math.floor(q * n))]!;
-  const extent = Math.max(at(xs, 0.99) - at(xs, 0.01), at(ys, 0.99) - at(ys, 0.01), 1e-12);
+  const box = percentileBox(positions);
+  const extent = Math.max(box.width, box.height, 1e-12);
   const diameter = (2 * size.radiusPixels * extent) / size.fitPixels;
   const cells = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
@@ -237,15 +235,25 @@ export function nodeOverlap(positions: ArrayLike<number>, size: DrawnSize = UI_D
  * percentile). 0 is perfect: nothing the change did not touch moved.
  */
 export function meanDisplacement(before: ArrayLike<number>, after: ArrayLike<number>, nodes: ArrayLike<number>): number {
-  const n = before.length / 2;
-  const xs = Float64Array.from({ length: n }, (_, i) => before[2 * i]!).sort();
-  const ys = Float64Array.from({ length: n }, (_, i) => before[2 * i + 1]!).sort();
-  const at = (sorted: Float64Array, q: number): number => sorted[Math.min(n - 1, Math.floor(q * n))]!;
-  const diagonal = Math.max(Math.hypot(at(xs, 0.99) - at(xs, 0.01), at(ys, 0.99) - at(ys, 0.01)), 1e-12);
+  const box = percentileBox(before);
+  const diagonal = Math.max(Math.hypot(box.width, box.height), 1e-12);
   let total = 0;
   for (let k = 0; k < nodes.length; k++) {
     const i = nodes[k]!;
     total += Math.hypot(after[2 * i]! - before[2 * i]!, after[2 * i + 1]! - before[2 * i + 1]!);
   }
   return nodes.length === 0 ? 0 : total / nodes.length / diagonal;
+}
+
+/**
+ * The size of a picture, its far outliers left out: the box from the 1st to
+ * the 99th percentile of each coordinate (what the measures above and the
+ * overlap removal fit into the drawn picture).
+ */
+export function percentileBox(positions: ArrayLike<number>): { width: number; height: number } {
+  const n = positions.length / 2;
+  const xs = Float64Array.from({ length: n }, (_, i) => positions[2 * i]!).sort();
+  const ys = Float64Array.from({ length: n }, (_, i) => positions[2 * i + 1]!).sort();
+  const at = (sorted: Float64Array, q: number): number => sorted[Math.min(n - 1, Math.floor(q * n))]!;
+  return { width: at(xs, 0.99) - at(xs, 0.01), height: at(ys, 0.99) - at(ys, 0.01) };
 }
