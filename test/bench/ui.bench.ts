@@ -50,6 +50,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, countMapPixels } from '../helpers/browser.ts';
 import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { generateRepo } from './generate-repo.ts';
+import { referenceSortMs } from './machine-speed.ts';
 import { type ServeProcess, startServeProcess } from './serve-process.ts';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -730,6 +731,7 @@ interface SizeResult {
 const results: SizeResult[] = [];
 /** The machine's load when the benchmark starts (other work on it skews every figure here). */
 const loadAtStart = loadavg();
+const sortMsAtStart = referenceSortMs();
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 await warmUpBrowser(browser);
 const smallest = Math.min(...sizes);
@@ -769,7 +771,7 @@ try {
 const cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '?';
 const chromiumVersion = browser.version();
 console.log(
-  `\nHeadless Chromium ${chromiumVersion} (SwiftShader WebGL), ${VIEWPORT.width}x${VIEWPORT.height}; ${cpu}, ${availableParallelism()} cores; Node ${process.version}; load average (1 min) ${loadAtStart[0]!.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`,
+  `\nHeadless Chromium ${chromiumVersion} (SwiftShader WebGL), ${VIEWPORT.width}x${VIEWPORT.height}; ${cpu}, ${availableParallelism()} cores; Node ${process.version}; load average (1 min) ${loadAtStart[0]!.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end; the machine's speed (Node sorting 1,000,000 doubles, test/bench/machine-speed.ts) ${fmt(sortMsAtStart, 0)} ms at the start, ${fmt(referenceSortMs(), 0)} ms at the end`,
 );
 for (const result of results) {
   const { runs } = result;

@@ -25,7 +25,7 @@ t.test('the generated checks judge each source as the schema says, naming the so
   t.same([config.layout.backend, config.dev, config.plugins.directories], ['wasm', true, ['/x/a', '/x/b']], "variables are coerced to their setting's type");
   t.throws(
     load({ env: { STRATA_LAYOUT_BACKEND: 'gpu' } }),
-    new ConfigError('environment variable STRATA_LAYOUT_BACKEND: must be one of "auto", "tensorflow-gpu", "tensorflow", "wasm", "cpu"'),
+    new ConfigError('environment variable STRATA_LAYOUT_BACKEND: must be one of "auto", "tensorflow-gpu", "tensorflow", "webgpu", "wasm", "cpu"'),
   );
   t.throws(
     load({ env: { STRATA_AUTH_TOKEN: 'short' } }),

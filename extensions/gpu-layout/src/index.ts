@@ -1,7 +1,8 @@
 /**
  * The built-in layout engine: a force layout written as TensorFlow.js
- * tensor operations, so the same code runs on a GPU (tfjs-node-gpu), native
- * TensorFlow (tfjs-node), WebAssembly or plain JavaScript.
+ * tensor operations, so the same code runs on a GPU (tfjs-node-gpu, or
+ * WebGPU through Dawn), native TensorFlow (tfjs-node), WebAssembly or plain
+ * JavaScript.
  *
  * Each iteration is linear in nodes plus edges:
  * - attraction along edges: gather both ends, scale by the edge weight,
@@ -18,15 +19,30 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
 import { removeOverlaps } from './overlap.js';
 import { normalizedStart } from './start.js';
+import { openWebGpu } from './webgpu-device.js';
 import '@tensorflow/tfjs-backend-cpu';
 
 const require = createRequire(import.meta.url);
 
 /** Backends in the order they are tried. */
-const BACKENDS = ['tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const;
+const BACKENDS = ['tensorflow-gpu', 'tensorflow', 'webgpu', 'wasm', 'cpu'] as const;
 
-async function tryBackend(name: (typeof BACKENDS)[number]): Promise<LayoutBackendInfo | undefined> {
+/**
+ * Loads one backend; undefined when it cannot load here. `named`: the user
+ * asked for this one, so WebGPU takes a software adapter too (tests run it on
+ * SwiftShader); tried in turn, it takes only a GPU.
+ */
+async function tryBackend(name: (typeof BACKENDS)[number], named: boolean): Promise<LayoutBackendInfo | undefined> {
   try {
+    if (name === 'webgpu') {
+      const adapter = await openWebGpu();
+      if (!adapter || (!adapter.hardware && !named)) return undefined;
+      await import('@tensorflow/tfjs-backend-webgpu');
+      if (!(await tf.setBackend('webgpu'))) return undefined;
+      await tf.ready();
+      const device = adapter.hardware ? `${adapter.description} (WebGPU)` : `${adapter.description} (WebGPU on a software adapter: the CPU, not a GPU)`;
+      return { backend: 'webgpu', gpu: adapter.hardware, device };
+    }
     if (name === 'tensorflow-gpu' || name === 'tensorflow') {
       // Optional dependencies: present only where their native library could be downloaded.
       await import(name === 'tensorflow-gpu' ? '@tensorflow/tfjs-node-gpu' : '@tensorflow/tfjs-node');
@@ -53,9 +69,10 @@ async function tryBackend(name: (typeof BACKENDS)[number]): Promise<LayoutBacken
 export function createLayoutEngine(): LayoutEngine {
   return {
     async init(preferred?: string): Promise<LayoutBackendInfo> {
-      const order = preferred && preferred !== 'auto' ? [preferred as (typeof BACKENDS)[number]] : BACKENDS;
+      const named = Boolean(preferred && preferred !== 'auto');
+      const order = named ? [preferred as (typeof BACKENDS)[number]] : BACKENDS;
       for (const name of order) {
-        const info = await tryBackend(name);
+        const info = await tryBackend(name, named);
         if (info) return info;
       }
       throw new Error(`no TensorFlow.js backend could be loaded (tried ${order.join(', ')})`);

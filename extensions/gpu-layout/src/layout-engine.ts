@@ -50,7 +50,7 @@ export interface LayoutInput {
 
 /** What an engine knows of where it runs. */
 export interface LayoutBackendInfo {
-  /** The backend in use: `tensorflow-gpu`, `tensorflow`, `wasm` or `cpu`. */
+  /** The backend in use: `tensorflow-gpu`, `tensorflow`, `webgpu`, `wasm` or `cpu`. */
   backend: string;
   /** Whether the backend computes on a GPU it sees. */
   gpu: boolean;
@@ -60,7 +60,7 @@ export interface LayoutBackendInfo {
 
 /** A layout engine. One `run` at a time. */
 export interface LayoutEngine {
-  /** Loads a backend: `preferred`, or the first that loads of GPU, native, wasm, cpu. */
+  /** Loads a backend: `preferred`, or the first that loads of GPU (CUDA), native, WebGPU on a GPU, wasm, cpu. */
   init(preferred?: string): Promise<LayoutBackendInfo>;
   /**
    * Computes positions (x0, y0, x1, y1, ...). `progress` is called after each

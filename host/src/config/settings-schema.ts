@@ -131,8 +131,9 @@ export const StrataSettingsSchema = Type.Object(
       Type.Object(
         {
           backend: Type.Optional(
-            StringEnum(['auto', 'tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const, {
-              description: 'TensorFlow.js backend of the layout: auto takes the first that loads of GPU, native, wasm, cpu.',
+            StringEnum(['auto', 'tensorflow-gpu', 'tensorflow', 'webgpu', 'wasm', 'cpu'] as const, {
+              description:
+                'TensorFlow.js backend of the layout: auto takes the first that loads of native TensorFlow on a GPU, native TensorFlow, WebGPU on a GPU, wasm, cpu (webgpu by name also takes a software adapter).',
             }),
           ),
           maxIterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Largest `iterations` a layout computation accepts.' })),

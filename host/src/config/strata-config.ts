@@ -82,7 +82,7 @@ export interface StrataConfig {
     readonly maxCapabilityCalls: number;
     readonly gitCommitGraph: boolean;
   };
-  readonly layout: { readonly backend: 'auto' | 'tensorflow-gpu' | 'tensorflow' | 'wasm' | 'cpu'; readonly maxIterations: number };
+  readonly layout: { readonly backend: 'auto' | 'tensorflow-gpu' | 'tensorflow' | 'webgpu' | 'wasm' | 'cpu'; readonly maxIterations: number };
   readonly index: { readonly maxFileBytes: number; readonly cache: boolean };
 }
 
