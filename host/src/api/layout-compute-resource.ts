@@ -10,7 +10,7 @@ const StatusSchema = Type.Object({
   iteration: Type.Integer({ description: 'Iterations done.' }),
   iterations: Type.Integer({ description: 'Iterations asked for.' }),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
-  backend: Type.Union([Type.String(), Type.Null()], { description: 'TensorFlow.js backend of the job: tensorflow-gpu, tensorflow, wasm or cpu.' }),
+  backend: Type.Union([Type.String(), Type.Null()], { description: 'TensorFlow.js backend of the job: tensorflow-gpu, tensorflow, webgpu, wasm or cpu.' }),
   seed: Type.Union([Type.Integer(), Type.Null()]),
   nodes: Type.Integer(),
   startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
