@@ -23,6 +23,7 @@ import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import { LayoutComputation } from './layout/layout-computation.js';
 import { LayoutPositionStore, NedbLayoutPositionStore } from './layout/layout-position-store.js';
+import { LivePlacement } from './layout/live-placement.js';
 import { Logger } from './logging/logger.js';
 import { OverlayReapplier } from './overlays/overlay-reapplier.js';
 import { OverlayResultStore } from './overlays/overlay-result-store.js';
@@ -72,6 +73,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(OverlayReapplier);
   container.registerSingleton(PluginWatcher);
   container.registerSingleton(LayoutComputation);
+  container.registerSingleton(LivePlacement);
 
   // API resources: each adds its routes to the HTTP server.
   container.registerSingleton(ApiResource, GraphResource);

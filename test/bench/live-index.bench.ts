@@ -50,6 +50,7 @@ try {
   const { url } = server;
   const updates: Array<{ durationMs: number }> = [];
   const checks: Array<{ stalePaths: number; changedNodes?: number; checkMs: number; durationMs: number }> = [];
+  const placements: Array<{ placed: number; placeMs: number; saveMs: number }> = [];
   let log = '';
   /** The server's last log lines, printed when the benchmark fails. */
   const lastLines: string[] = [];
@@ -65,6 +66,7 @@ try {
       if (lastLines.length > 200) lastLines.shift();
       if (line.includes('"graph updated"')) updates.push(JSON.parse(line) as { durationMs: number });
       if (line.includes('"graph checked against the files')) checks.push(JSON.parse(line) as (typeof checks)[number]);
+      if (line.includes('"placed the new nodes in the saved layout"')) placements.push(JSON.parse(line) as (typeof placements)[number]);
     }
   });
   try {
@@ -106,6 +108,41 @@ try {
         `change ${i} (${['edit', 'add', 'delete'][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`,
       );
     }
+    // Incremental placement (issue 22, point 4): with a layout saved for every node, each file added is placed next
+    // to its directory, and saved, before the change is announced. The server's own time to place and to save (its
+    // log), and the time from the write until the node is served with a position.
+    phase = 'placement';
+    const served = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string; parent?: string }> } };
+    const layout = savedLayout(served.data.nodes);
+    const saved = await fetch(`${url}/api/graph/layout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ positions: layout }),
+    });
+    if (!saved.ok) throw new Error(`saving a layout answered ${saved.status}: ${await saved.text()}`);
+    const placeMs: number[] = [];
+    const placeSaveMs: number[] = [];
+    const placedVisibleMs: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      const seen = placements.length;
+      const file = `pkg2/placed${i}.ts`;
+      const t0 = performance.now();
+      writeFileSync(path.join(repo, file), `import { value } from './file0.js';\nexport const placed${i} = value;\n`);
+      for (;;) {
+        const response = await fetch(`${url}/api/graph/nodes/${encodeURIComponent(`file:${file}`)}`);
+        const body = (await response.json()) as { data?: { position?: unknown } };
+        if (response.status === 200 && body.data?.position && placements.length > seen) break;
+        if (performance.now() - t0 > 20_000) throw new Error(`${file} was not placed within 20 s`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      placedVisibleMs.push(performance.now() - t0);
+      placeMs.push(placements.at(-1)!.placeMs);
+      placeSaveMs.push(placements.at(-1)!.saveMs);
+      process.stderr.write(
+        `placement ${i}: placed in ${placeMs.at(-1)} ms, saved in ${placeSaveMs.at(-1)} ms, served with its position ${placedVisibleMs.at(-1)!.toFixed(0)} ms after the write\n`,
+      );
+    }
+
     // A branch switch: thousands of files changed at once across the repository, as `git checkout` does (edits,
     // deletions and new files), then the time from the last write until the last of each kind is visible over HTTP,
     // and whether the graph has every one of them then.
@@ -196,6 +233,18 @@ try {
         `${median(visibleMs).toFixed(0)} (includes the watcher's 50 ms and the server's 10 ms of event settling)`,
       ],
       ['full re-index / one-file update', `${(coldRun.ms / median(updateMs)).toFixed(0)}x`],
+      [
+        'a file added to a saved layout of every node: placed, in the server ms (median of 7; floor 100)',
+        `${median(placeMs)} (max ${Math.max(...placeMs)}; ${(median(placeMs) / 100).toFixed(2)} of the floor); saved ${median(placeSaveMs)} ms (max ${Math.max(...placeSaveMs)})`,
+      ],
+      ['a file added to a saved layout: served with its position ms after the write (median of 7)', median(placedVisibleMs).toFixed(0)],
+      [
+        'branch switch with the saved layout: nodes placed / placing ms / saving ms (per update)',
+        placements
+          .slice(CHANGES)
+          .map((placement) => `${placement.placed} / ${placement.placeMs} / ${placement.saveMs}`)
+          .join('; ') || 'none',
+      ],
       ['`strata serve` start to its URL s (cache warm) / warm index', `${(serveStartMs / 1000).toFixed(1)} / ${(warmRun.ms / 1000).toFixed(1)}`],
       ['longest request wait in the 2 s after start ms', longestWaitMs.toFixed(0)],
       [
@@ -229,6 +278,28 @@ try {
   }
 } finally {
   rmSync(repo, { recursive: true, force: true });
+}
+
+/** A saved layout for every node: directories on a wide spiral, each other node a unit from its parent. */
+function savedLayout(nodes: ReadonlyArray<{ id: string; parent?: string }>): Record<string, { x: number; y: number }> {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const positions: Record<string, { x: number; y: number }> = {};
+  let k = 0;
+  const place = (id: string, depth: number): { x: number; y: number } => {
+    const known = positions[id];
+    if (known) return known;
+    const parent = byId.get(id)?.parent;
+    const angle = k++ * 2.399963;
+    const at =
+      parent && depth < 64
+        ? ((anchor) => ({ x: anchor.x + Math.cos(angle), y: anchor.y + Math.sin(angle) }))(place(parent, depth + 1))
+        : { x: Math.sqrt(k) * 10 * Math.cos(angle), y: Math.sqrt(k) * 10 * Math.sin(angle) };
+    // Rounded: the saved layout of 205,000 nodes must fit the server's 16 MiB body limit.
+    positions[id] = { x: Math.round(at.x * 1000) / 1000, y: Math.round(at.y * 1000) / 1000 };
+    return at;
+  };
+  for (const node of nodes) place(node.id, 0);
+  return positions;
 }
 
 /** A process's peak resident memory (`VmHWM`, Linux), in KB. */

@@ -9,6 +9,7 @@ import { LiveGraphUpdater } from '../graph/live-graph-updater.js';
 import { HttpServer } from '../http/http-server.js';
 import { LayoutComputation } from '../layout/layout-computation.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
+import { LivePlacement } from '../layout/live-placement.js';
 import { Logger } from '../logging/logger.js';
 import { OverlayReapplier } from '../overlays/overlay-reapplier.js';
 import { OverlayService } from '../overlays/overlay-service.js';
@@ -28,6 +29,8 @@ export interface ServingAddress {
 @injectable()
 export class StrataApp {
   private stopping: Promise<void> | undefined;
+  /** The graph changes announced so far, one after the other (`graph.changed`). */
+  private announcing: Promise<void> = Promise.resolve();
 
   constructor(
     @inject(GraphSource) private readonly source: GraphSource,
@@ -44,6 +47,7 @@ export class StrataApp {
     @inject(PluginWatcher) private readonly pluginWatcher: PluginWatcher,
     @inject(EventBus) private readonly events: EventBus,
     @inject(LayoutComputation) private readonly layoutComputation: LayoutComputation,
+    @inject(LivePlacement) private readonly livePlacement: LivePlacement,
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
   ) {}
@@ -68,6 +72,7 @@ export class StrataApp {
       // Watching starts before the repository is listed, so that what changes while it is indexed is not lost.
       if (this.config.watch) await this.liveUpdater.start();
       this.graph.replace(await this.source.build(onProgress));
+      this.livePlacement.start();
       // Serialize the graph now, so that the first client (the web UI asks for the map) does not wait for it.
       this.graphJson.current();
       this.graphMap.prepare();
@@ -88,9 +93,14 @@ export class StrataApp {
     // Overlays restored from the store were computed on an older graph: apply them again.
     this.reapplier.reapplyRestored();
     this.liveUpdater.onDidUpdate((update) => {
-      this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
       this.reapplier.graphChanged();
       this.graphMap.graphChanged();
+      // The nodes the graph gained are placed in the saved layout before the change is announced, so that a client
+      // following graph.changed finds their positions; the announcements keep their order.
+      this.announcing = this.announcing.then(async () => {
+        await this.livePlacement.placeNew().catch((error: unknown) => this.logger.warn({ err: error }, 'placing the new nodes failed'));
+        this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
+      });
     });
     const plugins = this.plugins.list();
     const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;

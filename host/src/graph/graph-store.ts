@@ -19,6 +19,8 @@ export interface GraphChanges {
   nodes: GraphNode[];
   /** Ids of nodes that were there at the revision asked about and are gone. */
   removedNodes: string[];
+  /** Ids of the nodes of `nodes` that were not there at the revision asked about. */
+  addedNodes: string[];
   /** Edges added or changed, as they are now. */
   edges: GraphEdge[];
   /** Ids of edges that were there at the revision asked about and are gone. */
@@ -174,11 +176,12 @@ export class InMemoryGraphStore implements GraphStore {
       for (const [j, id] of logged.nodeIds.entries()) if (!nodesThen.has(id)) nodesThen.set(id, logged.nodesBefore[j]);
       for (const [j, id] of logged.edgeIds.entries()) if (!edgesThen.has(id)) edgesThen.set(id, logged.edgesBefore[j]);
     }
-    const changes: GraphChanges = { nodes: [], removedNodes: [], edges: [], removedEdges: [] };
+    const changes: GraphChanges = { nodes: [], removedNodes: [], addedNodes: [], edges: [], removedEdges: [] };
     for (const [id, then] of nodesThen) {
       const now = this.nodesById.get(id);
       if (now) {
         if (!then || !sameRecord(then, now)) changes.nodes.push(now);
+        if (!then) changes.addedNodes.push(id);
       } else if (then) changes.removedNodes.push(id);
     }
     for (const [id, then] of edgesThen) {

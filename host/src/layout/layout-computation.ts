@@ -16,8 +16,8 @@ import type { FromLayoutWorker, ToLayoutWorker } from './layout-worker.js';
 const ENGINE_PACKAGE = '@strata/extension-gpu-layout';
 /** How long a cancelled worker has to stop on its own before it is terminated. */
 const CANCEL_GRACE_MS = 100;
-/** How strongly each kind of edge pulls. Containment draws directories as regions. */
-const EDGE_WEIGHTS: Record<string, number> = { contains: 1, imports: 0.25 };
+/** How strongly each kind of edge pulls. Containment draws directories as regions. (live-placement.ts places with them too.) */
+export const EDGE_WEIGHTS: Record<string, number> = { contains: 1, imports: 0.25 };
 
 export type LayoutState = 'idle' | 'running' | 'completed' | 'cancelled' | 'failed';
 

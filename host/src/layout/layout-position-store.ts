@@ -5,6 +5,9 @@ import { DataDirectory } from '../storage/data-directory.js';
 /**
  * The saved layout positions of the graph, saved and cleared as a whole
  * (spec 2.3). Positions are keyed by node id, so they survive re-indexing.
+ * Nodes the live graph gained since are placed one change at a time
+ * (`addPlaced`); they are kept apart on disk, in a document as small as they
+ * are, until the next save or clear takes them in.
  */
 export interface LayoutPositionStore {
   /** Increases by one each time the saved set changes. */
@@ -15,6 +18,8 @@ export interface LayoutPositionStore {
   position(nodeId: string): Position | undefined;
   /** Replaces the saved set; resolves once it is on disk. */
   replaceAll(positions: ReadonlyMap<string, Position>): Promise<void>;
+  /** Adds (or moves) the positions of a few nodes; resolves once they are on disk, and only then are they served. */
+  addPlaced(positions: ReadonlyMap<string, Position>): Promise<void>;
   /** Removes every saved position; resolves with how many there were, once it is on disk. */
   clear(): Promise<number>;
 }
@@ -23,6 +28,8 @@ export interface LayoutPositionStore {
 export const LayoutPositionStore = Symbol('LayoutPositionStore');
 
 const DOCUMENT_ID = 'positions';
+/** The positions added since the saved set was last written whole. */
+const PLACED_ID = 'placed';
 
 /** Saved positions as one document: nedb forbids dots in keys, and node ids hold them. */
 interface PositionsDocument {
@@ -36,6 +43,8 @@ interface PositionsDocument {
 @injectable()
 export class NedbLayoutPositionStore implements LayoutPositionStore {
   private positions = new Map<string, Position>();
+  /** Of `positions`, those added by `addPlaced` since the saved set was last written whole. */
+  private placed = new Map<string, Position>();
   private currentRevision = 0;
   /** Writes run one after the other so that memory and disk agree on the last one. */
   private writes: Promise<unknown> = Promise.resolve();
@@ -52,12 +61,20 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
 
   async load(): Promise<void> {
     const collection = await this.dataDirectory.collection('layout');
-    const document = (await collection.findOne({ _id: DOCUMENT_ID })) as PositionsDocument | null;
     const positions = new Map<string, Position>();
-    if (document) {
-      for (let i = 0; i < document.ids.length; i++) positions.set(document.ids[i]!, { x: document.xs[i]!, y: document.ys[i]! });
+    const placed = new Map<string, Position>();
+    for (const [id, into] of [
+      [DOCUMENT_ID, positions],
+      [PLACED_ID, placed],
+    ] as const) {
+      const document = (await collection.findOne({ _id: id })) as PositionsDocument | null;
+      if (document) for (let i = 0; i < document.ids.length; i++) into.set(document.ids[i]!, { x: document.xs[i]!, y: document.ys[i]! });
     }
+    // Placed nodes count only with a saved set to place them in (a clear that stopped half way left them alone).
+    if (positions.size > 0) for (const [id, position] of placed) positions.set(id, position);
+    else placed.clear();
     this.positions = positions;
+    this.placed = placed;
     this.currentRevision += 1;
   }
 
@@ -67,17 +84,30 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
 
   replaceAll(positions: ReadonlyMap<string, Position>): Promise<void> {
     const copy = new Map(positions);
-    const document: PositionsDocument = { _id: DOCUMENT_ID, ids: [], xs: [], ys: [], savedAt: new Date().toISOString() };
-    for (const [id, { x, y }] of copy) {
-      document.ids.push(id);
-      document.xs.push(x);
-      document.ys.push(y);
-    }
+    const document = positionsDocument(DOCUMENT_ID, copy);
     return this.serialize(async () => {
-      await this.dataDirectory.write('layout', 'the layout', (collection) =>
-        collection.updateOne({ _id: DOCUMENT_ID }, document as unknown as Record<string, unknown>, { upsert: true }),
-      );
+      await this.dataDirectory.write('layout', 'the layout', async (collection) => {
+        await collection.updateOne({ _id: DOCUMENT_ID }, document as unknown as Record<string, unknown>, { upsert: true });
+        // The saved set holds them now; a failure here leaves them in both, the same positions.
+        await collection.deleteOne({ _id: PLACED_ID }, {});
+      });
       this.positions = copy;
+      this.placed = new Map();
+      this.currentRevision += 1;
+    });
+  }
+
+  addPlaced(positions: ReadonlyMap<string, Position>): Promise<void> {
+    return this.serialize(async () => {
+      if (positions.size === 0) return;
+      const placed = new Map(this.placed);
+      for (const [id, position] of positions) placed.set(id, position);
+      const document = positionsDocument(PLACED_ID, placed);
+      await this.dataDirectory.write('layout', 'placed nodes', (collection) =>
+        collection.updateOne({ _id: PLACED_ID }, document as unknown as Record<string, unknown>, { upsert: true }),
+      );
+      this.placed = placed;
+      for (const [id, position] of positions) this.positions.set(id, position);
       this.currentRevision += 1;
     });
   }
@@ -85,8 +115,12 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
   clear(): Promise<number> {
     return this.serialize(async () => {
       const count = this.positions.size;
-      await this.dataDirectory.write('layout', 'clearing the layout', (collection) => collection.deleteOne({ _id: DOCUMENT_ID }, {}));
+      await this.dataDirectory.write('layout', 'clearing the layout', async (collection) => {
+        await collection.deleteOne({ _id: DOCUMENT_ID }, {});
+        await collection.deleteOne({ _id: PLACED_ID }, {});
+      });
       this.positions = new Map();
+      this.placed = new Map();
       this.currentRevision += 1;
       return count;
     });
@@ -97,4 +131,14 @@ export class NedbLayoutPositionStore implements LayoutPositionStore {
     this.writes = next.catch(() => undefined);
     return next;
   }
+}
+
+function positionsDocument(id: string, positions: ReadonlyMap<string, Position>): PositionsDocument {
+  const document: PositionsDocument = { _id: id, ids: [], xs: [], ys: [], savedAt: new Date().toISOString() };
+  for (const [nodeId, { x, y }] of positions) {
+    document.ids.push(nodeId);
+    document.xs.push(x);
+    document.ys.push(y);
+  }
+  return document;
 }
