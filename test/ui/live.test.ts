@@ -8,7 +8,8 @@ import t from 'tap';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { nodePath, postJson, startTestServer } from '../helpers/strata-server.ts';
+import { until } from '../helpers/until.ts';
 
 // A browser and a server per case: more than tap's default two minutes when the machine is busy.
 t.setTimeout(600_000);
@@ -65,6 +66,22 @@ t.test('a file added on disk appears next to its directory, without a reload, th
   const panel = page.getByRole('complementary', { name: 'Node' });
   await panel.locator('button[data-node="file:src/util/added.ts"]').waitFor();
   t.pass('the new importer is listed among the incoming edges');
+  t.same(watched.problems, []);
+});
+
+t.test('with a saved layout, a file added on disk is drawn where the server placed and saved it', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  t.equal((await server.api('/api/graph/layout/compute', postJson({ iterations: 100, seed: 2 }))).status, 200, 'a layout is computed');
+  await until(async () => (await server.api('/api/graph/layout/compute/status')).body.data.state === 'completed', 'the layout computed', 60_000);
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  await writeFile(path.join(repo, 'src/util/placed.ts'), "import { format } from './format';\nexport const placed = format(2);\n");
+  await page.waitForFunction(() => (window as any).strata.isVisible('file:src/util/placed.ts'), undefined, { timeout: 10_000 });
+  const saved = (await server.api(nodePath('file:src/util/placed.ts'))).body.data.position;
+  t.ok(saved, `the server placed it (${JSON.stringify(saved)})`);
+  t.same(await page.evaluate(() => (window as any).strata.position('file:src/util/placed.ts')), saved, 'the page draws it at that position');
   t.same(watched.problems, []);
 });
 
