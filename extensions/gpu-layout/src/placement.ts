@@ -63,11 +63,11 @@ const LOCAL_ITERATIONS = 40;
 /** Nodes around a placed node that push it away: its neighbours, and at most this many of its siblings. */
 const LOCAL_CONTEXT = 64;
 /**
- * Pushes computed in one placement, at most (about 50 ms of the server's thread): a branch switch that adds
- * thousands of files at once gets fewer siblings each, and none past 6,250 new nodes (under 4 each: they are then
+ * Pushes computed in one placement, at most (25 to 50 ms of the server's thread): a branch switch that adds
+ * thousands of files at once gets fewer siblings each, and none past 3,125 new nodes (under 4 each: they are then
  * only put next to their parent). Unbounded, 8,272 new nodes took 3.5 s (bench:live).
  */
-const LOCAL_WORK = 1_000_000;
+const LOCAL_WORK = 500_000;
 
 /**
  * Places nodes the graph gained into a saved layout without a new
@@ -85,13 +85,17 @@ export function placeLocally(fresh: readonly string[], given: LocalGraph, seed =
   const at = (id: string): { x: number; y: number } | undefined => placed.get(id) ?? graph.position(id);
   const isFresh = new Set(fresh);
   const random = seededRandom(seed);
-  // The layout's unit around the new nodes.
+  // The layout's unit around the new nodes: from each of their parents' placed children (each parent once).
   const spans: number[] = [];
+  const parents = new Set<string>();
   for (const id of fresh) {
     const parent = graph.parent(id);
-    const parentAt = parent === undefined ? undefined : graph.position(parent);
+    if (parent !== undefined) parents.add(parent);
+  }
+  for (const parent of parents) {
+    const parentAt = graph.position(parent);
     if (!parentAt) continue;
-    for (const child of graph.children(parent!).slice(0, LOCAL_CONTEXT)) {
+    for (const child of graph.children(parent).slice(0, LOCAL_CONTEXT)) {
       const childAt = isFresh.has(child) ? undefined : graph.position(child);
       if (childAt) spans.push(Math.hypot(childAt.x - parentAt.x, childAt.y - parentAt.y));
     }
