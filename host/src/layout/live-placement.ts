@@ -1,5 +1,4 @@
-import { placeLocally } from '@strata/extension-gpu-layout/placement';
-import type { Position } from '@strata/sdk';
+import { type LocalGraph, placeLocally } from '@strata/extension-gpu-layout/placement';
 import { inject, injectable } from 'tsyringe';
 import { GraphStore } from '../graph/graph-store.js';
 import { Logger } from '../logging/logger.js';
@@ -55,7 +54,7 @@ export class LivePlacement {
     const placed = placeLocally(fresh, this.localGraph(), this.graph.revision);
     const placeMs = performance.now() - started;
     try {
-      await this.positions.addPlaced(placed as Map<string, Position>);
+      await this.positions.addPlaced(placed);
     } catch (error) {
       // The new nodes keep no position (the web UI places them itself); the graph's change is announced all the same.
       this.logger.warn({ err: error, nodes: placed.size }, 'the positions of the nodes the graph gained were not saved');
@@ -70,7 +69,8 @@ export class LivePlacement {
     return { placed: placed.size, placeMs, saveMs };
   }
 
-  private localGraph() {
+  /** The graph around the new nodes, as placeLocally reads it. */
+  private localGraph(): LocalGraph {
     const neighbours = (id: string) => {
       const { incoming, outgoing } = this.graph.edgesOf(id);
       return [
