@@ -125,7 +125,7 @@ export class GraphResource implements ApiResource {
           'so that a client following the graph downloads only what changed: `nodes` and `edges` added or changed, as GET /api/graph serves them now ' +
           '(with `position` and `overlays`), and the ids of those removed. A node or edge changed several times appears once, as it is now; one added and removed again ' +
           'since does not appear. Only graph revisions are followed: saving a layout or applying an overlay changes no revision (follow `layout.finished` and `overlay.*` events). ' +
-          'With a saved layout, the nodes the graph gained come with a position: the server places them next to their directory, and saves them with the layout, before it announces the change (`graph.changed`); no saved position moves. ' +
+          'With a saved layout, the nodes the graph gained come with a position: the server places them next to their directory before it announces the change (`graph.changed`), and saves them with the layout; no saved position moves. ' +
           `The server keeps the changes of the last ${CHANGE_LOG_MAX_REVISIONS.toLocaleString('en-US')} revisions that changed something, and at most ` +
           `${CHANGE_LOG_MAX_ENTRIES.toLocaleString('en-US')} node and edge changes over them. ` +
           '`reset: true`, with empty lists, when it cannot answer from them: `since` is older than what it keeps, after the current revision (the server restarted), ' +

@@ -9,18 +9,17 @@ import { LayoutPositionStore } from './layout-position-store.js';
 export interface PlacementResult {
   /** Nodes given a position. */
   placed: number;
-  /** Time to place them, the saving not counted. */
+  /** Time to place them (they are saved in the background). */
   placeMs: number;
-  /** Time to save them (a small document of their own). */
-  saveMs: number;
 }
 
 /**
  * Places the nodes the live graph gains into the saved layout, as the graph
  * changes: next to their directory, refined locally (placeLocally of the
- * layout extension), every saved position left where it is, and saved with
- * the layout, before the change is announced: a client that follows
- * `graph.changed` finds the new nodes' positions in `GET /api/graph/changes`.
+ * layout extension), every saved position left where it is, and served
+ * before the change is announced (saved in the background): a client that
+ * follows `graph.changed` finds the new nodes' positions in
+ * `GET /api/graph/changes`.
  * Nothing is placed without a saved layout (the web UI places such nodes
  * itself), while a computation runs (it saves every position when it ends),
  * or after a wholesale rebuild of the graph.
@@ -53,20 +52,15 @@ export class LivePlacement {
     const started = performance.now();
     const placed = placeLocally(fresh, this.localGraph(), this.graph.revision);
     const placeMs = performance.now() - started;
-    try {
-      await this.positions.addPlaced(placed);
-    } catch (error) {
-      // The new nodes keep no position (the web UI places them itself); the graph's change is announced all the same.
-      this.logger.warn({ err: error, nodes: placed.size }, 'the positions of the nodes the graph gained were not saved');
-      return undefined;
-    }
-    const saveMs = performance.now() - started - placeMs;
     const rounded = (ms: number): number => Math.round(ms * 10) / 10;
-    this.logger.info(
-      { placed: placed.size, placeMs: rounded(placeMs), saveMs: rounded(saveMs), revision: this.graph.revision },
-      'placed the new nodes in the saved layout',
+    // Served at once; written in the background (the announcement does not wait for the disk).
+    const saving = performance.now();
+    this.positions.addPlaced(placed).then(
+      () => this.logger.info({ saveMs: rounded(performance.now() - saving), revision: this.graph.revision }, 'saved the placed nodes'),
+      (error: unknown) => this.logger.warn({ err: error, nodes: placed.size }, 'the placed nodes were not saved; the next placement writes them again'),
     );
-    return { placed: placed.size, placeMs, saveMs };
+    this.logger.info({ placed: placed.size, placeMs: rounded(placeMs), revision: this.graph.revision }, 'placed the new nodes in the saved layout');
+    return { placed: placed.size, placeMs };
   }
 
   /** The graph around the new nodes, as placeLocally reads it. */
