@@ -76,12 +76,13 @@ t.test('apply: edges follow their nodes; the change log gives the net change sin
     'added and changed nodes, as they are now',
   );
   t.same(since.removedNodes, ['file:b.ts']);
+  t.same(since.addedNodes, ['file:c.ts'], 'of them, the node added (file:a.ts only changed)');
   t.same(
     since.edges.map((edge) => edge.id),
     [imports('c.ts', 'a.ts').id],
   );
   t.same(since.removedEdges, [imports('a.ts', 'b.ts').id]);
-  t.same(store.changesSince(store.revision), { nodes: [], removedNodes: [], edges: [], removedEdges: [] }, 'nothing since now');
+  t.same(store.changesSince(store.revision), { nodes: [], removedNodes: [], addedNodes: [], edges: [], removedEdges: [] }, 'nothing since now');
   t.same(store.changesSince(base + 2)!.removedNodes, ['file:b.ts'], 'from a later revision, only what came after it');
 });
 
@@ -93,12 +94,12 @@ t.test('the change log: net changes only, and undefined where it cannot tell', a
   t.equal(store.apply({ ...none, removedNodes: ['file:tmp.ts'] }), true);
   t.equal(store.apply({ ...none, upsertedNodes: [file('a.ts')] }), false, 'a node upserted as it was changes nothing');
   t.equal(store.revision, base + 2, 'and is no new revision (clients following the graph fetch nothing)');
-  t.same(store.changesSince(base), { nodes: [], removedNodes: [], edges: [], removedEdges: [] }, 'added then removed, and rewritten as it was: no change');
+  t.same(store.changesSince(base), { nodes: [], removedNodes: [], addedNodes: [], edges: [], removedEdges: [] }, 'added then removed, and rewritten as it was: no change');
   t.equal(store.changesSince(store.revision + 1), undefined, 'a revision after the current one');
   t.equal(store.changesSince(1.5), undefined, 'not a revision');
   store.replace(graph([file('a.ts')], []));
   t.equal(store.changesSince(base), undefined, 'before the last replace');
-  t.same(store.changesSince(store.revision), { nodes: [], removedNodes: [], edges: [], removedEdges: [] });
+  t.same(store.changesSince(store.revision), { nodes: [], removedNodes: [], addedNodes: [], edges: [], removedEdges: [] });
 });
 
 t.test(`the change log keeps at most ${CHANGE_LOG_MAX_REVISIONS} revisions and ${CHANGE_LOG_MAX_ENTRIES} changes`, async (t) => {
