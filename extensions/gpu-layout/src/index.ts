@@ -232,6 +232,21 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
     bothColumns(degree, (d) => 1 / Math.sqrt(Math.max(1, d))),
     [n, 2],
   );
+  // Siblings push each other too, one drawn per node and iteration (standing for all of them): the sampled
+  // repulsion alone rarely draws a sibling, and a directory of hundreds of files that import nothing ended as a wide
+  // ring around it, across other regions (eslint's graph: region purity 0.560, ForceAtlas2 0.935; with this, 0.816).
+  const siblingRepulsion = input.settings.siblingRepulsion ?? 2;
+  const siblings = siblingRepulsion > 0 && input.parent ? siblingGroups(input.parent) : undefined;
+  const sibling = siblings && {
+    order: tf.tensor2d(siblings.order, [n, 1], 'int32'),
+    start: tf.tensor1d(siblings.start),
+    size: tf.tensor1d(siblings.size),
+    // A pair's push as the sampled repulsion gives it (repulsion / n), times the siblings the one drawn stands for.
+    scale: tf.tensor2d(
+      bothColumns(siblings.size, (size) => (siblingRepulsion * size * repulsion) / n),
+      [n, 2],
+    ),
+  };
   try {
     for (let iteration = 1; iteration <= input.iterations; iteration++) {
       const cooling = rate + ((finalRate - rate) * (iteration - 1)) / Math.max(1, input.iterations - 1);
@@ -250,6 +265,14 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
         const distance2 = tf.add(tf.sum(tf.square(away), 2, true), 0.01);
         const push = tf.mul(tf.sum(tf.div(away, distance2), 0), repulsion / samples);
         force = tf.add(force, push);
+        if (sibling) {
+          // A position in the node's group of siblings (in `order`), drawn at random.
+          const drawn = tf.floor(tf.mul(tf.randomUniform([n], 0, 1, 'float32', input.seed * 104729 + iteration), sibling.size));
+          const at = tf.cast(tf.minimum(tf.add(sibling.start, drawn), n - 1), 'int32');
+          const awaySibling = tf.sub(p, tf.gatherND(p, tf.gatherND(sibling.order, tf.expandDims(at, 1))));
+          const d2 = tf.add(tf.sum(tf.square(awaySibling), 1, true), 0.01);
+          force = tf.add(force, tf.mul(tf.div(awaySibling, d2), sibling.scale));
+        }
         force = tf.sub(force, tf.mul(p, gravity));
         // Clip each step so no node jumps across the picture, then cool.
         const length = tf.sqrt(tf.add(tf.sum(tf.square(force), 1, true), 1e-9));
@@ -263,7 +286,29 @@ async function forceLayout(input: LayoutInput, progress: (iteration: number) => 
     return (await positions.data()) as Float32Array;
   } finally {
     tf.dispose([positions, weight, sourceIndex, targetIndex, damping]);
+    if (sibling) tf.dispose([sibling.order, sibling.start, sibling.size, sibling.scale]);
   }
+}
+
+/**
+ * Nodes grouped by parent: `order` lists them group after group; each node's group starts at `start` and holds
+ * `size` nodes, itself included (0 for a node without a parent: it has no siblings to draw).
+ */
+function siblingGroups(parent: Int32Array): { order: Int32Array; start: Float32Array; size: Float32Array } {
+  const n = parent.length;
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => parent[a]! - parent[b]! || a - b);
+  const start = new Float32Array(n);
+  const size = new Float32Array(n);
+  for (let k = 0; k < n; ) {
+    let end = k;
+    while (end < n && parent[order[end]!] === parent[order[k]!]) end++;
+    for (let j = k; j < end; j++) {
+      start[order[j]!] = k;
+      size[order[j]!] = parent[order[k]!]! < 0 ? 0 : end - k;
+    }
+    k = end;
+  }
+  return { order, start, size };
 }
 
 export type { LayoutBackendInfo, LayoutEngine, LayoutInput, LayoutSettings } from './layout-engine.js';

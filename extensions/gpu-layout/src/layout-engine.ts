@@ -16,6 +16,8 @@ export interface LayoutSettings {
   negativeSamples?: number;
   /** Pull of every node toward the center (default 0.01). */
   gravity?: number;
+  /** Push between siblings (nodes of one parent), one drawn per node and iteration, relative to the repulsion between any two nodes (default 2; 0: none). */
+  siblingRepulsion?: number;
   /** Step size at the first iteration; it cools linearly to a tenth, and to at most 0.1 (default √n / 33, at least 1; a twentieth of that when refining a saved layout). */
   learningRate?: number;
 }

@@ -49,6 +49,14 @@ export class LayoutComputeResource implements ApiResource {
                   ),
                   negativeSamples: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'Pairs sampled per node and iteration (default 5).' })),
                   gravity: Type.Optional(Type.Number({ minimum: 0, maximum: 10, description: 'Pull toward the center (default 0.01).' })),
+                  siblingRepulsion: Type.Optional(
+                    Type.Number({
+                      minimum: 0,
+                      maximum: 100,
+                      description:
+                        'Push between siblings (the nodes of one directory or file), relative to the push between any two nodes (default 2; 0: none).',
+                    }),
+                  ),
                   learningRate: Type.Optional(
                     Type.Number({
                       exclusiveMinimum: 0,
