@@ -7,7 +7,8 @@
  * Vulkan driver (SwiftShader, lavapipe) may still give an adapter: it computes
  * on the CPU, is told apart here, and is used only when asked for by name.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 /** The adapter Dawn found, as the layout reports it. */
@@ -58,44 +59,20 @@ async function openDawn(): Promise<WebGpuAdapter | undefined> {
   return { hardware, description: said || 'unnamed adapter' };
 }
 
-/** Folders where the dynamic linker looks for libraries, in its order (LD_LIBRARY_PATH, ld.so.conf, the defaults). */
-function libraryFolders(): string[] {
-  const folders = (process.env.LD_LIBRARY_PATH ?? '').split(':').filter((folder) => folder);
-  const readConf = (file: string, depth: number): void => {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return;
-    }
-    for (const raw of text.split('\n')) {
-      const line = raw.replace(/#.*/, '').trim();
-      if (!line) continue;
-      const include = /^include\s+(.+)$/.exec(line);
-      if (!include) {
-        folders.push(line);
-        continue;
-      }
-      if (depth > 3) continue;
-      // `include /etc/ld.so.conf.d/*.conf`: the folder's .conf files.
-      const pattern = include[1]!;
-      const folder = path.dirname(pattern);
-      const suffix = path.basename(pattern).replace(/^\*/, '');
-      let names: string[] = [];
-      try {
-        names = readdirSync(folder).filter((name) => name.endsWith(suffix));
-      } catch {
-        // No such folder.
-      }
-      for (const name of names.sort()) readConf(path.join(folder, name), depth + 1);
-    }
-  };
-  readConf('/etc/ld.so.conf', 0);
-  folders.push('/lib', '/usr/lib', '/lib64', '/usr/lib64');
-  return folders;
-}
-
-/** Whether the Vulkan loader can be found: Dawn prints a warning to the process's stderr when it cannot. */
+/**
+ * Whether the Vulkan loader can be found (Dawn prints a warning to the process's stderr when it cannot): in
+ * LD_LIBRARY_PATH, or in the dynamic linker's cache as `ldconfig -p` lists it. Where ldconfig cannot be run, Dawn
+ * is tried.
+ */
 function hasVulkanLoader(): boolean {
-  return libraryFolders().some((folder) => existsSync(path.join(folder, 'libvulkan.so.1')));
+  const folders = (process.env.LD_LIBRARY_PATH ?? '').split(':').filter((folder) => folder);
+  if (folders.some((folder) => existsSync(path.join(folder, 'libvulkan.so.1')))) return true;
+  for (const ldconfig of ['/sbin/ldconfig', '/usr/sbin/ldconfig', 'ldconfig']) {
+    try {
+      return /\blibvulkan\.so\.1\b/.test(execFileSync(ldconfig, ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }));
+    } catch {
+      // Not there: the next one.
+    }
+  }
+  return true;
 }
