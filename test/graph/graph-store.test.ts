@@ -94,7 +94,11 @@ t.test('the change log: net changes only, and undefined where it cannot tell', a
   t.equal(store.apply({ ...none, removedNodes: ['file:tmp.ts'] }), true);
   t.equal(store.apply({ ...none, upsertedNodes: [file('a.ts')] }), false, 'a node upserted as it was changes nothing');
   t.equal(store.revision, base + 2, 'and is no new revision (clients following the graph fetch nothing)');
-  t.same(store.changesSince(base), { nodes: [], removedNodes: [], addedNodes: [], edges: [], removedEdges: [] }, 'added then removed, and rewritten as it was: no change');
+  t.same(
+    store.changesSince(base),
+    { nodes: [], removedNodes: [], addedNodes: [], edges: [], removedEdges: [] },
+    'added then removed, and rewritten as it was: no change',
+  );
   t.equal(store.changesSince(store.revision + 1), undefined, 'a revision after the current one');
   t.equal(store.changesSince(1.5), undefined, 'not a revision');
   store.replace(graph([file('a.ts')], []));
