@@ -149,8 +149,10 @@ t.test('one data directory, one server: a second is refused, the lock of a dead 
 
 t.test('the lock of a server that was killed and not yet reaped (a zombie) is taken over', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
-  // A child that exits at once under a parent that never reaps it (sleep, exec'd by the shell): a zombie.
-  const parent = spawn('sh', ['-c', 'sh -c "exit 0" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // A child that exits under a parent that never reaps it (sleep, exec'd by the shell): a zombie. It exits once its
+  // parent is sleep: exiting at once, it was reaped by the shell before the exec when the machine was busy (CI).
+  const child = `sh -c 'until [ "$(cat /proc/$PPID/comm)" = sleep ]; do sleep 0.01; done' & echo $!; exec sleep 30`;
+  const parent = spawn('sh', ['-c', child], { stdio: ['ignore', 'pipe', 'ignore'] });
   t.teardown(() => parent.kill('SIGKILL'));
   const zombie = Number((await new Promise<Buffer>((resolve) => parent.stdout.once('data', resolve))).toString().trim());
   let state = '';
