@@ -120,3 +120,15 @@ async function readEvents(t: { teardown(fn: () => unknown): void }, server: Test
     }
   })();
 }
+
+/** Starts a layout computation (`POST /api/graph/layout/compute` with `body`) and waits until it completes; the status its start answered. */
+export async function computeLayout(server: TestServer, body: { iterations: number; seed?: number }): Promise<number> {
+  const started = await server.api('/api/graph/layout/compute', postJson(body));
+  if (started.status !== 200) return started.status;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const { state, error } = (await server.api('/api/graph/layout/compute/status')).body.data;
+    if (state === 'completed') return started.status;
+    if (state !== 'running') throw new Error(`the layout computation ended ${state}: ${error}`);
+  }
+  throw new Error('the layout computation did not complete within 60 s');
+}

@@ -1,10 +1,10 @@
 // Incremental placement (issue 22, point 4): with a saved layout, the nodes the live graph gains get positions next
 // to their directory, saved with the layout, before graph.changed is announced; no saved position moves.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { followEventsConnected, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
+import { computeLayout, followEventsConnected, startTestServer, type TestServer } from '../helpers/strata-server.ts';
 import { until } from '../helpers/until.ts';
 
 type Position = { x: number; y: number };
@@ -23,19 +23,12 @@ async function positionsOf(server: TestServer): Promise<Map<string, Position>> {
   );
 }
 
-/** Computes a layout and waits for it; the status its start answered. */
-async function computeLayout(server: TestServer): Promise<number> {
-  const started = await server.api('/api/graph/layout/compute', postJson({ iterations: 200, seed: 3 }));
-  await until(async () => (await server.api('/api/graph/layout/compute/status')).body.data.state === 'completed', 'the layout computed', 60_000);
-  return started.status;
-}
-
 const distance = (a: Position, b: Position): number => Math.hypot(a.x - b.x, a.y - b.y);
 
 t.test('a file added on disk is placed next to its directory, announced with its position, and saved', async (t) => {
   const repo = await makeRepo(t, repoFiles());
   const server = await startTestServer(t, repo);
-  t.equal(await computeLayout(server), 200, 'a layout is computed');
+  t.equal(await computeLayout(server, { iterations: 200, seed: 3 }), 200, 'a layout is computed');
   const before = await positionsOf(server);
   const revision = (await server.api('/api/graph')).body.meta.revision as number;
   const events = await followEventsConnected(t, server);
@@ -97,10 +90,9 @@ t.test('without a saved layout nothing is placed (the web UI places new nodes it
 t.test('a new directory with files: the directory by its parent, its files around it', async (t) => {
   const repo = await makeRepo(t, repoFiles());
   const server = await startTestServer(t, repo);
-  t.equal(await computeLayout(server), 200, 'a layout is computed');
+  t.equal(await computeLayout(server, { iterations: 200, seed: 3 }), 200, 'a layout is computed');
   const before = await positionsOf(server);
   const events = await followEventsConnected(t, server);
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(path.join(repo, 'src/fresh'));
   await writeFile(path.join(repo, 'src/fresh/a.ts'), "export const a = 'a';\n");
   await writeFile(path.join(repo, 'src/fresh/b.ts'), "import { a } from './a';\nexport const b = a;\n");

@@ -8,8 +8,7 @@ import t from 'tap';
 import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { nodePath, postJson, startTestServer } from '../helpers/strata-server.ts';
-import { until } from '../helpers/until.ts';
+import { computeLayout, nodePath, startTestServer } from '../helpers/strata-server.ts';
 
 // A browser and a server per case: more than tap's default two minutes when the machine is busy.
 t.setTimeout(600_000);
@@ -68,8 +67,7 @@ t.test('a file added on disk appears next to its directory, without a reload, th
 t.test('with a saved layout, a file added on disk is drawn where the server placed and saved it', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const server = await startTestServer(t, repo);
-  t.equal((await server.api('/api/graph/layout/compute', postJson({ iterations: 100, seed: 2 }))).status, 200, 'a layout is computed');
-  await until(async () => (await server.api('/api/graph/layout/compute/status')).body.data.state === 'completed', 'the layout computed', 60_000);
+  t.equal(await computeLayout(server, { iterations: 100, seed: 2 }), 200, 'a layout is computed');
   const watched = await openPage(browser);
   const { page } = watched;
   await openUi(watched, server.url);
