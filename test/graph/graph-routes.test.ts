@@ -204,6 +204,32 @@ t.test('files that cannot be read in full are still nodes, and what was skipped 
   );
 });
 
+t.test("meta.unresolved names paths relative to the repository, never the server's own", async (t) => {
+  // The repository is a folder of the temporary directory, so that an import can lead outside it.
+  const parent = await makeRepo(t, {
+    'outside.ts': 'export {};\n',
+    'repo/package.json': JSON.stringify({ name: 'app', imports: { '#bad': '../outside.js' } }),
+    'repo/a.ts': "import '#missing';\nimport '#bad';\nimport '../outside.ts';\nimport './missing';\n",
+    'repo/broken/package.json': '{ not json',
+    'repo/broken/b.ts': "import '#x';\n",
+  });
+  const repo = path.join(parent, 'repo');
+  const server = await startTestServer(t, repo);
+  const { unresolved, unresolvedCount } = (await server.api('/api/graph')).body.meta;
+  t.equal(unresolvedCount, 5);
+  t.match(unresolved, [
+    { file: 'a.ts', specifier: '#missing', reason: /"#missing" is not defined in package package\.json$/ },
+    { file: 'a.ts', specifier: '#bad', reason: /"\.\.\/outside\.js" defined for '#bad' in the package config package\.json$/ },
+    { file: 'a.ts', specifier: '../outside.ts', reason: 'resolves outside the repository (../outside.ts)' },
+    { file: 'a.ts', specifier: './missing', reason: "Cannot find module './missing'" },
+    { file: 'broken/b.ts', specifier: '#x', reason: /path: "broken\/package\.json"/ },
+  ]);
+  for (const { specifier, reason } of unresolved) {
+    t.notOk(reason.includes(parent), `the reason for ${specifier} does not name the server's directories: ${reason}`);
+    t.notMatch(reason, /(^|[\s'"(])\//, `the reason for ${specifier} has no absolute path: ${reason}`);
+  }
+});
+
 t.test('an empty repository is a graph of one directory', async (t) => {
   const repo = await makeRepo(t, {});
   const server = await startTestServer(t, repo);

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { type NapiResolveOptions, ResolverFactory } from 'oxc-resolver';
 
-/** Where a module specifier leads. */
+/** Where a module specifier leads: a file's absolute path, or why nowhere (with paths relative to the repository). */
 export type Resolution = { kind: 'file'; path: string } | { kind: 'builtin'; name: string } | { kind: 'unresolved'; reason: string };
 
 const BASE_OPTIONS: NapiResolveOptions = {
@@ -39,18 +40,29 @@ const JAVASCRIPT_ALIASES = {
 const JAVASCRIPT_FILE = /\.(c|m)?jsx?$/;
 
 /**
+ * An absolute path in one of oxc's messages (`in package /srv/repo/package.json`, `path: "/srv/repo/x.json"`), after a
+ * space, a quote or a parenthesis and up to the next of those: `/x` on POSIX, `C:\x` or `\\server\x` on Windows.
+ */
+const ABSOLUTE_PATH = path.sep === '/' ? /(?<=^|[\s'"(])\/[^\s'"()]*/g : /(?<=^|[\s'"(])(?:[A-Za-z]:|\\)[\\/][^\s'"()]*/g;
+
+/**
  * Resolves module specifiers as TypeScript and Node do, with oxc's resolver:
  * extensions and `.js` specifiers naming `.ts` sources (for TypeScript
  * files), directory `index` files, `tsconfig.json` `paths`/`baseUrl` (the
  * tsconfig nearest the importing file, through `extends`), and `package.json`
  * `exports`/`imports`/`main`. A tsconfig that cannot be read (its `extends`
  * names a package that is not installed) does not stop resolution: the
- * import is resolved again without it.
+ * import is resolved again without it. The reasons it gives name paths
+ * relative to the repository: they are served, and the server's own
+ * directories are none of a client's business.
  */
 export class ImportResolver {
   private readonly base = new ResolverFactory({ ...BASE_OPTIONS, conditionNames: CONDITIONS.import, tsconfig: 'auto', extensionAlias: TYPESCRIPT_ALIASES });
   /** One resolver per language of the importer, module system and use of tsconfig; they share one cache. */
   private readonly resolvers = new Map<string, ResolverFactory>([[resolverKey(false, 'import', true), this.base]]);
+
+  /** `root`: the repository's absolute path. */
+  constructor(private readonly root: string) {}
 
   /** Forgets what the resolver learnt of the file system (after files were added or removed). */
   clearCache(): void {
@@ -79,7 +91,7 @@ export class ImportResolver {
     }
     if (result.builtin) return { kind: 'builtin', name: result.builtin.resolved };
     if (result.path) return { kind: 'file', path: result.path };
-    return { kind: 'unresolved', reason: result.error ?? 'not found' };
+    return { kind: 'unresolved', reason: result.error === undefined ? 'not found' : withRelativePaths(result.error, this.root, specifier) };
   }
 
   private resolveWith(
@@ -106,4 +118,34 @@ export class ImportResolver {
 
 function resolverKey(javascript: boolean, system: ModuleSystem, tsconfig: boolean): string {
   return `${javascript ? 'js' : 'ts'} ${system} ${tsconfig}`;
+}
+
+/**
+ * `message` with the absolute paths in it relative to `root` (`/srv/repo/package.json` is `package.json`, the root
+ * itself `.`, a path outside it `../x`). An absolute specifier is kept as written.
+ */
+function withRelativePaths(message: string, root: string, specifier: string): string {
+  if (path.isAbsolute(specifier)) {
+    return message
+      .split(specifier)
+      .map((part) => withRelativePaths(part, root, ''))
+      .join(specifier);
+  }
+  // Paths inside the repository first, whose root may hold spaces, as oxc writes them: as they are, and escaped in a
+  // quoted Debug string.
+  const relative = message.replaceAll(root + path.sep, '').replaceAll(escaped(root + path.sep), '');
+  // Then the others: the root itself, and paths outside the repository.
+  return relative.replace(
+    ABSOLUTE_PATH,
+    (absolute) =>
+      path
+        .relative(root, absolute.replaceAll(escaped(path.sep), path.sep))
+        .split(path.sep)
+        .join('/') || '.',
+  );
+}
+
+/** Text as it is inside a JSON string (and a Rust Debug one): backslashes and quotes escaped. */
+function escaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }

@@ -392,7 +392,7 @@ export class RepositoryGraphModel {
       const modulesAt = segments.lastIndexOf('node_modules');
       if (modulesAt !== -1 || outside) {
         const name = bareName ?? (modulesAt !== -1 ? packageNameFromSegments(segments.slice(modulesAt + 1)) : undefined);
-        return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${resolution.path})` };
+        return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${relative})` };
       }
       if (this.isFile(relative)) return { kind: 'file', path: relative };
       // `./worker.ts?worker`, `./style.css?raw`, `./x.js#frag`: the resolver keeps the query on the path.

@@ -72,7 +72,7 @@ export class RepositoryIndexer implements GraphSource {
     let model: RepositoryGraphModel | undefined;
     let cached: Array<FileFacts | undefined> = [];
     const early: FileFacts[] = [];
-    const resolver = new ImportResolver();
+    const resolver = new ImportResolver(root);
     const makeModel = async (): Promise<RepositoryGraphModel> => {
       const listed = new Set(listing.files);
       const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
