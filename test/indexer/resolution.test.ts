@@ -149,6 +149,28 @@ const cases: ResolutionCase[] = [
     expect: { 'file:libs/core/src/index.ts': ['static'], 'file:libs/core/src/parts/wheel.ts': ['static'] },
   },
   {
+    // excalidraw: `@excalidraw/excalidraw/css` is `packages/excalidraw/css.d.ts` through paths, nothing through exports.
+    name: 'tsconfig paths win over the exports of a workspace package of the same name, as in TypeScript',
+    files: {
+      'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'] }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { moduleResolution: 'bundler', paths: { '@acme/draw/*': ['./packages/draw/*'] } } }),
+      'packages/draw/package.json': JSON.stringify({
+        name: '@acme/draw',
+        exports: {
+          '.': { types: './dist/types/index.d.ts', default: './dist/index.js' },
+          './utils': './src/utils-entry.ts',
+          './*': { types: './dist/types/*' },
+        },
+      }),
+      'packages/draw/css.d.ts': 'export {};',
+      'packages/draw/utils.ts': 'export {};',
+      'packages/draw/src/utils-entry.ts': 'export {};',
+      'packages/app/main.ts': "import '@acme/draw/css';\nimport '@acme/draw/utils';",
+    },
+    from: 'packages/app/main.ts',
+    expect: { 'file:packages/draw/css.d.ts': ['static'], 'file:packages/draw/utils.ts': ['static'] },
+  },
+  {
     name: 'pnpm workspaces, with the outDir to rootDir mapping of the package tsconfig',
     files: {
       'package.json': JSON.stringify({ name: 'mono', private: true }),

@@ -12,6 +12,12 @@ const BASE_OPTIONS: NapiResolveOptions = {
   symlinks: false,
 };
 
+/**
+ * A resolver that looks at the tsconfig's `paths` and `baseUrl` alone: no `node_modules`, no `exports` (a package
+ * importing itself by name), no `imports`, no built-ins.
+ */
+const MAPPED_ONLY: NapiResolveOptions = { modules: [], nodePath: false, exportsFields: [], importsFields: [], builtinModules: false };
+
 /** How a reference loads its module, which decides the `exports` and `imports` conditions that apply. */
 export type ModuleSystem = 'import' | 'require';
 
@@ -58,7 +64,7 @@ const ABSOLUTE_PATH = path.sep === '/' ? /(?<=^|[\s'"(])\/[^\s'"()]*/g : /(?<=^|
  */
 export class ImportResolver {
   private readonly base = new ResolverFactory({ ...BASE_OPTIONS, conditionNames: CONDITIONS.import, tsconfig: 'auto', extensionAlias: TYPESCRIPT_ALIASES });
-  /** One resolver per language of the importer, module system and use of tsconfig; they share one cache. */
+  /** One resolver per language of the importer, module system and use of tsconfig (or for `resolveMapped`); they share one cache. */
   private readonly resolvers = new Map<string, ResolverFactory>([[resolverKey(false, 'import', true), this.base]]);
 
   /** `root`: the repository's absolute path. */
@@ -94,6 +100,23 @@ export class ImportResolver {
     return { kind: 'unresolved', reason: result.error === undefined ? 'not found' : withRelativePaths(result.error, this.root, specifier) };
   }
 
+  /**
+   * The file that the `paths` or `baseUrl` of the tsconfig of the file at
+   * `fromFile` map `specifier` to, if any. TypeScript tries them before any
+   * package (moduleResolution bundler, node16 and nodenext alike), so they
+   * win over what a workspace package's `exports` say.
+   */
+  resolveMapped(fromFile: string, specifier: string): string | undefined {
+    const javascript = JAVASCRIPT_FILE.test(fromFile);
+    const resolver = this.resolverFor(`${javascript ? 'js' : 'ts'} mapped`, () => ({
+      ...BASE_OPTIONS,
+      ...MAPPED_ONLY,
+      tsconfig: 'auto',
+      extensionAlias: javascript ? JAVASCRIPT_ALIASES : TYPESCRIPT_ALIASES,
+    }));
+    return resolver.resolveFileSync(fromFile, specifier).path;
+  }
+
   private resolveWith(
     javascript: boolean,
     system: ModuleSystem,
@@ -101,18 +124,23 @@ export class ImportResolver {
     fromFile: string,
     specifier: string,
   ): ReturnType<ResolverFactory['resolveFileSync']> {
-    const key = resolverKey(javascript, system, tsconfig);
+    const resolver = this.resolverFor(resolverKey(javascript, system, tsconfig), () => ({
+      ...BASE_OPTIONS,
+      conditionNames: CONDITIONS[system],
+      extensionAlias: javascript ? JAVASCRIPT_ALIASES : TYPESCRIPT_ALIASES,
+      ...(tsconfig && { tsconfig: 'auto' as const }),
+    }));
+    return resolver.resolveFileSync(fromFile, specifier);
+  }
+
+  /** The resolver kept under `key`, made from `options` the first time (sharing the cache of the others). */
+  private resolverFor(key: string, options: () => NapiResolveOptions): ResolverFactory {
     let resolver = this.resolvers.get(key);
     if (!resolver) {
-      resolver = this.base.cloneWithOptions({
-        ...BASE_OPTIONS,
-        conditionNames: CONDITIONS[system],
-        extensionAlias: javascript ? JAVASCRIPT_ALIASES : TYPESCRIPT_ALIASES,
-        ...(tsconfig && { tsconfig: 'auto' as const }),
-      });
+      resolver = this.base.cloneWithOptions(options());
       this.resolvers.set(key, resolver);
     }
-    return resolver.resolveFileSync(fromFile, specifier);
+    return resolver;
   }
 }
 

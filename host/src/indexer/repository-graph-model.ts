@@ -380,28 +380,35 @@ export class RepositoryGraphModel {
     const bareName = packageNameOf(specifier);
     const workspace = bareName && this.workspaces.find(file, bareName, this.isFileBound);
     if (workspace) {
+      // As in TypeScript, tsconfig `paths` (and `baseUrl`) come before the package and what its `exports` say.
+      const mapped = this.resolver.resolveMapped(from, specifier);
+      const target = mapped === undefined ? undefined : this.fileTarget(mapped, bareName);
+      if (target?.kind === 'file') return target;
       const found = this.workspaces.resolve(workspace, specifier.slice(bareName.length + 1), system, this.isFileBound);
       return 'file' in found ? { kind: 'file', path: found.file } : { kind: 'unresolved', reason: found.reason };
     }
     const resolution = this.resolver.resolve(from, specifier, system);
     if (resolution.kind === 'builtin') return { kind: 'package', name: resolution.name, builtin: true };
-    if (resolution.kind === 'file') {
-      const relative = this.relativePath(resolution.path);
-      const outside = relative.startsWith('../') || path.isAbsolute(relative);
-      const segments = relative.split('/');
-      const modulesAt = segments.lastIndexOf('node_modules');
-      if (modulesAt !== -1 || outside) {
-        const name = bareName ?? (modulesAt !== -1 ? packageNameFromSegments(segments.slice(modulesAt + 1)) : undefined);
-        return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${relative})` };
-      }
-      if (this.isFile(relative)) return { kind: 'file', path: relative };
-      // `./worker.ts?worker`, `./style.css?raw`, `./x.js#frag`: the resolver keeps the query on the path.
-      const bare = relative.replace(/[?#].*$/, '');
-      if (bare !== relative && this.isFile(bare)) return { kind: 'file', path: bare };
-      return { kind: 'unresolved', reason: `resolves to ${relative}, which is not indexed (ignored or skipped)` };
-    }
+    if (resolution.kind === 'file') return this.fileTarget(resolution.path, bareName);
     if (bareName) return { kind: 'package', name: bareName, builtin: false };
     return { kind: 'unresolved', reason: resolution.reason };
+  }
+
+  /** What a resolved file (an absolute path) is in graph terms: a file of the graph, a package (in `node_modules`, or outside the repository), or nothing indexed. */
+  private fileTarget(absolute: string, bareName: string | undefined): Target {
+    const relative = this.relativePath(absolute);
+    const outside = relative.startsWith('../') || path.isAbsolute(relative);
+    const segments = relative.split('/');
+    const modulesAt = segments.lastIndexOf('node_modules');
+    if (modulesAt !== -1 || outside) {
+      const name = bareName ?? (modulesAt !== -1 ? packageNameFromSegments(segments.slice(modulesAt + 1)) : undefined);
+      return name ? { kind: 'package', name, builtin: false } : { kind: 'unresolved', reason: `resolves outside the repository (${relative})` };
+    }
+    if (this.isFile(relative)) return { kind: 'file', path: relative };
+    // `./worker.ts?worker`, `./style.css?raw`, `./x.js#frag`: the resolver keeps the query on the path.
+    const bare = relative.replace(/[?#].*$/, '');
+    if (bare !== relative && this.isFile(bare)) return { kind: 'file', path: bare };
+    return { kind: 'unresolved', reason: `resolves to ${relative}, which is not indexed (ignored or skipped)` };
   }
 }
 
