@@ -171,6 +171,34 @@ const cases: ResolutionCase[] = [
     expect: { 'file:packages/draw/css.d.ts': ['static'], 'file:packages/draw/utils.ts': ['static'] },
   },
   {
+    // payload: the root app/ folder (Next.js) is outside the include of every tsconfig.
+    name: "a file no tsconfig includes is resolved with the nearest tsconfig's paths and baseUrl, as editors and bundlers do",
+    files: {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { baseUrl: '.', paths: { '@payload-config': ['./src/payload.config.ts'], '@/*': ['./src/*'] } },
+        include: ['src'],
+      }),
+      'src/payload.config.ts': 'export default {};',
+      'src/components/Button.tsx': 'export const Button = () => null;',
+      'src/lib/format.ts': 'export {};',
+      'app/(payload)/layout.tsx': "import config from '@payload-config';\nimport { Button } from '@/components/Button';\nimport 'src/lib/format';",
+    },
+    from: 'app/(payload)/layout.tsx',
+    expect: { 'file:src/payload.config.ts': ['static'], 'file:src/components/Button.tsx': ['static'], 'file:src/lib/format.ts': ['static'] },
+  },
+  {
+    name: 'a JavaScript file no tsconfig claims (allowJs off) gets the nearest tsconfig too; a nearer one wins over the root',
+    files: {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { '@/*': ['./src/*'] } } }),
+      'site/tsconfig.json': JSON.stringify({ compilerOptions: { paths: { '@/*': ['./lib/*'] } }, include: ['lib'] }),
+      'src/shared.ts': 'export {};',
+      'site/lib/shared.ts': 'export {};',
+      'site/pages/admin/importMap.js': "import '@/shared';",
+    },
+    from: 'site/pages/admin/importMap.js',
+    expect: { 'file:site/lib/shared.ts': ['static'] },
+  },
+  {
     name: 'pnpm workspaces, with the outDir to rootDir mapping of the package tsconfig',
     files: {
       'package.json': JSON.stringify({ name: 'mono', private: true }),

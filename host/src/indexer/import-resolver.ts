@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { type NapiResolveOptions, ResolverFactory } from 'oxc-resolver';
 
@@ -58,7 +59,9 @@ const ABSOLUTE_PATH = path.sep === '/' ? /(?<=^|[\s'"(])\/[^\s'"()]*/g : /(?<=^|
  * tsconfig nearest the importing file, through `extends`), and `package.json`
  * `exports`/`imports`/`main`. A tsconfig that cannot be read (its `extends`
  * names a package that is not installed) does not stop resolution: the
- * import is resolved again without it. The reasons it gives name paths
+ * import is resolved again without it. A file that no tsconfig includes
+ * gets the `paths` and `baseUrl` of the tsconfig.json nearest to it (see
+ * `resolveMappedByNearest`). The reasons it gives name paths
  * relative to the repository: they are served, and the server's own
  * directories are none of a client's business.
  */
@@ -66,6 +69,14 @@ export class ImportResolver {
   private readonly base = new ResolverFactory({ ...BASE_OPTIONS, conditionNames: CONDITIONS.import, tsconfig: 'auto', extensionAlias: TYPESCRIPT_ALIASES });
   /** One resolver per language of the importer, module system and use of tsconfig (or for `resolveMapped`); they share one cache. */
   private readonly resolvers = new Map<string, ResolverFactory>([[resolverKey(false, 'import', true), this.base]]);
+  /**
+   * The resolvers of `resolveMappedByNearest`, by the importer's language and the tsconfig's path. Each has a cache
+   * of its own: oxc keeps a configured tsconfig, and the tsconfig found for each file, in its cache, where the
+   * resolvers that find theirs would take them for their own.
+   */
+  private readonly nearestResolvers = new Map<string, ResolverFactory>();
+  /** The nearest tsconfig.json at or above a directory of the repository (null: none up to the root). */
+  private readonly nearestTsconfigs = new Map<string, string | null>();
 
   /** `root`: the repository's absolute path. */
   constructor(private readonly root: string) {}
@@ -73,6 +84,8 @@ export class ImportResolver {
   /** Forgets what the resolver learnt of the file system (after files were added or removed). */
   clearCache(): void {
     this.base.clearCache();
+    this.nearestResolvers.clear();
+    this.nearestTsconfigs.clear();
   }
 
   /**
@@ -97,6 +110,8 @@ export class ImportResolver {
     }
     if (result.builtin) return { kind: 'builtin', name: result.builtin.resolved };
     if (result.path) return { kind: 'file', path: result.path };
+    const mapped = this.resolveMappedByNearest(fromFile, specifier);
+    if (mapped !== undefined) return { kind: 'file', path: mapped };
     return { kind: 'unresolved', reason: result.error === undefined ? 'not found' : withRelativePaths(result.error, this.root, specifier) };
   }
 
@@ -114,7 +129,49 @@ export class ImportResolver {
       tsconfig: 'auto',
       extensionAlias: javascript ? JAVASCRIPT_ALIASES : TYPESCRIPT_ALIASES,
     }));
+    return resolver.resolveFileSync(fromFile, specifier).path ?? this.resolveMappedByNearest(fromFile, specifier);
+  }
+
+  /**
+   * Where the `paths` and `baseUrl` of the tsconfig.json nearest to the
+   * file at `fromFile` (in the repository) map a non-relative `specifier`.
+   * oxc gives a file the settings of the nearest tsconfig that includes it,
+   * and none when none does, as tsserver does; but such a file (payload's
+   * root app/ folder, which Next.js builds beside a tsconfig that includes
+   * src/; a .js file where allowJs is off) is built by bundlers with the
+   * nearest tsconfig's settings, and editors resolve its imports so. Asked
+   * only once what oxc found led nowhere, so a file that a tsconfig does
+   * include keeps that one's settings.
+   */
+  private resolveMappedByNearest(fromFile: string, specifier: string): string | undefined {
+    if (/^[./]/.test(specifier) || path.isAbsolute(specifier)) return undefined;
+    const tsconfig = this.nearestTsconfig(path.dirname(fromFile));
+    if (tsconfig === undefined) return undefined;
+    const javascript = JAVASCRIPT_FILE.test(fromFile);
+    const key = `${javascript ? 'js' : 'ts'} ${tsconfig}`;
+    let resolver = this.nearestResolvers.get(key);
+    if (!resolver) {
+      resolver = new ResolverFactory({
+        ...BASE_OPTIONS,
+        ...MAPPED_ONLY,
+        tsconfig: { configFile: tsconfig },
+        extensionAlias: javascript ? JAVASCRIPT_ALIASES : TYPESCRIPT_ALIASES,
+      });
+      this.nearestResolvers.set(key, resolver);
+    }
     return resolver.resolveFileSync(fromFile, specifier).path;
+  }
+
+  /** The tsconfig.json in `directory` (absolute, in the repository) or the nearest above it up to the root. */
+  private nearestTsconfig(directory: string): string | undefined {
+    const known = this.nearestTsconfigs.get(directory);
+    if (known !== undefined) return known ?? undefined;
+    const candidate = path.join(directory, 'tsconfig.json');
+    let found: string | undefined;
+    if (isFile(candidate)) found = candidate;
+    else if (directory.startsWith(this.root + path.sep)) found = this.nearestTsconfig(path.dirname(directory));
+    this.nearestTsconfigs.set(directory, found ?? null);
+    return found;
   }
 
   private resolveWith(
@@ -171,6 +228,15 @@ function withRelativePaths(message: string, root: string, specifier: string): st
         .split(path.sep)
         .join('/') || '.',
   );
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    // A directory it may not look into.
+    return false;
+  }
 }
 
 /** Text as it is inside a JSON string (and a Rust Debug one): backslashes and quotes escaped. */
