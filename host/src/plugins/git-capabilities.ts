@@ -7,7 +7,8 @@ import { inject, injectable } from 'tsyringe';
 import { Semaphore } from '../concurrency/semaphore.js';
 import { StrataConfig } from '../config/strata-config.js';
 import { CapabilityError } from './capability-error.js';
-import { GIT_LOG_FORMAT } from './git-output.js';
+import { type CommitAuthor, GIT_AUTHORSHIP_FORMAT, GIT_LOG_FORMAT, RENAME_CHECK_LIMIT, type SoleAuthorship } from './git-output.js';
+import type { GitOutputKind } from './git-process.js';
 import { GitRunError, GitRunner } from './git-runner.js';
 import { RepositoryPaths } from './repository-paths.js';
 
@@ -37,6 +38,8 @@ export class GitCapabilities {
   private head: { at: number; value: Promise<string> } | undefined;
   /** The blob of every file HEAD holds under the root, by path, for the HEAD it was read at. */
   private committedBlobs: { head: string; blobs: Promise<CommittedBlobs | undefined> } | undefined;
+  /** The files one commit wrote whole at HEAD, read once per HEAD (see `readSoleAuthors`). */
+  private soleAuthors: { head: string; authors: Promise<Map<string, SoleAuthor> | undefined> } | undefined;
   /** The HEAD the commit-graph was last written for. */
   private commitGraph: { head: string; written: Promise<void> } | undefined;
   /** git processes one plugin may run at once: more gains nothing, and each plugin has its own share. */
@@ -117,11 +120,17 @@ export class GitCapabilities {
       this.blames.set(key!, cached);
       return cached;
     }
-    if (head) await this.ensureCommitGraph(head);
     // A file as HEAD has it is blamed at HEAD: the same answer, without git reading its index (a blame of the
     // working tree does, and at 100,000 files that took 0.4 to 0.7 s a file instead of 0.06 to 0.11 s).
-    const asCommitted = head !== '' && stats !== undefined && (await this.isAsCommitted(head, relative, absolute, stats.size));
-    const lines = await this.git(['blame', '--porcelain', ...(asCommitted ? [head] : []), '--', relative], 'blame', call);
+    const committed = head !== '' && stats !== undefined ? await this.committedContent(head, relative, absolute, stats.size) : undefined;
+    const soleAuthor = committed ? (await this.soleAuthorsAt(head))?.get(relative) : undefined;
+    let lines: BlameRange[];
+    if (committed && soleAuthor) {
+      lines = wholeFileRange(committed, soleAuthor);
+    } else {
+      if (head) await this.ensureCommitGraph(head);
+      lines = await this.git(['blame', '--porcelain', ...(committed ? [head] : []), '--', relative], 'blame', call);
+    }
     if (key) {
       this.blames.set(key, lines);
       this.blameRuns += lines.length;
@@ -156,19 +165,61 @@ export class GitCapabilities {
   }
 
   /**
-   * Whether the file's bytes are those of its blob at `head` (git's object
+   * The file's bytes when they are those of its blob at `head` (git's object
    * id of the content, compared with `git ls-tree`'s): then its blame is
-   * HEAD's. A file changed, new, or not readable is not (its blame is the
-   * working tree's, with uncommitted lines).
+   * HEAD's. Undefined for a file changed, new, or not readable (its blame is
+   * the working tree's, with uncommitted lines).
    */
-  private async isAsCommitted(head: string, relative: string, absolute: string, size: number): Promise<boolean> {
+  private async committedContent(head: string, relative: string, absolute: string, size: number): Promise<Buffer | undefined> {
     if (this.committedBlobs?.head !== head) this.committedBlobs = { head, blobs: this.readCommittedBlobs(head) };
     const committed = await this.committedBlobs.blobs;
     const blob = committed?.byPath.get(relative);
-    if (!committed || !blob) return false;
+    if (!committed || !blob) return undefined;
     const content = await readFile(absolute).catch(() => undefined);
-    if (!content || content.length !== size) return false;
-    return createHash(committed.objectFormat).update(`blob ${content.length}\0`).update(content).digest('hex') === blob;
+    if (!content || content.length !== size) return undefined;
+    return createHash(committed.objectFormat).update(`blob ${content.length}\0`).update(content).digest('hex') === blob ? content : undefined;
+  }
+
+  /** The files one commit wrote whole, as of `head`, read once per HEAD; undefined when git cannot say. */
+  private soleAuthorsAt(head: string): Promise<Map<string, SoleAuthor> | undefined> {
+    if (this.soleAuthors?.head !== head) this.soleAuthors = { head, authors: this.readSoleAuthors(head) };
+    return this.soleAuthors.authors;
+  }
+
+  /**
+   * Most files of a repository were written by one commit and never changed
+   * (all of a vendored or generated tree, most tests' fixtures): blame gives
+   * every line of such a file to that commit, and one pass over the history
+   * finds them all, where a blame per file costs a process and a walk of the
+   * history each. Two passes: `git log --no-renames` lists the paths only one
+   * commit touched, by adding them (git-output.ts, `parseSoleAuthorship`);
+   * then the commits among those that deleted files are shown again with
+   * renames and copies found, and a file git sees there as renamed or copied
+   * is left to blame, which would follow it to its old name.
+   */
+  private async readSoleAuthors(head: string): Promise<Map<string, SoleAuthor> | undefined> {
+    try {
+      const history = await this.git(
+        ['log', '--no-color', '--cc', '--no-renames', '--name-status', '-z', GIT_AUTHORSHIP_FORMAT, head, '--'],
+        'sole-authorship',
+      );
+      const renamed = new Set(
+        history.toCheck.length === 0
+          ? []
+          : await this.git(
+              ['log', '--no-color', '--no-walk=unsorted', '--stdin', '-C', `-l${RENAME_CHECK_LIMIT}`, '--name-status', '-z', '--format=%x1e%H', '--'],
+              'renamed-paths',
+              undefined,
+              `${history.toCheck.join('\n')}\n`,
+            ),
+      );
+      const authors = new Map(history.authors.map(([hash, author]) => [hash, { hash, ...author }]));
+      const byPath = new Map<string, SoleAuthor>();
+      for (const [file, hash] of history.files) if (!renamed.has(file)) byPath.set(file, authors.get(hash)!);
+      return byPath;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The blobs of HEAD under the root (`git ls-tree -r`), or undefined when git cannot list them. */
@@ -221,13 +272,16 @@ export class GitCapabilities {
   private git(args: string[], parse: 'blame', call?: GitCall): Promise<BlameRange[]>;
   private git(args: string[], parse: 'log', call?: GitCall): Promise<GitCommit[]>;
   private git(args: string[], parse: 'text', call?: GitCall): Promise<string>;
-  private async git(args: string[], parse: 'blame' | 'log' | 'text', call?: GitCall): Promise<unknown> {
+  private git(args: string[], parse: 'sole-authorship', call?: GitCall): Promise<SoleAuthorship>;
+  private git(args: string[], parse: 'renamed-paths', call: GitCall | undefined, input: string): Promise<string[]>;
+  private async git(args: string[], parse: GitOutputKind, call?: GitCall, input?: string): Promise<unknown> {
     const root = await this.paths.root();
     const release = call ? await call.slots.acquire(call.signal, () => new CapabilityError('the apply has ended')) : undefined;
     try {
       if (call?.signal?.aborted) throw new CapabilityError(`git ${args[0]}: the apply has ended`);
       return await this.gitRunner.run(args, parse as 'text', {
         cwd: root,
+        input,
         maxBuffer: GIT_MAX_BUFFER,
         timeoutMs: this.config.plugins.wallTimeMs,
         signal: call?.signal,
@@ -261,4 +315,18 @@ export interface GitCall {
 interface CommittedBlobs {
   objectFormat: 'sha1' | 'sha256';
   byPath: Map<string, string>;
+}
+
+/** The commit that wrote a whole file, and who made it. */
+interface SoleAuthor extends CommitAuthor {
+  hash: string;
+}
+
+/** A file's blame when one commit wrote it whole: all its lines in one run (none for an empty file), as git counts lines. */
+function wholeFileRange(content: Buffer, author: SoleAuthor): BlameRange[] {
+  if (content.length === 0) return [];
+  let lineCount = 0;
+  for (let at = content.indexOf(10); at >= 0; at = content.indexOf(10, at + 1)) lineCount++;
+  if (content[content.length - 1] !== 10) lineCount++;
+  return [{ startLine: 1, lineCount, ...author }];
 }
