@@ -11,6 +11,7 @@ import { FileReaderPool, type GrowingFileList } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
 import { type RepositoryListing, RepositoryWalker } from './repository-walker.js';
+import { TrackedFiles } from './tracked-files.js';
 import { WorkspacePackages } from './workspace-packages.js';
 
 /** Files whose change alters how every import resolves. */
@@ -26,6 +27,7 @@ const TURN_MS = 10;
 const STAT_SLICE = 1_000;
 
 interface IndexState {
+  tracked: TrackedFiles;
   walker: RepositoryWalker;
   resolver: ImportResolver;
   model: RepositoryGraphModel;
@@ -63,8 +65,10 @@ export class RepositoryIndexer implements GraphSource {
     // The last build's model is let go now, not once the new one is in: holding both raised the server's peak by
     // about 150 MB at 160,000 files (a refresh before this build ends builds anew).
     this.state = undefined;
+    const trackedRead = TrackedFiles.read(root);
     await this.cacheWrite;
-    const walker = new RepositoryWalker(root, [this.config.dataDir]);
+    const tracked = await trackedRead;
+    const walker = new RepositoryWalker(root, [this.config.dataDir], tracked);
     const walk = walker.walkInSteps();
     const listing = walk.listing;
     // Each file's imports are resolved as soon as it is read (on this thread, while the reading threads go on),
@@ -122,7 +126,7 @@ export class RepositoryIndexer implements GraphSource {
     onProgress({ phase: 'resolving', done: 0, total });
     const { nodes, edges } = model.finishLoad(listing.directories, facts, listing.skipped);
     onProgress({ phase: 'resolving', done: total, total });
-    this.state = { walker, resolver, model };
+    this.state = { tracked, walker, resolver, model };
     this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
     if (read.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
     const build = this.buildInfo(model, started);
@@ -143,9 +147,18 @@ export class RepositoryIndexer implements GraphSource {
 
   async refresh(changedPaths: readonly string[]): Promise<GraphRefresh> {
     const started = performance.now();
-    const paths = [...new Set(changedPaths.map(normalize).filter((p) => p !== ''))].sort();
-    if (!this.state || paths.some((p) => LISTING_FILES.test(p))) return { kind: 'rebuilt', graph: await this.build() };
-    const { walker, resolver, model } = this.state;
+    const changed = new Set(changedPaths.map(normalize).filter((p) => p !== ''));
+    if (!this.state || [...changed].some((p) => LISTING_FILES.test(p))) return { kind: 'rebuilt', graph: await this.build() };
+    const { tracked, walker, resolver, model } = this.state;
+    // What git tracks is listed whatever the ignore rules say; the watcher does not see git's index (under .git), so
+    // files that came into it or left it since (`git add -f`, `git rm --cached`) are looked at with the changes.
+    for (const file of await tracked.reread()) {
+      changed.add(file);
+      // An ignored directory listed for the tracked files below it alone goes with the last of them.
+      for (let directory = path.posix.dirname(file); directory !== '.'; directory = path.posix.dirname(directory))
+        if (model.hasDirectory(directory) && walker.isExcluded(directory, true)) changed.add(directory);
+    }
+    const paths = [...changed].sort();
     const root = this.config.repositoryRoot;
 
     const removedFiles = new Set<string>();
@@ -208,6 +221,7 @@ export class RepositoryIndexer implements GraphSource {
       if (isDirectory && link.isSymbolicLink()) continue;
       if (walker.isExcluded(p, isDirectory)) {
         if (model.hasFile(p)) removedFiles.add(p);
+        else if (model.hasDirectory(p)) for (const entry of model.entriesBelow(p)) (entry.kind === 'file' ? removedFiles : removedDirectories).add(entry.path);
         continue;
       }
       const ancestor = newAncestor(p);
@@ -273,9 +287,9 @@ export class RepositoryIndexer implements GraphSource {
     const { model } = this.state;
     const root = this.config.repositoryRoot;
     // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
-    // every few milliseconds. A walker of its own: ignore rules as they are now.
+    // every few milliseconds. A walker of its own: ignore rules, and git's index, as they are now.
     const turn = eventLoopTurns();
-    const walk = new RepositoryWalker(root, [this.config.dataDir]).walkInSteps();
+    const walk = new RepositoryWalker(root, [this.config.dataDir], await TrackedFiles.read(root)).walkInSteps();
     while (walk.step()) await turn();
     const { listing } = walk;
     const now = Date.now();

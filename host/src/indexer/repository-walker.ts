@@ -3,6 +3,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { SkippedEntry } from '../graph/code-graph.js';
 import { readOptional } from './read-optional.js';
+import { TrackedFiles } from './tracked-files.js';
 
 /** Directory names never descended into, wherever they are. */
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
@@ -27,14 +28,18 @@ interface IgnoreScope {
 interface PendingDirectory {
   relativeDir: string;
   scopes: IgnoreScope[];
+  /** Whether the directory is ignored (it is listed for the tracked files below it, and only they are). */
+  ignored: boolean;
 }
 
 /**
  * Lists a repository as git would track it: `.gitignore` files at every
- * level and `.git/info/exclude` are honoured, `.git` and `node_modules` are
- * skipped, and so are the `excluded` absolute paths (the data directory).
- * Symbolic links to files are listed; links to directories are not followed,
- * so link loops cannot trap it.
+ * level and `.git/info/exclude` are honoured, except for the files git
+ * tracks (`tracked`), which are listed whatever they say, as `git ls-files`
+ * lists them; `.git` and `node_modules` are skipped, and so are the
+ * `excluded` absolute paths (the data directory). Symbolic links to files
+ * are listed; links to directories are not followed, so link loops cannot
+ * trap it.
  */
 export class RepositoryWalker {
   /** The excluded paths inside the repository, repository-relative (those outside it cannot be met). */
@@ -46,6 +51,7 @@ export class RepositoryWalker {
   constructor(
     private readonly root: string,
     excluded: readonly string[] = [],
+    private readonly tracked: TrackedFiles = TrackedFiles.NONE,
   ) {
     this.excluded = new Set(
       excluded
@@ -77,7 +83,8 @@ export class RepositoryWalker {
   walkInSteps(relativeDir = ''): { listing: RepositoryListing; step(): boolean } {
     const listing: RepositoryListing = { directories: relativeDir === '' ? [] : [relativeDir], files: [], skipped: [] };
     // Depth first, in name order: the directories to list, the next one last.
-    const pending: PendingDirectory[] = [{ relativeDir, scopes: this.scopesFor(relativeDir) }];
+    const ignored = relativeDir !== '' && this.isIgnoredByRules(relativeDir, true);
+    const pending: PendingDirectory[] = [{ relativeDir, scopes: this.scopesFor(relativeDir), ignored }];
     return {
       listing,
       step: () => {
@@ -92,7 +99,8 @@ export class RepositoryWalker {
 
   /**
    * Whether a path is left out: under `.git`, `node_modules` or an excluded
-   * path, or matched by an ignore rule of any directory above it.
+   * path, or matched by an ignore rule of any directory above it and not
+   * tracked (for a directory: no tracked file below it).
    */
   isExcluded(relativePath: string, isDirectory: boolean): boolean {
     const segments = relativePath.split('/');
@@ -100,12 +108,7 @@ export class RepositoryWalker {
     for (let i = 1; i <= segments.length; i++) {
       if (this.excluded.has(segments.slice(0, i).join('/'))) return true;
     }
-    // A path is out when any directory above it is ignored, as in git.
-    for (let i = 1; i < segments.length; i++) {
-      const ancestor = segments.slice(0, i).join('/');
-      if (isIgnored(this.scopesFor(segments.slice(0, i - 1).join('/')), ancestor, true)) return true;
-    }
-    return isIgnored(this.scopesFor(segments.slice(0, -1).join('/')), relativePath, isDirectory);
+    return this.isIgnoredByRules(relativePath, isDirectory) && !this.isTracked(relativePath, isDirectory);
   }
 
   /** Forgets cached ignore rules (after a `.gitignore` changed). */
@@ -119,7 +122,7 @@ export class RepositoryWalker {
    * next. Synchronous: a walk of thousands of directories is several times
    * faster than with promises.
    */
-  private listDirectory({ relativeDir, scopes }: PendingDirectory, listing: RepositoryListing): PendingDirectory[] {
+  private listDirectory({ relativeDir, scopes, ignored }: PendingDirectory, listing: RepositoryListing): PendingDirectory[] {
     const absoluteDir = relativeDir === '' ? this.root : path.join(this.root, relativeDir);
     let entries: Dirent[];
     try {
@@ -137,7 +140,11 @@ export class RepositoryWalker {
       this.rulesByDirectory.set(relativeDir, null);
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirectories: string[] = [];
+    const subdirectories: PendingDirectory[] = [];
+    /** Whether the ignore rules match an entry of this directory (`asDirectory`: as a directory), or this directory. */
+    const ignoredHere = (relativePath: string, asDirectory: boolean): boolean => ignored || isIgnored(localScopes, relativePath, asDirectory);
+    /** Whether a skipped entry is reported: one the rules ignore is not, unless git tracks it (a link, as a file). */
+    const reported = (relativePath: string, asDirectory: boolean): boolean => !ignoredHere(relativePath, asDirectory) || this.tracked.has(relativePath);
     for (const entry of entries) {
       if (entry.isDirectory() && ALWAYS_SKIPPED.has(entry.name)) continue;
       const relativePath = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
@@ -161,29 +168,44 @@ export class RepositoryWalker {
           continue;
         }
         if (target.isDirectory()) {
-          if (!isIgnored(localScopes, relativePath, true)) listing.skipped.push({ path: relativePath, reason: 'symbolic link to a directory (not followed)' });
+          if (reported(relativePath, true)) listing.skipped.push({ path: relativePath, reason: 'symbolic link to a directory (not followed)' });
           continue;
         }
         if (!target.isFile()) {
           // A pipe would block the reader forever; a device can be endless.
-          if (!isIgnored(localScopes, relativePath, false))
-            listing.skipped.push({ path: relativePath, reason: 'symbolic link to something other than a regular file' });
+          if (reported(relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'symbolic link to something other than a regular file' });
           continue;
         }
         isDirectory = false;
       } else if (!isDirectory && !entry.isFile()) {
-        if (!isIgnored(localScopes, relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'not a regular file' });
+        if (reported(relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'not a regular file' });
         continue;
       }
-      if (isIgnored(localScopes, relativePath, isDirectory)) continue;
+      const ignoredEntry = ignoredHere(relativePath, isDirectory);
+      if (ignoredEntry && !this.isTracked(relativePath, isDirectory)) continue;
       if (isDirectory) {
         listing.directories.push(relativePath);
-        subdirectories.push(relativePath);
+        subdirectories.push({ relativeDir: relativePath, scopes: localScopes, ignored: ignoredEntry });
       } else {
         listing.files.push(relativePath);
       }
     }
-    return subdirectories.map((subdirectory) => ({ relativeDir: subdirectory, scopes: localScopes }));
+    return subdirectories;
+  }
+
+  /** Whether git tracks the file, or (for a directory) a file below it. */
+  private isTracked(relativePath: string, isDirectory: boolean): boolean {
+    return isDirectory ? this.tracked.holdsBelow(relativePath) : this.tracked.has(relativePath);
+  }
+
+  /** Whether an ignore rule matches the path or a directory above it (a path is out when any directory above it is, as in git). */
+  private isIgnoredByRules(relativePath: string, isDirectory: boolean): boolean {
+    const segments = relativePath.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const ancestor = segments.slice(0, i).join('/');
+      if (isIgnored(this.scopesFor(segments.slice(0, i - 1).join('/')), ancestor, true)) return true;
+    }
+    return isIgnored(this.scopesFor(segments.slice(0, -1).join('/')), relativePath, isDirectory);
   }
 
   /** The ignore scopes that apply inside `relativeDir`: the root's exclude file and every `.gitignore` from the root down to it. */
