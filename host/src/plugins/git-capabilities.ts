@@ -64,7 +64,7 @@ export class GitCapabilities {
     this.gitSlots.delete(pluginId);
   }
 
-  /** Ends the git threads (after the sandboxes, whose calls they answer). */
+  /** Ends the git process (after the sandboxes, whose calls it answers). */
   close(): Promise<void> {
     return this.gitRunner.close();
   }
