@@ -268,16 +268,27 @@ t.test('a stored result whose styles are damaged is dropped at a restart; the ot
   host.answers.push({ overlays: [colored(1, 0x123456)] });
   await host.service.apply('paint', {});
   const stored = host.dataDirectory.documents.get('paint') as { overlays: Array<Record<string, unknown>> };
-  t.same(
-    stored.overlays[0],
-    { id: 'main', legend: '{"low":"#000000"}', ids: ['file:src/a.ts'], color: ['#123456'], size: [null], value: [null], badge: [null] },
-    'the rows as stored',
-  );
-  host.dataDirectory.documents.set('other', { ...structuredClone(stored), _id: 'other', overlays: [{ ...stored.overlays[0], color: [] }] });
+  const rows = { ids: ['file:src/a.ts'], color: ['#123456'], size: [null], value: [null], badge: [null] };
+  t.same(stored.overlays[0], { id: 'main', legend: '{"low":"#000000"}', rows: JSON.stringify(rows) }, 'the rows as stored: one JSON text');
+  host.dataDirectory.documents.set('other', {
+    ...structuredClone(stored),
+    _id: 'other',
+    overlays: [{ ...stored.overlays[0], rows: JSON.stringify({ ...rows, color: [] }) }],
+  });
+  host.dataDirectory.documents.set('unparsable', { ...structuredClone(stored), _id: 'unparsable', overlays: [{ ...stored.overlays[0], rows: '{"ids": [' }] });
   const restarted = host.restart();
   await restarted.service.load();
   t.equal(restarted.served.result('other'), undefined, 'a color column without one entry per node: dropped');
+  t.equal(restarted.served.result('unparsable'), undefined, 'rows that are not JSON: dropped');
   t.same(restarted.served.stylesOf('file:src/a.ts'), { paint: { main: { color: '#123456' } } });
+  // As results were kept before the rows became one text: their columns inline.
+  host.dataDirectory.documents.set('paint', {
+    ...structuredClone(stored),
+    overlays: [{ id: 'main', legend: '{"low":"#000000"}', ...rows, color: ['#abcdef'] }],
+  });
+  const again = host.restart();
+  await again.service.load();
+  t.same(again.served.stylesOf('file:src/a.ts'), { paint: { main: { color: '#abcdef' } } }, 'a result kept in the older form is restored');
 });
 
 t.test('a plugin removed (its folder gone): its overlays are forgotten, in memory and in the store', async (t) => {
