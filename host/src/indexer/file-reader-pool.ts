@@ -5,7 +5,7 @@ import type { FileFacts } from './file-reader.js';
 import { MAX_PARSED_NESTING, readFileFacts } from './file-reader.js';
 import { LanguageDetector } from './language-detector.js';
 import type { ReadRequest, ReadResponse } from './parse-worker.js';
-import { isParsedSource } from './source-file-analyzer.js';
+import { isParsedSource } from './source-analyzers.js';
 
 /** Below this many files, starting threads costs more than it saves. */
 const INLINE_LIMIT = 300;

@@ -2,7 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isBinaryFileSync } from 'isbinaryfile';
-import { analyzeSource, countTextLines, type ImportReference, isParsedSource, type SymbolFacts } from './source-file-analyzer.js';
+import { countTextLines } from './line-counts.js';
+import type { ImportReference, SymbolFacts } from './source-analyzer.js';
+import { sourceAnalyzerFor } from './source-analyzers.js';
 
 /**
  * What tells that a file is unchanged, taken from the open file before it
@@ -57,14 +59,20 @@ export interface FileFacts {
  *
  * oxc's parser recurses once per level of nesting on the native stack, and
  * overflowing it kills the process (oxc-project/oxc#24375): a level takes
- * up to about 1.5 KB and one byte of source. A source larger than
- * `parseLimitBytes` is not parsed here: the answer is `undefined`, and the
- * caller sends it to a thread with a stack large enough.
+ * up to about 1.5 KB and one byte of source. Where `parseLimitBytes` is
+ * given (the calling thread), a source of such a parser larger than that is
+ * not parsed, and neither is one whose parser is not loaded on this thread
+ * (a tree-sitter grammar, loaded by the reading threads): the answer is
+ * `undefined`, and the caller sends it to a reading thread.
  */
 export function readFileFacts(root: string, file: string, maxFileBytes: number): FileFacts;
 export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes: number): FileFacts | undefined;
 export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes = Infinity): FileFacts | undefined {
   const name = file.slice(file.lastIndexOf('/') + 1);
+  const analyzer = sourceAnalyzerFor(name);
+  /** Whether this thread leaves a source of `bytes` to a reading thread. */
+  const leftToThread = (bytes: number): boolean =>
+    analyzer !== undefined && parseLimitBytes !== Infinity && (!analyzer.loaded || (analyzer.recursesPerNestingLevel && bytes > parseLimitBytes));
   const facts: FileFacts = { path: file, imports: [], symbols: [] };
   let fd: number | undefined;
   try {
@@ -81,7 +89,7 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
       facts.error = `not read: ${stat.size} bytes is over the limit of ${maxFileBytes} (index.maxFileBytes)`;
       return facts;
     }
-    if (stat.size > parseLimitBytes && isParsedSource(name)) return undefined;
+    if (leftToThread(stat.size)) return undefined;
     const length = readToScratch(fd, maxFileBytes + 1);
     if (length > maxFileBytes) {
       facts.bytes = length;
@@ -89,7 +97,7 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
       return facts;
     }
     // It may have grown since it was looked at.
-    if (length > parseLimitBytes && isParsedSource(name)) return undefined;
+    if (leftToThread(length)) return undefined;
     facts.bytes = length;
     const bytes = scratch.subarray(0, length);
     // Valid UTF-8 without a NUL byte is text (the common case, decided natively); anything else is for isbinaryfile to judge.
@@ -99,16 +107,16 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
       return facts;
     }
     if (!utf8) facts.error = 'not valid UTF-8; read as Latin-1';
-    if (!isParsedSource(name)) return Object.assign(facts, countTextLines(bytes));
+    if (!analyzer) return Object.assign(facts, countTextLines(bytes));
     // Latin-1 maps each byte to one character, so offsets into the text stay offsets into the bytes.
     // Only a file longer than that many bytes can nest deeper.
-    const nesting = bytes.length > MAX_PARSED_NESTING ? nestingDepth(bytes) : 0;
+    const nesting = analyzer.recursesPerNestingLevel && bytes.length > MAX_PARSED_NESTING ? nestingDepth(bytes) : 0;
     if (nesting > MAX_PARSED_NESTING) {
       facts.error = `not parsed: nested ${nesting} deep, more than the parser can take`;
       return Object.assign(facts, countTextLines(bytes));
     }
     const text = bytes.toString(utf8 ? 'utf8' : 'latin1');
-    const analysis = analyzeSource(name, text, bytes);
+    const analysis = analyzer.analyze(name, text, bytes);
     facts.lines = analysis.lines;
     facts.loc = analysis.loc;
     facts.imports = analysis.imports;

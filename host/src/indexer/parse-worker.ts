@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type FileFacts, readFileFacts } from './file-reader.js';
+import { loadAnalyzersOf } from './source-analyzers.js';
 
 interface WorkerOptions {
   root: string;
@@ -23,7 +24,10 @@ export interface ReadResponse {
 }
 
 const { root, maxFileBytes } = workerData as WorkerOptions;
-parentPort!.on('message', ({ id, files }: ReadRequest) => {
+parentPort!.on('message', async ({ id, files }: ReadRequest) => {
+  // A tree-sitter grammar loads on the thread's first file of its language (never rejects: a failed load is each
+  // file's error). Batches that come meanwhile wait for the same load.
+  await loadAnalyzersOf(files);
   const facts = files.map((file): FileFacts => readFileFacts(root, file, maxFileBytes));
   parentPort!.postMessage({ id, facts } satisfies ReadResponse);
 });

@@ -1,35 +1,7 @@
-import type { ImportReferenceKind } from '@strata/sdk';
 import * as oxc from 'oxc-parser';
 import { type ParserOptions, parseSync, Visitor } from 'oxc-parser';
-
-/** A module reference found in a source file. */
-export interface ImportReference {
-  specifier: string;
-  kind: ImportReferenceKind;
-}
-
-/** A symbol declared at the top level of a file, or a method of such a class. */
-export interface SymbolFacts {
-  name: string;
-  kind: 'function' | 'class' | 'method' | 'interface' | 'type';
-  /** 1-based, inclusive. */
-  startLine: number;
-  endLine: number;
-  exported: boolean;
-  /** For a method: the name of its class. */
-  container?: string;
-}
-
-/** What reading one file's text tells. */
-export interface SourceFileFacts {
-  lines: number;
-  /** Lines with something other than white space and comments. */
-  loc: number;
-  imports: ImportReference[];
-  symbols: SymbolFacts[];
-  /** The first syntax error, when the file does not parse; imports found before it are kept. */
-  error?: string;
-}
+import { codeUnitsOf, countLines, lineAt, lineStartsOf } from './line-counts.js';
+import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 
 const PARSER_LANG: Record<string, ParserOptions['lang']> = {
   '.ts': 'ts',
@@ -47,10 +19,18 @@ const IMPORT_CALL = /\bimport\s*\(/g;
 const TYPE_IMPORT_WITHOUT_NAMES = /^import\s+type\s*\{/;
 const TRIPLE_SLASH_PATH = /^\/\s*<reference\s+path\s*=\s*["']([^"']+)["']/;
 
-/** Whether files with this name are parsed for imports. */
-export function isParsedSource(filename: string): boolean {
-  return parserLang(filename) !== undefined;
-}
+/**
+ * JavaScript and TypeScript, read with oxc's parser (see `analyzeSource`).
+ * Always loaded: oxc is a native module, ready on any thread. It recurses
+ * once per level of nesting on the native stack.
+ */
+export const JAVASCRIPT_SOURCE_ANALYZER: SourceAnalyzer = {
+  reads: (filename) => parserLang(filename) !== undefined,
+  loaded: true,
+  load: async () => {},
+  recursesPerNestingLevel: true,
+  analyze: analyzeSource,
+};
 
 function parserLang(filename: string): ParserOptions['lang'] | undefined {
   if (/\.d\.[mc]?ts$/.test(filename)) return 'dts';
@@ -351,35 +331,6 @@ function declaredSymbols(program: LazyNode, line: (offset: number) => number): S
   return [...byKey.values()];
 }
 
-/** A string's UTF-16 code units. */
-function codeUnitsOf(text: string): Uint16Array {
-  const units = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
-  return units;
-}
-
-/** Offsets of the first byte (or code unit) of each line. */
-export function lineStartsOf(bytes: Uint8Array | Uint16Array): Int32Array {
-  let count = 1;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) count++;
-  const starts = new Int32Array(count);
-  let line = 1;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts[line++] = i + 1;
-  return starts;
-}
-
-/** The 1-based line of a byte offset. */
-function lineAt(starts: Int32Array, offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low + 1;
-}
-
 /** The value of a string literal or a template literal without substitutions. */
 function stringLiteral(source: string): string | undefined {
   const trimmed = source.trim();
@@ -393,82 +344,4 @@ function stringLiteral(source: string): string | undefined {
   }
   if (quote === '`' && trimmed.endsWith('`') && !trimmed.includes('${')) return trimmed.slice(1, -1);
   return undefined;
-}
-
-/**
- * Counts lines, and lines holding something other than white space, of a
- * file that is not parsed (no comments to leave out): as `countLines` with no
- * comments, in one pass over the bytes, jumping to the line end natively once
- * a line is known to hold code.
- */
-export function countTextLines(bytes: Uint8Array): { lines: number; loc: number } {
-  const length = bytes.length;
-  let lines = 0;
-  let loc = 0;
-  let position = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  /** A line has begun, blank so far, and is not counted yet. */
-  let blankLineOpen = position > 0;
-  while (position < length) {
-    const byte = bytes[position]!;
-    if (byte === 10) {
-      lines++;
-      blankLineOpen = false;
-      position++;
-    } else if (byte === 32 || byte === 9 || byte === 13 || byte === 11 || byte === 12) {
-      blankLineOpen = true;
-      position++;
-    } else {
-      lines++;
-      loc++;
-      blankLineOpen = false;
-      const end = bytes.indexOf(10, position + 1);
-      if (end === -1) return { lines, loc };
-      position = end + 1;
-    }
-  }
-  return { lines: blankLineOpen ? lines + 1 : lines, loc };
-}
-
-/**
- * Counts lines, and lines holding code: something other than white space
- * (space, tab, CR, LF, vertical tab, form feed, and a byte order mark at the
- * start) outside the given comment spans (offsets into `bytes`, in order). Works on the
- * bytes, without allocating: from each line's first visible byte it jumps to
- * the next line end.
- */
-export function countLines(
-  bytes: Uint8Array | Uint16Array,
-  lineStarts: Int32Array,
-  comments: ReadonlyArray<{ start: number; end: number }>,
-): { lines: number; loc: number } {
-  const length = bytes.length;
-  if (length === 0) return { lines: 0, loc: 0 };
-  // A final line end does not begin another line.
-  const lines = bytes[length - 1] === 10 ? lineStarts.length - 1 : lineStarts.length;
-  let loc = 0;
-  /** Index in `lineStarts` of the line holding `position`. */
-  let line = 0;
-  let lastCounted = -1;
-  let position = bytes[0] === 0xfeff ? 1 : bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  for (let commentIndex = 0; commentIndex <= comments.length && position < length; commentIndex++) {
-    // The code segment before the next comment (or the end).
-    const comment = comments[commentIndex];
-    const segmentEnd = comment ? Math.min(comment.start, length) : length;
-    while (position < segmentEnd) {
-      const byte = bytes[position]!;
-      if (byte === 32 || byte === 9 || byte === 10 || byte === 13 || byte === 11 || byte === 12) {
-        position++;
-        continue;
-      }
-      while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= position) line++;
-      if (line !== lastCounted) {
-        loc++;
-        lastCounted = line;
-      }
-      // Nothing else on this line can add to the count.
-      position = line + 1 < lineStarts.length ? lineStarts[line + 1]! : length;
-    }
-    if (comment && position < comment.end) position = comment.end;
-  }
-  return { lines, loc };
 }

@@ -1,0 +1,31 @@
+import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
+import type { SourceAnalyzer } from './source-analyzer.js';
+
+/**
+ * The parsers of source files, one per language family: the one list a new
+ * language joins (its imports become edges through a `LanguageImportResolver`,
+ * listed in `repository-indexer.ts`). One instance of each per thread: a
+ * tree-sitter grammar is loaded into each reading thread that meets its files.
+ */
+const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [JAVASCRIPT_SOURCE_ANALYZER];
+
+/** The analyzer of files named `filename`, if they are parsed at all. */
+export function sourceAnalyzerFor(filename: string): SourceAnalyzer | undefined {
+  for (const analyzer of SOURCE_ANALYZERS) if (analyzer.reads(filename)) return analyzer;
+  return undefined;
+}
+
+/** Whether files with this name are parsed for imports and symbols. */
+export function isParsedSource(filename: string): boolean {
+  return sourceAnalyzerFor(filename) !== undefined;
+}
+
+/** Loads, on this thread, the analyzers of `files` (repository paths) that are not loaded yet. */
+export async function loadAnalyzersOf(files: readonly string[]): Promise<void> {
+  const loading = new Set<SourceAnalyzer>();
+  for (const file of files) {
+    const analyzer = sourceAnalyzerFor(file.slice(file.lastIndexOf('/') + 1));
+    if (analyzer && !analyzer.loaded) loading.add(analyzer);
+  }
+  await Promise.all([...loading].map((analyzer) => analyzer.load()));
+}
