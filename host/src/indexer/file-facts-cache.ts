@@ -125,12 +125,20 @@ const SAVE_CHUNK_FILES = 2_000;
 
 /**
  * What the facts depend on: the indexer's code as built (every module of
- * this folder), the versions of the parser and of the binary detection, the
- * size limit, and the repository.
+ * this folder), the versions of the parsers (oxc, web-tree-sitter and its
+ * grammars) and of the binary detection, the size limit, and the repository.
  */
 function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
   const hash = createHash('sha256').update(
-    JSON.stringify({ format: 1, repositoryRoot, maxFileBytes, oxcParser: packageVersion('oxc-parser'), isbinaryfile: packageVersion('isbinaryfile') }),
+    JSON.stringify({
+      format: 1,
+      repositoryRoot,
+      maxFileBytes,
+      oxcParser: packageVersion('oxc-parser'),
+      webTreeSitter: packageVersion('web-tree-sitter'),
+      treeSitterPython: packageVersion('tree-sitter-python'),
+      isbinaryfile: packageVersion('isbinaryfile'),
+    }),
   );
   const folder = new URL('.', import.meta.url);
   for (const module of readdirSync(folder)

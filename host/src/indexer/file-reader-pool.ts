@@ -218,11 +218,11 @@ export class FileReaderPool {
     });
   }
 
-  /** Starts the standby thread and has it parse once, ahead of the first live update. */
-  warmUp(sampleFile: string | undefined): void {
+  /** Starts the standby thread and has it parse once (a file of each parser: `sampleFiles`), ahead of the first live update. */
+  warmUp(sampleFiles: readonly string[]): void {
     // Only a head start: a thread that cannot start now fails the read that needs it, not this.
     try {
-      if (sampleFile !== undefined) this.readFew([sampleFile]).catch(() => {});
+      if (sampleFiles.length > 0) this.readFew(sampleFiles).catch(() => {});
       else this.startStandby();
     } catch {
       // Starting the thread failed; a later read tries again.

@@ -5,6 +5,7 @@ import type { GraphDelta } from '../graph/graph-delta.js';
 import { directoryId, edgeId, fileId, packageId, ROOT_PATH, symbolId } from '../graph/node-ids.js';
 import type { FileFacts, FileSignature } from './file-reader.js';
 import type { ImportResolver, ModuleSystem } from './import-resolver.js';
+import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { WorkspacePackages } from './workspace-packages.js';
 
 /** What one file's imports lead to. */
@@ -13,10 +14,9 @@ interface ResolvedImports {
   /** Package names this file imports. */
   packages: string[];
   unresolved: UnresolvedImport[];
+  /** Stems of the files whose coming or going may change what the imports lead to (keys of `dependentsByStem`). */
+  stems: string[];
 }
-
-/** Where a specifier leads, in graph terms. */
-type Target = { kind: 'file'; path: string } | { kind: 'package'; name: string; builtin: boolean } | { kind: 'unresolved'; reason: string };
 
 /**
  * The graph of a repository kept as per-file parts (the file node, its
@@ -31,18 +31,31 @@ export class RepositoryGraphModel {
   private readonly filesBelow = new Map<string, number>();
   /** Reverse index: file id of an import target → files importing it. */
   private readonly importers = new Map<string, Set<string>>();
-  /** Stem of a specifier that led nowhere or to a package → files that wrote it. */
-  private readonly looseByStem = new Map<string, Set<string>>();
+  /**
+   * Stem of a file whose coming or going may change where a file's imports lead → those files: for JavaScript and
+   * TypeScript, the stems of specifiers that led nowhere or to a package; for a language resolver's files, the
+   * stems it names (`LanguageImportResolver.dependencyStems`).
+   */
+  private readonly dependentsByStem = new Map<string, Set<string>>();
   private skipped: SkippedEntry[] = [];
   /** The root with a separator after it: what paths inside the repository start with. */
   private readonly rootPrefix: string;
   /** While a full build's files arrive (`startLoad` to `finishLoad`): every file listed, read or not yet. */
   private listed: ReadonlySet<string> | undefined;
 
+  /** The repository as this model knows it, for the language resolvers. */
+  private readonly repositoryFiles: RepositoryFiles = {
+    isFile: (file) => this.isFile(file),
+    isDirectory: (directory) => directory === '' || this.hasDirectory(directory),
+    filePaths: () => (this.listed ?? this.files).keys(),
+  };
+
   constructor(
     private readonly root: string,
     private readonly resolver: ImportResolver,
     private workspaces: WorkspacePackages,
+    /** The resolvers of other languages' imports (JavaScript and TypeScript are `resolver`'s and the workspaces'). */
+    private readonly languageResolvers: readonly LanguageImportResolver[] = [],
   ) {
     this.rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
   }
@@ -85,13 +98,16 @@ export class RepositoryGraphModel {
   }
 
   /**
-   * Files with an import that resolved to nothing or to a package and whose
-   * specifier ends with one of `stems` (`./util/x.js` ends with `x`).
+   * Files whose imports may lead elsewhere once files of these stems came or
+   * went: JavaScript and TypeScript files with an import that resolved to
+   * nothing or to a package and whose specifier ends with one of `stems`
+   * (`./util/x.js` ends with `x`); files of other languages as their
+   * resolvers say (a Python file importing `a.x`, or `x` from `a`).
    */
-  filesWithLooseImports(stems: ReadonlySet<string>): string[] {
-    const loose = new Set<string>();
-    for (const stem of stems) for (const file of this.looseByStem.get(stem) ?? []) loose.add(file);
-    return [...loose];
+  filesDependingOn(stems: ReadonlySet<string>): string[] {
+    const dependents = new Set<string>();
+    for (const stem of stems) for (const file of this.dependentsByStem.get(stem) ?? []) dependents.add(file);
+    return [...dependents];
   }
 
   /** The files and directories at or below `directory`. */
@@ -223,6 +239,13 @@ export class RepositoryGraphModel {
       for (const edge of part.edges) delta.upsertedEdges.push(edge);
     }
     const toResolve = new Set([...change.readFiles.map((facts) => facts.path), ...change.reresolve]);
+    // Now that the files and directories are as they are on disk, the other languages' resolvers look at what changed.
+    const changedPaths = [...change.removedFiles, ...change.readFiles.map((facts) => facts.path), ...change.addedDirectories, ...change.removedDirectories];
+    for (const languageResolver of this.languageResolvers) {
+      const again = languageResolver.afterChange(changedPaths, this.repositoryFiles);
+      if (again !== 'all') for (const file of again) toResolve.add(file);
+      else for (const file of this.files.keys()) if (languageResolver.resolves(file)) toResolve.add(file);
+    }
     for (const file of toResolve) {
       if (!this.files.has(file)) continue;
       const before = new Set((this.imports.get(file)?.edges ?? []).map((edge) => edge.id));
@@ -306,55 +329,66 @@ export class RepositoryGraphModel {
   private resolveFile(file: string): void {
     const facts = this.files.get(file)!;
     if (facts.imports.length === 0) {
-      this.imports.set(file, { edges: [], packages: [], unresolved: [] });
+      this.imports.set(file, { edges: [], packages: [], unresolved: [], stems: [] });
       return;
     }
     const from = path.join(this.root, file);
     const source = fileId(file);
+    const languageResolver = this.languageResolvers.find((candidate) => candidate.resolves(file));
     const byTarget = new Map<string, { references: Set<ImportReferenceKind>; specifiers: string[] }>();
     const packages = new Set<string>();
     const unresolved: UnresolvedImport[] = [];
+    const stems = new Set<string>();
     for (const reference of facts.imports) {
-      const target = this.locate(file, from, reference.specifier, reference.kind === 'require' ? 'require' : 'import');
-      let targetId: string;
-      if (target.kind === 'unresolved') {
-        unresolved.push({ file, specifier: reference.specifier, reason: target.reason });
-        continue;
-      } else if (target.kind === 'file') {
-        if (target.path === file) continue;
-        targetId = fileId(target.path);
+      let resolved: ResolvedReference[];
+      if (languageResolver) {
+        resolved = languageResolver.resolve(file, reference, this.repositoryFiles);
+        for (const stem of languageResolver.dependencyStems(file, reference)) stems.add(stem);
       } else {
-        targetId = packageId(target.name);
-        if (!packages.has(target.name)) {
-          packages.add(target.name);
-          const entry = this.packageUsers.get(target.name);
-          if (entry) entry.users++;
-          else this.packageUsers.set(target.name, { builtin: target.builtin, users: 1 });
-        }
+        const target = this.locate(file, from, reference.specifier, reference.kind === 'require' ? 'require' : 'import');
+        resolved = [{ specifier: reference.specifier, target }];
+        // A file added later may satisfy an import that led nowhere, or to a package (through tsconfig paths).
+        if (target.kind !== 'file') stems.add(specifierStem(reference.specifier));
       }
-      let entry = byTarget.get(targetId);
-      if (!entry) byTarget.set(targetId, (entry = { references: new Set(), specifiers: [] }));
-      entry.references.add(reference.kind);
-      if (!entry.specifiers.includes(reference.specifier)) entry.specifiers.push(reference.specifier);
+      for (const { specifier, target } of resolved) {
+        let targetId: string;
+        if (target.kind === 'unresolved') {
+          unresolved.push({ file, specifier, reason: target.reason });
+          continue;
+        } else if (target.kind === 'no-file') {
+          continue;
+        } else if (target.kind === 'file') {
+          if (target.path === file) continue;
+          targetId = fileId(target.path);
+        } else {
+          targetId = packageId(target.name);
+          if (!packages.has(target.name)) {
+            packages.add(target.name);
+            const entry = this.packageUsers.get(target.name);
+            if (entry) entry.users++;
+            else this.packageUsers.set(target.name, { builtin: target.builtin, users: 1 });
+          }
+        }
+        let entry = byTarget.get(targetId);
+        if (!entry) byTarget.set(targetId, (entry = { references: new Set(), specifiers: [] }));
+        entry.references.add(reference.kind);
+        if (!entry.specifiers.includes(specifier)) entry.specifiers.push(specifier);
+      }
     }
     const edges: GraphEdge[] = [];
     for (const [target, { references, specifiers }] of byTarget) {
       edges.push({ id: edgeId('imports', source, target), source, target, kind: 'imports', references: [...references].sort(), specifiers });
       if (target.startsWith('file:')) addTo(this.importers, target, file);
-      else for (const specifier of specifiers) addTo(this.looseByStem, specifierStem(specifier), file);
     }
-    for (const entry of unresolved) addTo(this.looseByStem, specifierStem(entry.specifier), file);
-    this.imports.set(file, { edges, packages: [...packages], unresolved });
+    for (const stem of stems) addTo(this.dependentsByStem, stem, file);
+    this.imports.set(file, { edges, packages: [...packages], unresolved, stems: [...stems] });
   }
 
   private forgetImports(file: string): void {
     const resolved = this.imports.get(file);
     if (!resolved) return;
-    for (const edge of resolved.edges) {
-      if (edge.target.startsWith('file:')) removeFrom(this.importers, edge.target, file);
-      else for (const specifier of edge.specifiers ?? []) removeFrom(this.looseByStem, specifierStem(specifier), file);
-    }
-    for (const entry of resolved.unresolved) removeFrom(this.looseByStem, specifierStem(entry.specifier), file);
+    for (const edge of resolved.edges) if (edge.target.startsWith('file:')) removeFrom(this.importers, edge.target, file);
+    for (const stem of resolved.stems) removeFrom(this.dependentsByStem, stem, file);
     for (const name of resolved.packages) {
       const entry = this.packageUsers.get(name)!;
       if (--entry.users === 0) this.packageUsers.delete(name);
@@ -376,7 +410,7 @@ export class RepositoryGraphModel {
   }
 
   /** Where `specifier`, loaded with `system` from `file` (a repository path; `from` is its absolute path), leads. */
-  private locate(file: string, from: string, specifier: string, system: ModuleSystem): Target {
+  private locate(file: string, from: string, specifier: string, system: ModuleSystem): ImportTarget {
     const bareName = packageNameOf(specifier);
     const workspace = bareName && this.workspaces.find(file, bareName, this.isFileBound);
     if (workspace) {
@@ -395,7 +429,7 @@ export class RepositoryGraphModel {
   }
 
   /** What a resolved file (an absolute path) is in graph terms: a file of the graph, a package (in `node_modules`, or outside the repository), or nothing indexed. */
-  private fileTarget(absolute: string, bareName: string | undefined): Target {
+  private fileTarget(absolute: string, bareName: string | undefined): ImportTarget {
     const relative = this.relativePath(absolute);
     const outside = relative.startsWith('../') || path.isAbsolute(relative);
     const segments = relative.split('/');

@@ -9,8 +9,10 @@ import { FileFactsCache } from './file-facts-cache.js';
 import { type FileFacts, isRacy, signatureHolds } from './file-reader.js';
 import { FileReaderPool, type GrowingFileList } from './file-reader-pool.js';
 import { ImportResolver } from './import-resolver.js';
+import { discoverLanguageResolvers } from './language-import-resolvers.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
 import { type RepositoryListing, RepositoryWalker } from './repository-walker.js';
+import { sourceAnalyzerFor } from './source-analyzers.js';
 import { TrackedFiles } from './tracked-files.js';
 import { WorkspacePackages } from './workspace-packages.js';
 
@@ -80,7 +82,13 @@ export class RepositoryIndexer implements GraphSource {
     const makeModel = async (): Promise<RepositoryGraphModel> => {
       const listed = new Set(listing.files);
       const workspaces = await WorkspacePackages.discover(root, listing.directories, (file) => listed.has(file));
-      const made = new RepositoryGraphModel(root, resolver, workspaces);
+      const directories = new Set(listing.directories);
+      const languageResolvers = discoverLanguageResolvers(root, {
+        isFile: (file) => listed.has(file),
+        isDirectory: (directory) => directory === '' || directories.has(directory),
+        filePaths: () => listing.files.values(),
+      });
+      const made = new RepositoryGraphModel(root, resolver, workspaces, languageResolvers);
       made.startLoad(listing.directories, listing.files);
       for (const facts of cached) if (facts) made.addRead(facts);
       for (const facts of early.splice(0)) made.addRead(facts);
@@ -127,7 +135,7 @@ export class RepositoryIndexer implements GraphSource {
     const { nodes, edges } = model.finishLoad(listing.directories, facts, listing.skipped);
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { tracked, walker, resolver, model };
-    this.pool.warmUp(listing.files.find((file) => /\.[cm]?[jt]sx?$/.test(file)));
+    this.pool.warmUp(sampleSources(listing.files));
     if (read.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
     const build = this.buildInfo(model, started);
     this.logger.info(
@@ -247,9 +255,11 @@ export class RepositoryIndexer implements GraphSource {
     if (resolutionChanged) {
       for (const file of model.filePaths()) reresolve.add(file);
     } else if (addsOrRemoves) {
-      // A new file can satisfy an import that led nowhere, or to a package (through tsconfig paths).
-      const stems = new Set([...toRead].filter((file) => !model.hasFile(file)).flatMap(stemsOf));
-      for (const file of model.filesWithLooseImports(stems)) reresolve.add(file);
+      // A new file can satisfy an import that led nowhere, or to a package (through tsconfig paths); in Python, a new
+      // or removed file can change where a resolved import leads (a submodule that comes before an attribute, an
+      // `__init__.py` that makes a package).
+      const stems = new Set([...[...toRead].filter((file) => !model.hasFile(file)), ...removedFiles].flatMap(stemsOf));
+      for (const file of model.filesDependingOn(stems)) reresolve.add(file);
     }
     for (const file of removedFiles) reresolve.delete(file);
 
@@ -346,11 +356,21 @@ function normalize(p: string): string {
   return p.split(path.sep).join('/').replace(/^\.\//, '').replace(/\/+$/, '');
 }
 
-/** Names an import of a new file could end with: its stem, and its directory's name for an index file. */
+/** Names an import of a new file could end with: its stem, and its directory's name for an index file (or a Python package's `__init__`). */
 function stemsOf(file: string): string[] {
   const segments = file.split('/');
   const stem = specifierStem(segments.at(-1)!);
-  return stem === 'index' && segments.length > 1 ? [stem, segments.at(-2)!] : [stem];
+  return (stem === 'index' || stem === '__init__') && segments.length > 1 ? [stem, segments.at(-2)!] : [stem];
+}
+
+/** The first source of each parser's (a JavaScript or TypeScript file, a Python file), for the standby thread to parse ahead of live updates. */
+function sampleSources(files: readonly string[]): string[] {
+  const samples = new Map<unknown, string>();
+  for (const file of files) {
+    const analyzer = sourceAnalyzerFor(file.slice(file.lastIndexOf('/') + 1));
+    if (analyzer && !samples.has(analyzer)) samples.set(analyzer, file);
+  }
+  return [...samples.values()];
 }
 
 /**

@@ -1,0 +1,11 @@
+import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
+import { PythonImportResolver } from './python-import-resolver.js';
+
+/**
+ * The resolvers of the languages other than JavaScript and TypeScript, for
+ * the repository at `root` (absolute) as `repository` lists it: the one list
+ * a new language's resolver joins (its parser joins `source-analyzers.ts`).
+ */
+export function discoverLanguageResolvers(root: string, repository: RepositoryFiles): LanguageImportResolver[] {
+  return [PythonImportResolver.discover(root, repository)];
+}
