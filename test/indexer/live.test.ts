@@ -1,35 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { indexRepository } from '@strata/host';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { makeRepo, SAMPLE_REPO, writeFiles } from '../helpers/fixture-repo.ts';
-import { nodePath, postJson, startTestServer, type TestServer } from '../helpers/strata-server.ts';
-
-/** Waits until the served graph's revision passes `revision` and `ready` holds for it. */
-async function nextGraph(server: TestServer, revision: number, ready: (graph: any) => boolean = () => true): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { body } = await server.api('/api/graph');
-    if (body.meta.revision > revision && ready(body)) return body;
-    if (Date.now() > deadline) throw new Error(`the graph did not change in time (revision ${body.meta.revision})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** The live graph equals what a cold index of the same files gives, positions aside. */
-async function matchesColdIndex(t: Test, live: any, repo: string): Promise<void> {
-  const cold = await indexRepository({ repository: repo, env: {} });
-  const strip = ({ position: _p, ...node }: any) => node;
-  const byId = (items: Array<{ id: string }>) => Object.fromEntries(items.map((item) => [item.id, item]));
-  t.same(byId(live.data.nodes.map(strip)), byId(cold.nodes), 'nodes equal a cold index');
-  t.same(byId(live.data.edges), byId(cold.edges), 'edges equal a cold index');
-  t.equal(live.meta.unresolvedCount ?? cold.build.unresolvedCount, cold.build.unresolvedCount);
-}
-
-function ids(graph: any): Set<string> {
-  return new Set(graph.data.nodes.map((node: { id: string }) => node.id));
-}
+import { matchesColdIndex, nextGraph, nodeIds } from '../helpers/live-graph.ts';
+import { nodePath, postJson, startTestServer } from '../helpers/strata-server.ts';
 
 t.test('an edited file is re-read: its imports, symbols and figures change, nothing else does', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
@@ -40,17 +15,17 @@ t.test('an edited file is re-read: its imports, symbols and figures change, noth
     path.join(repo, 'src/types.ts'),
     "import { format } from './util/format';\nexport interface Shape { size: number }\nexport function area(s: Shape) { return format(s.size); }\n",
   );
-  const after = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/types.ts#area'));
+  const after = await nextGraph(server, before.meta.revision, (g) => nodeIds(g).has('sym:src/types.ts#area'));
   const edge = after.data.edges.find((e: { id: string }) => e.id === 'imports:file:src/types.ts->file:src/util/format.ts');
   t.same(edge?.references, ['static'], 'the new import is an edge');
-  t.ok(ids(after).has('sym:src/types.ts#area'), 'the new function is a symbol');
+  t.ok(nodeIds(after).has('sym:src/types.ts#area'), 'the new function is a symbol');
   t.match(
     after.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts'),
     { lines: 3, position: { x: 5, y: 6 } },
     'figures are new; the saved position stays attached',
   );
   t.same(
-    [...ids(before)].filter((id) => !ids(after).has(id)),
+    [...nodeIds(before)].filter((id) => !nodeIds(after).has(id)),
     [],
     'no node id changed',
   );
@@ -64,8 +39,8 @@ t.test('added, deleted and renamed files and directories', async (t) => {
   t.equal(graph.meta.unresolvedCount, 1, 'an import of a file that does not exist yet');
 
   await writeFiles(repo, { 'src/later/soon.ts': 'export const soon = 1;\n' });
-  graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has('file:src/later/soon.ts'));
-  t.ok(ids(graph).has('dir:src/later'), 'its new directory is a node');
+  graph = await nextGraph(server, graph.meta.revision, (g) => nodeIds(g).has('file:src/later/soon.ts'));
+  t.ok(nodeIds(graph).has('dir:src/later'), 'its new directory is a node');
   t.ok(
     graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/wants.ts->file:src/later/soon.ts'),
     'the import that led nowhere now has its edge',
@@ -74,22 +49,22 @@ t.test('added, deleted and renamed files and directories', async (t) => {
   await matchesColdIndex(t, graph, repo);
 
   await rm(path.join(repo, 'src/util/format.ts'));
-  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('file:src/util/format.ts'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => !nodeIds(g).has('file:src/util/format.ts'));
   t.notOk(
     graph.data.edges.some((e: { target: string }) => e.target === 'file:src/util/format.ts'),
     'edges to a deleted file go',
   );
-  t.notOk(ids(graph).has('sym:src/util/format.ts#format'), 'and so do its symbols');
+  t.notOk(nodeIds(graph).has('sym:src/util/format.ts#format'), 'and so do its symbols');
   await matchesColdIndex(t, graph, repo);
 
   await rename(path.join(repo, 'src/lazy.ts'), path.join(repo, 'src/eager.ts'));
-  graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has('file:src/eager.ts') && !ids(g).has('file:src/lazy.ts'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => nodeIds(g).has('file:src/eager.ts') && !nodeIds(g).has('file:src/lazy.ts'));
   await matchesColdIndex(t, graph, repo);
 
   await rm(path.join(repo, 'src/legacy'), { recursive: true });
-  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => !nodeIds(g).has('dir:src/legacy'));
   t.notOk(
-    [...ids(graph)].some((id) => id.includes('src/legacy')),
+    [...nodeIds(graph)].some((id) => id.includes('src/legacy')),
     'a deleted directory takes everything below it',
   );
   await matchesColdIndex(t, graph, repo);
@@ -107,8 +82,8 @@ t.test('what changes while the repository is indexed at start is applied once th
   };
   const server = await startTestServer(t, repo, { onProgress });
   t.ok(changed, 'the files changed during the build');
-  const graph = await nextGraph(server, 0, (g) => ids(g).has('file:src/late.ts') && !ids(g).has('file:src/lazy.ts'));
-  t.ok(ids(graph).has('sym:src/late.ts#late'), 'the file added while indexing is read');
+  const graph = await nextGraph(server, 0, (g) => nodeIds(g).has('file:src/late.ts') && !nodeIds(g).has('file:src/lazy.ts'));
+  t.ok(nodeIds(graph).has('sym:src/late.ts#late'), 'the file added while indexing is read');
   t.ok(
     graph.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/late.ts->file:src/types.ts'),
     'with its import',
@@ -124,7 +99,7 @@ t.test('a repository inside a node_modules folder is followed too (only folders 
   const before = (await server.api('/api/graph')).body;
   await writeFile(path.join(repo, 'src/types.ts'), 'export interface Shape { size: number }\nexport function grown() { return 1; }\n');
   const after = await nextGraph(server, before.meta.revision);
-  t.ok(ids(after).has('sym:src/types.ts#grown'), 'the edit is in the graph');
+  t.ok(nodeIds(after).has('sym:src/types.ts#grown'), 'the edit is in the graph');
 });
 
 t.test('an editor that saves through a temporary file and a rename', async (t) => {
@@ -134,9 +109,9 @@ t.test('an editor that saves through a temporary file and a rename', async (t) =
   const target = path.join(repo, 'src/lazy.ts');
   await writeFile(`${target}.swp~`, 'export default 2;\nexport function later() {}\n');
   await rename(`${target}.swp~`, target);
-  const after = await nextGraph(server, before.meta.revision, (g) => ids(g).has('sym:src/lazy.ts#later'));
+  const after = await nextGraph(server, before.meta.revision, (g) => nodeIds(g).has('sym:src/lazy.ts#later'));
   t.notOk(
-    [...ids(after)].some((id) => id.includes('.swp~')),
+    [...nodeIds(after)].some((id) => id.includes('.swp~')),
     'the temporary file leaves no node',
   );
   await matchesColdIndex(t, after, repo);
@@ -154,7 +129,7 @@ t.test('a branch switch that touches thousands of files', async (t) => {
   const after = await nextGraph(
     server,
     before.meta.revision,
-    (g) => g.data.nodes.filter((n: { kind: string }) => n.kind === 'file').length === 2000 + 11 && !ids(g).has('dir:docs'),
+    (g) => g.data.nodes.filter((n: { kind: string }) => n.kind === 'file').length === 2000 + 11 && !nodeIds(g).has('dir:docs'),
   );
   t.pass(`settled at revision ${after.meta.revision}`);
   await matchesColdIndex(t, after, repo);
@@ -164,17 +139,17 @@ t.test('rules that change what is listed or how imports resolve', async (t) => {
   const repo = await makeRepo(t, { ...SAMPLE_REPO, 'src/aliased.ts': "import { h } from '@lib/helper';\nexport const a = h;\n" });
   const server = await startTestServer(t, repo);
   let graph = (await server.api('/api/graph')).body;
-  t.ok(ids(graph).has('pkg:@lib/helper'), 'without a tsconfig the alias looks like a package');
+  t.ok(nodeIds(graph).has('pkg:@lib/helper'), 'without a tsconfig the alias looks like a package');
 
   await writeFile(path.join(repo, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['src/util/*'] } } }));
   graph = await nextGraph(server, graph.meta.revision, (g) =>
     g.data.edges.some((e: { id: string }) => e.id === 'imports:file:src/aliased.ts->file:src/util/helper.ts'),
   );
-  t.notOk(ids(graph).has('pkg:@lib/helper'), 'a tsconfig.json change re-resolves imports');
+  t.notOk(nodeIds(graph).has('pkg:@lib/helper'), 'a tsconfig.json change re-resolves imports');
   await matchesColdIndex(t, graph, repo);
 
   await writeFile(path.join(repo, '.gitignore'), 'dist/\n*.log\nsrc/legacy/\n');
-  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => !nodeIds(g).has('dir:src/legacy'));
   await matchesColdIndex(t, graph, repo);
 
   await mkdir(path.join(repo, 'dist'), { recursive: true });
@@ -188,7 +163,7 @@ t.test('rules that change what is listed or how imports resolve', async (t) => {
     graph.meta.revision,
     (g) => g.data.nodes.find((n: { id: string }) => n.id === 'file:src/types.ts')?.bytes === Buffer.byteLength(shape),
   );
-  t.notOk(ids(graph).has('file:dist/ignored.ts'), 'files under an ignored directory stay out');
+  t.notOk(nodeIds(graph).has('file:dist/ignored.ts'), 'files under an ignored directory stay out');
   await matchesColdIndex(t, graph, repo);
 });
 
@@ -204,15 +179,15 @@ t.test('directories created together (mkdir -p) are watched: later edits inside 
     await mkdir(path.join(repo, deep(i)), { recursive: true });
     await writeFile(path.join(repo, deep(i), 'x.ts'), 'export const x = 1;\n');
   }
-  graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`file:${deep(2)}/x.ts`));
+  graph = await nextGraph(server, graph.meta.revision, (g) => nodeIds(g).has(`file:${deep(2)}/x.ts`));
   for (let edit = 0; edit < 2; edit++) {
     await writeFile(
       path.join(repo, deep(2), 'x.ts'),
       `import { helper } from '../../../../../src/util/helper.js';\nexport const x = helper;\nexport function f${edit}() {}\n`,
     );
-    graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`sym:${deep(2)}/x.ts#f${edit}`));
+    graph = await nextGraph(server, graph.meta.revision, (g) => nodeIds(g).has(`sym:${deep(2)}/x.ts#f${edit}`));
     await writeFile(path.join(repo, deep(2), `y${edit}.ts`), 'export {};\n');
-    graph = await nextGraph(server, graph.meta.revision, (g) => ids(g).has(`file:${deep(2)}/y${edit}.ts`));
+    graph = await nextGraph(server, graph.meta.revision, (g) => nodeIds(g).has(`file:${deep(2)}/y${edit}.ts`));
   }
   t.ok(
     graph.data.edges.some((e: { id: string }) => e.id === `imports:file:${deep(2)}/x.ts->file:src/util/helper.ts`),
@@ -225,9 +200,9 @@ t.test('a change of .git/info/exclude changes what is listed', async (t) => {
   const repo = await makeRepo(t, { ...SAMPLE_REPO, '.git/info/exclude': '# nothing yet\n' });
   const server = await startTestServer(t, repo);
   let graph = (await server.api('/api/graph')).body;
-  t.ok(ids(graph).has('dir:src/legacy'));
+  t.ok(nodeIds(graph).has('dir:src/legacy'));
   await writeFile(path.join(repo, '.git/info/exclude'), 'src/legacy/\n');
-  graph = await nextGraph(server, graph.meta.revision, (g) => !ids(g).has('dir:src/legacy'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => !nodeIds(g).has('dir:src/legacy'));
   await matchesColdIndex(t, graph, repo);
 });
 
