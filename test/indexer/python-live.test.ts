@@ -17,6 +17,11 @@ const PYTHON_REPO: FixtureFiles = {
   'tools/run.py': 'import toolkit.commands\n',
   'lib/toolkit/__init__.py': '',
   'lib/toolkit/commands.py': '',
+  'examples/app/__init__.py': '',
+  'examples/app/utils.py': '',
+  'examples/app/views/__init__.py': '',
+  'examples/app/views/page.py': 'import helpers\n',
+  'examples/helpers.py': '',
 };
 
 const edgeIds = (graph: any): Set<string> => new Set(graph.data.edges.map((edge: { id: string }) => edge.id));
@@ -75,6 +80,12 @@ t.test('an __init__.py that comes or goes changes what a package is, and which d
     graph.data.edges.some((edge: { source: string; target: string }) => edge.source === 'file:shop/views.py' && edge.target === 'file:shop/__init__.py'),
     'without __init__.py, shop is a namespace package: nothing to point to',
   );
+  await matchesColdIndex(t, graph, repo);
+
+  t.ok(edgeIds(graph).has('imports:file:examples/app/views/page.py->file:examples/helpers.py'), 'run from examples/, above its topmost package');
+  await rm(path.join(repo, 'examples/app/__init__.py'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has('imports:file:examples/app/views/page.py->file:helpers.py'));
+  t.pass('an __init__.py gone from a parent directory changes where the files below it are run from');
   await matchesColdIndex(t, graph, repo);
 });
 

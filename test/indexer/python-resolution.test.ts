@@ -288,6 +288,57 @@ const cases: PythonResolutionCase[] = [
     sysPath: ['scripts', ''],
   },
   {
+    name: 'a file in a package outside the source roots has the directory above its topmost package first (where it is run from)',
+    files: {
+      'examples/shop/__init__.py': EMPTY,
+      'examples/shop/views/__init__.py': EMPTY,
+      'examples/shop/views/cart.py': 'from shop.utils import price\nimport shop\n',
+      'examples/shop/utils.py': EMPTY,
+      'examples/manage.py': 'from shop import views\n',
+    },
+    from: 'examples/shop/views/cart.py',
+    expect: { 'file:examples/shop/utils.py': ['static'], 'file:examples/shop/__init__.py': ['static'] },
+    sysPath: ['examples', ''],
+  },
+  {
+    name: 'below a package root, a directory without __init__.py is a namespace package, not a script folder: its modules do not shadow the top level',
+    files: {
+      'pyproject.toml': '[project]\nname = "tool"\n',
+      'src/tool/tool.py': EMPTY,
+      'src/tool/config/__init__.py': EMPTY,
+      'src/tool/factory.py': 'import tool.config\nfrom tool.core import base\n',
+    },
+    from: 'src/tool/factory.py',
+    // tool.core is not in the repository: another distribution's part of the namespace package tool.
+    expect: { 'file:src/tool/config/__init__.py': ['static'], 'pkg:python:tool': ['static'] },
+    sysPath: ['src', ''],
+  },
+  {
+    name: 'projects under tests, fixtures, examples or docs are samples: their roots serve their own files only',
+    files: {
+      'pyproject.toml': '[project]\nname = "tool"\n',
+      'src/tool/__init__.py': 'import build\n',
+      'tests/fixtures/project/pyproject.toml': '[project]\nname = "fixture"\n',
+      'tests/fixtures/project/build.py': EMPTY,
+      'tests/fixtures/project/use.py': 'import build\n',
+    },
+    from: 'src/tool/__init__.py',
+    expect: { 'pkg:python:build': ['static'] },
+    sysPath: ['src', ''],
+  },
+  {
+    name: "a sample project's own files see its roots",
+    files: {
+      'pyproject.toml': '[project]\nname = "tool"\n',
+      'tests/fixtures/project/pyproject.toml': '[project]\nname = "fixture"\n',
+      'tests/fixtures/project/build.py': EMPTY,
+      'tests/fixtures/project/pkg/__init__.py': 'import build\n',
+    },
+    from: 'tests/fixtures/project/pkg/__init__.py',
+    expect: { 'file:tests/fixtures/project/build.py': ['static'] },
+    sysPath: ['tests/fixtures/project', ''],
+  },
+  {
     name: 'a missing submodule of a regular package is unresolved; a file that exists but is not indexed is named',
     files: {
       '.gitignore': '_version.py\n',

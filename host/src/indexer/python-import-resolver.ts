@@ -41,9 +41,9 @@ const INIT_FILE = /^__init__\.pyi?$/;
 /**
  * Resolves Python imports as Python's import system does, over the
  * repository's files (nothing is executed, nothing outside the repository is
- * read): absolute names along the search path (the importing script's own
- * directory when it is not a package, as `python dir/script.py` and pytest
- * put it first; then the source roots of `PythonSourceRoots`), each
+ * read): absolute names along the search path (the directory the importing
+ * file is run from, as `python dir/script.py` and pytest put it first; then
+ * the source roots of `PythonSourceRoots`), each
  * directory trying a package (`a/__init__.py`) before a module (`a.py`),
  * and directories without `__init__.py` gathered into a namespace package
  * when nothing else is found; relative names from the importing file's
@@ -127,7 +127,7 @@ export class PythonImportResolver implements LanguageImportResolver {
 
   afterChange(changedPaths: readonly string[], repository: RepositoryFiles): 'all' | string[] {
     let rootsMayChange = false;
-    /** Directories that gained or lost their `__init__.py`: a script in them has the directory on its path, a module of the package not. */
+    /** Directories that gained or lost their `__init__.py`: where the files at or below them are run from changes (`searchPathOf`). */
     const packagesChanged = new Set<string>();
     for (const changed of changedPaths) {
       const name = changed.slice(changed.lastIndexOf('/') + 1);
@@ -145,17 +145,29 @@ export class PythonImportResolver implements LanguageImportResolver {
     }
     if (packagesChanged.size === 0) return [];
     const again: string[] = [];
-    for (const file of repository.filePaths()) if (PYTHON_SOURCE.test(file) && packagesChanged.has(parentOf(file))) again.push(file);
+    const below = [...packagesChanged].map((directory) => (directory === '' ? '' : `${directory}/`));
+    for (const file of repository.filePaths()) if (PYTHON_SOURCE.test(file) && below.some((prefix) => file.startsWith(prefix))) again.push(file);
     return again;
   }
 
-  /** Where absolute names of `file` are looked up. */
+  /**
+   * Where absolute names of `file` are looked up: first the directory above
+   * its topmost regular package (its own directory when it is in none),
+   * where it is run from (`python dir/script.py`, `python -m pkg.mod`) and
+   * which pytest puts first for a test (its rootdir-based `prepend` mode),
+   * then the source roots. Not for a stub, which is never run, nor inside a
+   * package root (src/, a configured one), where a directory without
+   * `__init__.py` is a namespace package, imported from the root.
+   */
   private searchPathOf(file: string, repository: RepositoryFiles): string[] {
     const directory = parentOf(file);
     const roots = this.roots.searchPathFor(directory);
-    // A stub is never run; a module of a package is imported by its name, not run from its directory.
-    if (file.endsWith('.pyi') || this.isPackage(directory, repository)) return roots;
-    return roots[0] === directory ? roots : [directory, ...roots.filter((root) => root !== directory)];
+    if (file.endsWith('.pyi')) return roots;
+    let base = directory;
+    while (base !== '' && this.isPackage(base, repository)) base = parentOf(base);
+    const root = this.roots.rootOf(file);
+    if (this.roots.isPackageRoot(root) && base !== root && base.startsWith(`${root}/`)) return roots;
+    return roots[0] === base ? roots : [base, ...roots.filter((entry) => entry !== base)];
   }
 
   /** The directory of the package that `dots` leading dots name from `file`, or why there is none (Python's own words). */

@@ -9,8 +9,16 @@ export const PYTHON_PROJECT_FILE = /(?:^|\/)(pyproject\.toml|setup\.cfg|setup\.p
 /** A Python project of the repository: its directory, and its source roots (directories on `sys.path`) in order. */
 interface PythonProject {
   directory: string;
+  /** Package roots (configured, or src/) first, then the project's directory. */
   roots: string[];
+  /** The package roots among `roots`: directories below them without `__init__.py` are namespace packages. */
+  packageRoots: string[];
+  /** A project among tests, fixtures, examples or docs: a test's input or a sample, not installed beside the others. */
+  sample: boolean;
 }
+
+/** Directories whose projects are samples: test fixtures, examples, documentation. */
+const SAMPLE_DIRECTORY = /(?:^|\/)(?:tests?|testing|fixtures|testdata|test_data|examples?|samples?|docs?)(?:\/|$)/;
 
 /** `package_dir={'': 'src'}` in a setup.py; the directory is group 3. */
 const SETUP_PY_PACKAGE_DIR = /package_dir\s*=\s*\{\s*(['"])\1\s*:\s*(['"])([^'"]+)\2/g;
@@ -30,19 +38,25 @@ const SETUP_PY_FIND_WHERE = /find_(?:namespace_)?packages\(\s*(?:where\s*=\s*)?(
  * or, when it names none, its `src/` directory when that is not a package
  * itself (the src layout); then its own directory (the flat layout, and
  * what `python -m pytest` puts first there). The repository's root is one
- * such project whether or not it has a project file, and comes last.
+ * such project whether or not it has a project file, and comes last. A file
+ * sees the roots of its own project (the nearest) first, then those of the
+ * other projects, as if all were installed in one environment (a monorepo's
+ * packages), except projects under tests, fixtures, examples or docs
+ * directories, which are samples and serve only their own files.
  */
 export class PythonSourceRoots {
   /** Search paths by importing directory. */
   private readonly searchPaths = new Map<string, string[]>();
   /** Every root, deepest first (for `rootOf`). */
   private readonly deepestFirst: string[];
+  private readonly packageRoots: ReadonlySet<string>;
 
   private constructor(
     /** Projects deepest first; the repository's root last. */
     private readonly projects: PythonProject[],
   ) {
     this.deepestFirst = [...new Set(projects.flatMap((project) => project.roots))].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
+    this.packageRoots = new Set(projects.flatMap((project) => project.packageRoots));
   }
 
   /** The projects of a repository (`root`, absolute) and their roots, from its project files. */
@@ -71,7 +85,8 @@ export class PythonSourceRoots {
       }
       const src = join(directory, 'src');
       if (configured.length === 0 && repository.isDirectory(src) && !isPackage(src, repository)) configured.push(src);
-      projects.push({ directory, roots: [...new Set([...configured, directory])] });
+      const packageRoots = [...new Set(configured)].filter((packageRoot) => packageRoot !== directory);
+      projects.push({ directory, roots: [...packageRoots, directory], packageRoots, sample: SAMPLE_DIRECTORY.test(directory) });
     }
     // Deepest first, then by path; the root's project (directory '') comes last.
     projects.sort((a, b) => depth(b.directory) - depth(a.directory) || (a.directory < b.directory ? -1 : a.directory > b.directory ? 1 : 0));
@@ -93,11 +108,16 @@ export class PythonSourceRoots {
     let found = this.searchPaths.get(directory);
     if (!found) {
       const nearest = this.projects.find((project) => contains(project.directory, directory));
-      const ordered = nearest ? [nearest, ...this.projects.filter((project) => project !== nearest)] : this.projects;
+      const ordered = [...(nearest ? [nearest] : []), ...this.projects.filter((project) => project !== nearest && !project.sample)];
       found = [...new Set(ordered.flatMap((project) => project.roots))];
       this.searchPaths.set(directory, found);
     }
     return found;
+  }
+
+  /** Whether `directory` is a package root (configured, or a src/ layout's) rather than a project's own directory. */
+  isPackageRoot(directory: string): boolean {
+    return this.packageRoots.has(directory);
   }
 
   /** The deepest root at or above `file`'s directory: the top of its package hierarchy, which relative imports cannot go past. */
