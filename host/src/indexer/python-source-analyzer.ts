@@ -173,8 +173,8 @@ interface Scope {
  * functions, `try`, `if`), `__import__('x')` and `importlib.import_module('x')`
  * with a literal, and the spans of comments and of string statements
  * (docstrings), which are not lines of code. A cursor, not a query: a query
- * takes time quadratic in a node's count of anonymous children (300,000
- * unclosed brackets took minutes), a walk linear time. Gives up, with
+ * takes time quadratic in a node's count of anonymous children (30,000
+ * unclosed brackets took 1.5 s, 300,000 over 20 s), a walk linear time. Gives up, with
  * `complete` false, past the time limit.
  */
 function walkTree(
