@@ -24,6 +24,8 @@ const CLOCK_STRIDE = 4_096;
 const MODULE_NAME = /^(?:\.+|\.*[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*(?:\.[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)*)$/u;
 /** A plain string literal holding a module name (or a name of `__all__`): no prefix, no escapes. */
 const NAME_LITERAL = /^(['"])([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}.]*)\1$/u;
+/** What a file that imports by calling names. */
+const IMPORT_CALL = /\b(?:__import__|import_module)\b/;
 /** The test of an `if` whose body runs only under a type checker. */
 const TYPE_CHECKING_TEST = /^(?:[\w]+\.)*TYPE_CHECKING$/;
 /** Statements whose blocks are still the enclosing scope: definitions inside them count as the module's (or the class's). */
@@ -107,13 +109,17 @@ export class PythonSourceAnalyzer implements SourceAnalyzer {
     const cursor = tree.walk();
     try {
       const root = tree.rootNode;
-      const { imports, comments, complete } = walkTree(cursor, types, overTime);
+      const { imports, comments, complete } = walkTree(cursor, types, IMPORT_CALL.test(text), overTime);
       // tree-sitter's offsets into a JavaScript string count UTF-16 code units: for ASCII text they are byte offsets.
       const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
       const counts = countLines(units, lineStartsOf(units), comments);
       const symbols = declaredSymbols(root);
       const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
       return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+    } catch (error) {
+      // The runtime failed while the tree was read (out of memory).
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Python parser failed (${(error as Error).message})`);
     } finally {
       // The tree lives in WebAssembly memory, which no garbage collector frees.
       cursor.delete();
@@ -133,6 +139,7 @@ interface NodeTypes {
   comment: ReadonlySet<number>;
   expressionStatement: ReadonlySet<number>;
   call: ReadonlySet<number>;
+  string: ReadonlySet<number>;
   functionDefinition: ReadonlySet<number>;
   ifStatement: ReadonlySet<number>;
 }
@@ -151,6 +158,7 @@ function nodeTypesOf(language: Language): NodeTypes {
     comment: ids('comment'),
     expressionStatement: ids('expression_statement'),
     call: ids('call'),
+    string: ids('string'),
     functionDefinition: ids('function_definition'),
     ifStatement: ids('if_statement'),
   };
@@ -174,12 +182,14 @@ interface Scope {
  * with a literal, and the spans of comments and of string statements
  * (docstrings), which are not lines of code. A cursor, not a query: a query
  * takes time quadratic in a node's count of anonymous children (30,000
- * unclosed brackets took 1.5 s, 300,000 over 20 s), a walk linear time. Gives up, with
- * `complete` false, past the time limit.
+ * unclosed brackets took 1.5 s, 300,000 over 20 s), a walk linear time.
+ * Calls are looked at only in a file whose text names `__import__` or
+ * `import_module`. Gives up, with `complete` false, past the time limit.
  */
 function walkTree(
   cursor: TreeCursor,
   types: NodeTypes,
+  importCalls: boolean,
   overTime: () => boolean,
 ): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
   const imports: ImportReference[] = [];
@@ -199,13 +209,18 @@ function walkTree(
       comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       descend = false;
     } else if (types.expressionStatement.has(type)) {
-      const node = cursor.currentNode;
-      const only = node.namedChildCount === 1 ? node.namedChild(0) : null;
-      if (only?.type === 'string') {
-        comments.push({ start: node.startIndex, end: node.endIndex });
-        descend = false;
+      // A statement that is a string alone (a docstring): looked at with the cursor, which makes no node objects.
+      const start = cursor.startIndex;
+      const end = cursor.endIndex;
+      if (cursor.gotoFirstChild()) {
+        const onlyString = types.string.has(cursor.nodeTypeId) && !cursor.gotoNextSibling();
+        cursor.gotoParent();
+        if (onlyString) {
+          comments.push({ start, end });
+          descend = false;
+        }
       }
-    } else if (types.call.has(type)) {
+    } else if (importCalls && types.call.has(type)) {
       const specifier = importCall(cursor.currentNode);
       if (specifier !== undefined) imports.push({ specifier, kind: typeOnly ? 'type-only' : 'dynamic' });
     }
