@@ -1,3 +1,4 @@
+import { CIncludeResolver } from './c-include-resolver.js';
 import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
 import { PythonImportResolver } from './python-import-resolver.js';
 
@@ -7,5 +8,5 @@ import { PythonImportResolver } from './python-import-resolver.js';
  * a new language's resolver joins (its parser joins `source-analyzers.ts`).
  */
 export function discoverLanguageResolvers(root: string, repository: RepositoryFiles): LanguageImportResolver[] {
-  return [PythonImportResolver.discover(root, repository)];
+  return [PythonImportResolver.discover(root, repository), CIncludeResolver.discover(root, repository)];
 }
