@@ -74,7 +74,7 @@ export interface GraphNode {
   name: string;
   /**
    * Repository-relative path with forward slashes: `.` for the root, the
-   * file's path for a symbol, the package name (`react`, `node:fs`, `python:requests`) for a package.
+   * file's path for a symbol, the package name (`react`, `node:fs`, `python:requests`, `go:github.com/spf13/cobra`) for a package.
    */
   path: string;
   /** Id of the containing node (directory, file, or class for a method); absent on the root directory and on packages. */
@@ -97,7 +97,7 @@ export interface GraphNode {
   binary?: boolean;
   /** For a symbol: whether the file exports it. */
   exported?: boolean;
-  /** For a package: true for a built-in module, Node.js's (`node:fs`) or in Python's standard library (`python:os`). */
+  /** For a package: true for a built-in module, Node.js's (`node:fs`) or in Python's or Go's standard library (`python:os`, `go:net/http`). */
   builtin?: boolean;
   /** Why a file could only be indexed in part (for example a syntax error). */
   error?: string;
@@ -145,7 +145,7 @@ export interface GraphEdge {
   id: string;
   /** Id of the node the edge starts from (the container, or the importing file). */
   source: string;
-  /** Id of the node the edge points to (the contained node, or the imported module). */
+  /** Id of the node the edge points to (the contained node, or the imported module: a file, a package, or the directory of a Go package). */
   target: string;
   /** What the edge stands for. */
   kind: EdgeKind;

@@ -137,6 +137,7 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
       oxcParser: packageVersion('oxc-parser'),
       webTreeSitter: packageVersion('web-tree-sitter'),
       treeSitterPython: packageVersion('tree-sitter-python'),
+      treeSitterGo: packageVersion('tree-sitter-go'),
       treeSitterC: packageVersion('tree-sitter-c'),
       treeSitterCpp: packageVersion('tree-sitter-cpp'),
       isbinaryfile: packageVersion('isbinaryfile'),

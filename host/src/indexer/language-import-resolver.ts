@@ -3,6 +3,8 @@ import type { ImportReference } from './source-analyzer.js';
 /** Where a reference leads, in graph terms. */
 export type ImportTarget =
   | { kind: 'file'; path: string }
+  /** A directory of the graph that is a package as a whole (a Go package): the edge goes to the directory's node. */
+  | { kind: 'directory'; path: string }
   | { kind: 'package'; name: string; builtin: boolean }
   | { kind: 'unresolved'; reason: string }
   /** A module that exists but has no file to point to (a Python namespace package: a directory without `__init__.py`): no edge. */

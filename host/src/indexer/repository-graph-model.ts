@@ -360,6 +360,8 @@ export class RepositoryGraphModel {
         } else if (target.kind === 'file') {
           if (target.path === file) continue;
           targetId = fileId(target.path);
+        } else if (target.kind === 'directory') {
+          targetId = directoryId(target.path === '' ? ROOT_PATH : target.path);
         } else {
           targetId = packageId(target.name);
           if (!packages.has(target.name)) {

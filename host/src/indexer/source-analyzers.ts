@@ -1,4 +1,5 @@
 import { CFamilySourceAnalyzer } from './c-family-source-analyzer.js';
+import { GoSourceAnalyzer } from './go-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
 import { PythonSourceAnalyzer } from './python-source-analyzer.js';
 import type { SourceAnalyzer } from './source-analyzer.js';
@@ -9,7 +10,12 @@ import type { SourceAnalyzer } from './source-analyzer.js';
  * listed in `repository-indexer.ts`). One instance of each per thread: a
  * tree-sitter grammar is loaded into each reading thread that meets its files.
  */
-const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [JAVASCRIPT_SOURCE_ANALYZER, new PythonSourceAnalyzer(), new CFamilySourceAnalyzer()];
+const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
+  JAVASCRIPT_SOURCE_ANALYZER,
+  new PythonSourceAnalyzer(),
+  new GoSourceAnalyzer(),
+  new CFamilySourceAnalyzer(),
+];
 
 /** The analyzer of files named `filename`, if they are parsed at all. */
 export function sourceAnalyzerFor(filename: string): SourceAnalyzer | undefined {

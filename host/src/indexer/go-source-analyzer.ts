@@ -1,0 +1,249 @@
+import type { Language, Node, Parser, TreeCursor } from 'web-tree-sitter';
+import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+
+const GO_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-go', wasmFile: 'tree-sitter-go.wasm' };
+
+/** Go sources (tests, `_test.go`, too). */
+export const GO_SOURCE = /\.go$/;
+
+/** A parse or walk that takes longer than this is given up (tree-sitter parses Go here at several MB/s). */
+const PARSE_TIME_LIMIT_MS = 10_000;
+
+/** Nodes visited between two looks at the clock. */
+const CLOCK_STRIDE = 4_096;
+
+/** An import path as the go command accepts one: no spaces, quotes or backslashes (the rest is checked by the resolver). */
+const IMPORT_PATH = /^[^\s"'`\\]+$/u;
+
+/** A name Go exports: one starting with an upper-case letter (Unicode class Lu). */
+const EXPORTED_NAME = /^\p{Lu}/u;
+
+/**
+ * Go, read with tree-sitter's Go grammar (web-tree-sitter and the
+ * WebAssembly build that the `tree-sitter-go` package ships), loaded once
+ * per reading thread on its first Go file. Imports: every `import` spec
+ * (grouped or not, named, blank `_` and dot imports alike), each a package's
+ * import path, `static`. Build constraints (`//go:build`, `_linux.go`) are
+ * not evaluated: the graph shows every platform's files and their imports.
+ * Symbols of the file's top level: functions, methods (in their receiver
+ * type when the file declares it, else named `Type.Method` at the top
+ * level), structs (`class`), interfaces, and the other type declarations
+ * and aliases (`type`); exported when the name starts with an upper-case
+ * letter, as Go defines it. Comments are not lines of code. A syntax error
+ * keeps what was found around it; nesting is on tree-sitter's heap.
+ */
+export class GoSourceAnalyzer implements SourceAnalyzer {
+  readonly recursesPerNestingLevel = false;
+  private parser: Parser | undefined;
+  private types: NodeTypes | undefined;
+  private loadError: string | undefined;
+  private loading: Promise<void> | undefined;
+  private newParser: (() => Parser) | undefined;
+
+  reads(filename: string): boolean {
+    return GO_SOURCE.test(filename);
+  }
+
+  get loaded(): boolean {
+    return this.parser !== undefined || this.loadError !== undefined;
+  }
+
+  load(): Promise<void> {
+    this.loading ??= loadGrammar(GO_GRAMMAR).then(
+      (grammar) => {
+        this.newParser = grammar.newParser;
+        this.parser = grammar.newParser();
+        this.types = nodeTypesOf(grammar.language);
+      },
+      (error: Error) => {
+        this.loadError = error.message;
+      },
+    );
+    return this.loading;
+  }
+
+  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
+    const parser = this.parser;
+    const types = this.types;
+    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Go grammar is not loaded on this thread');
+    const started = performance.now();
+    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
+    let tree: ReturnType<Parser['parse']>;
+    try {
+      // A parse that was given up would otherwise be resumed by the next.
+      parser.reset();
+      tree = parser.parse(text, null, { progressCallback: overTime });
+    } catch (error) {
+      // The runtime failed (out of memory): the next file gets a parser of its own.
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Go parser failed (${(error as Error).message})`);
+    }
+    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
+    const cursor = tree.walk();
+    try {
+      const root = tree.rootNode;
+      const { comments, complete } = commentsOf(cursor, types, overTime);
+      // tree-sitter's offsets into a JavaScript string count UTF-16 code units: for ASCII text they are byte offsets.
+      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
+      const counts = countLines(units, lineStartsOf(units), comments);
+      const { imports, symbols } = declarationsOf(root);
+      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
+      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+    } catch (error) {
+      // The runtime failed while the tree was read (out of memory).
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Go parser failed (${(error as Error).message})`);
+    } finally {
+      // The tree lives in WebAssembly memory, which no garbage collector frees.
+      cursor.delete();
+      tree.delete();
+    }
+  }
+}
+
+/** The facts of a Go file that was not parsed. */
+function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
+  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
+}
+
+interface NodeTypes {
+  comment: ReadonlySet<number>;
+}
+
+function nodeTypesOf(language: Language): NodeTypes {
+  const comment = new Set<number>();
+  for (let id = 0; id < language.nodeTypeCount; id++) if (language.nodeTypeForId(id) === 'comment' && language.nodeTypeIsNamed(id)) comment.add(id);
+  return { comment };
+}
+
+/** The spans of every comment, from one walk of the tree with a cursor (no node objects); `complete` false past the time limit. */
+function commentsOf(cursor: TreeCursor, types: NodeTypes, overTime: () => boolean): { comments: Array<{ start: number; end: number }>; complete: boolean } {
+  const comments: Array<{ start: number; end: number }> = [];
+  for (let visited = 1; ; visited++) {
+    if (visited % CLOCK_STRIDE === 0 && overTime()) return { comments, complete: false };
+    if (types.comment.has(cursor.nodeTypeId)) comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+    else if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { comments, complete: true };
+  }
+}
+
+/**
+ * The imports and symbols of the file's top level. Go allows imports only
+ * there (and declarations of functions, methods and types at the top level
+ * are the package's); a part that did not parse is an ERROR node whose
+ * declarations are looked into too.
+ */
+function declarationsOf(root: Node): { imports: ImportReference[]; symbols: SymbolFacts[] } {
+  const imports: ImportReference[] = [];
+  const types = new Map<string, SymbolFacts>();
+  const others: SymbolFacts[] = [];
+  const methods: Array<SymbolFacts & { receiver: string }> = [];
+  const pending: Node[] = [root];
+  for (let scope = pending.pop(); scope; scope = pending.pop()) {
+    for (const declaration of scope.namedChildren) {
+      if (!declaration) continue;
+      switch (declaration.type) {
+        case 'import_declaration':
+          for (const spec of specsOf(declaration, 'import_spec_list', 'import_spec')) {
+            const path = importPath(spec.childForFieldName('path'));
+            if (path !== undefined) imports.push({ specifier: path, kind: 'static' });
+          }
+          break;
+        case 'function_declaration': {
+          const name = declaration.childForFieldName('name')?.text;
+          if (name) others.push(symbol(name, 'function', declaration));
+          break;
+        }
+        case 'method_declaration': {
+          const name = declaration.childForFieldName('name')?.text;
+          const receiver = receiverType(declaration.childForFieldName('receiver'));
+          if (name && receiver) methods.push({ ...symbol(name, 'method', declaration), receiver });
+          break;
+        }
+        case 'type_declaration':
+          for (const spec of specsOf(declaration, undefined, 'type_spec', 'type_alias')) {
+            const name = spec.childForFieldName('name')?.text;
+            if (!name) continue;
+            const type = spec.type === 'type_spec' ? spec.childForFieldName('type')?.type : undefined;
+            const kind = type === 'struct_type' ? 'class' : type === 'interface_type' ? 'interface' : 'type';
+            // A type in a group spans its spec; alone, its declaration (`type` keyword and doc-free).
+            if (!types.has(name)) types.set(name, symbol(name, kind, declaration.namedChildCount === 1 ? declaration : spec));
+          }
+          break;
+        case 'ERROR':
+          pending.push(declaration);
+          break;
+      }
+    }
+  }
+  const symbols: SymbolFacts[] = [...types.values(), ...others];
+  for (const { receiver, ...method } of methods) {
+    // A method whose type is declared in another file of the package: at the top level, named after its type.
+    symbols.push(types.has(receiver) ? { ...method, container: receiver } : { ...method, name: `${receiver}.${method.name}` });
+  }
+  return { imports, symbols: symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine) };
+}
+
+/** The specs of a declaration, alone or in a parenthesized group (a `list` node, or specs as direct children). */
+function specsOf(declaration: Node, list: string | undefined, ...kinds: string[]): Node[] {
+  const specs: Node[] = [];
+  for (const child of declaration.namedChildren) {
+    if (!child) continue;
+    if (kinds.includes(child.type)) specs.push(child);
+    else if (child.type === list) for (const spec of child.namedChildren) if (spec && kinds.includes(spec.type)) specs.push(spec);
+  }
+  return specs;
+}
+
+/** The import path of a string literal (interpreted or raw); undefined when it is none the go command would take. */
+function importPath(literal: Node | null): string | undefined {
+  if (!literal) return undefined;
+  const text = literal.text;
+  let path: string | undefined;
+  if (literal.type === 'raw_string_literal' && text.length >= 2 && text.endsWith('`')) path = text.slice(1, -1);
+  else if (literal.type === 'interpreted_string_literal' && text.length >= 2 && text.endsWith('"')) {
+    try {
+      path = JSON.parse(text) as string;
+    } catch {
+      // An escape JSON does not read (`\x41`): no import path has one in practice.
+      return undefined;
+    }
+  }
+  return path !== undefined && IMPORT_PATH.test(path) ? path : undefined;
+}
+
+/** The name of a method's receiver type: `T` of `(t T)`, `(t *T)`, `(t T[K])`, `(*T)`. */
+function receiverType(receiver: Node | null): string | undefined {
+  const parameter = receiver?.namedChildren.find((child) => child?.type === 'parameter_declaration');
+  let type = parameter?.childForFieldName('type') ?? null;
+  while (type && (type.type === 'pointer_type' || type.type === 'generic_type' || type.type === 'parenthesized_type')) {
+    type = type.type === 'generic_type' ? type.childForFieldName('type') : type.namedChild(0);
+  }
+  return type?.type === 'type_identifier' ? type.text : undefined;
+}
+
+function symbol(name: string, kind: SymbolFacts['kind'], node: Node): SymbolFacts {
+  const startLine = node.startPosition.row + 1;
+  const end = node.endPosition;
+  // A node that ends at a line's start ends on the line before.
+  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
+  return { name, kind, startLine, endLine, exported: EXPORTED_NAME.test(name) };
+}
+
+/** The first syntax error, as `syntax error: ... at line N` (the words of the Python analyzer). */
+function firstSyntaxError(root: Node): string {
+  let node = root;
+  for (;;) {
+    // All the children at once: `child(i)` walks from the first, quadratic over a long ERROR node.
+    const next = node.children.find((child) => child !== null && (child.hasError || child.isMissing || (node.isError && !child.isNamed)));
+    if (!next) break;
+    node = next;
+    if (!node.hasError && !node.isMissing) break;
+  }
+  const line = node.startPosition.row + 1;
+  if (node.isMissing) return `syntax error: missing ${node.type} at line ${line}`;
+  const token = node.text.trimStart().split('\n', 1)[0]!.slice(0, 40);
+  return `syntax error: unexpected ${token ? JSON.stringify(token) : 'end of file'} at line ${line}`;
+}
