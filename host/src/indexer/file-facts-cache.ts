@@ -140,6 +140,7 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
       treeSitterGo: packageVersion('tree-sitter-go'),
       treeSitterC: packageVersion('tree-sitter-c'),
       treeSitterCpp: packageVersion('tree-sitter-cpp'),
+      treeSitterJava: packageVersion('tree-sitter-java'),
       isbinaryfile: packageVersion('isbinaryfile'),
     }),
   );

@@ -1,5 +1,6 @@
 import { CIncludeResolver } from './c-include-resolver.js';
 import { GoImportResolver } from './go-import-resolver.js';
+import { JavaImportResolver } from './java-import-resolver.js';
 import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
 import { PythonImportResolver } from './python-import-resolver.js';
 
@@ -9,5 +10,10 @@ import { PythonImportResolver } from './python-import-resolver.js';
  * a new language's resolver joins (its parser joins `source-analyzers.ts`).
  */
 export function discoverLanguageResolvers(root: string, repository: RepositoryFiles): LanguageImportResolver[] {
-  return [PythonImportResolver.discover(root, repository), GoImportResolver.discover(root, repository), CIncludeResolver.discover(root, repository)];
+  return [
+    PythonImportResolver.discover(root, repository),
+    GoImportResolver.discover(root, repository),
+    CIncludeResolver.discover(root, repository),
+    JavaImportResolver.discover(root, repository),
+  ];
 }

@@ -1,5 +1,6 @@
 import { CFamilySourceAnalyzer } from './c-family-source-analyzer.js';
 import { GoSourceAnalyzer } from './go-source-analyzer.js';
+import { JavaSourceAnalyzer } from './java-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
 import { PythonSourceAnalyzer } from './python-source-analyzer.js';
 import type { SourceAnalyzer } from './source-analyzer.js';
@@ -15,6 +16,7 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
   new PythonSourceAnalyzer(),
   new GoSourceAnalyzer(),
   new CFamilySourceAnalyzer(),
+  new JavaSourceAnalyzer(),
 ];
 
 /** The analyzer of files named `filename`, if they are parsed at all. */

@@ -1,0 +1,242 @@
+import type { Language, Node, Parser, Tree, TreeCursor } from 'web-tree-sitter';
+import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+import { firstSyntaxError } from './tree-sitter-syntax-error.js';
+
+const JAVA_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-java', wasmFile: 'tree-sitter-java.wasm' };
+
+/** Java sources. */
+export const JAVA_SOURCE = /\.java$/;
+
+/** A parse that takes longer than this is given up, as in Python's analyzer. */
+const PARSE_TIME_LIMIT_MS = 10_000;
+/** Nodes visited between two looks at the clock. */
+const CLOCK_STRIDE = 4_096;
+/** Nesting of types read for symbols; deeper ones are left out. */
+const MAX_TYPE_DEPTH = 256;
+/** A qualified name as an import writes it, white space and comments taken out. */
+const QUALIFIED_NAME = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*(?:\.[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*)*$/u;
+
+const TYPE_DECLARATIONS: Readonly<Record<string, SymbolFacts['kind']>> = {
+  class_declaration: 'class',
+  record_declaration: 'class',
+  enum_declaration: 'class',
+  interface_declaration: 'interface',
+  annotation_type_declaration: 'interface',
+};
+const METHOD_DECLARATIONS = new Set([
+  'method_declaration',
+  'constructor_declaration',
+  'compact_constructor_declaration',
+  'annotation_type_element_declaration',
+]);
+/** Bodies whose declarations are members of the type (an enum's members follow its constants). */
+const MEMBER_LISTS = new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body']);
+
+/**
+ * Java, read with tree-sitter's Java grammar (the WebAssembly build that
+ * `tree-sitter-java` ships, loaded once per reading thread on its first Java
+ * file). Imports: every `import` declaration, its specifier as written
+ * after `import` (`a.b.C`, `a.b.*`, `static a.b.C.m`, `static a.b.C.*`),
+ * `static`. Symbols: classes, records, enums (`class`), interfaces and
+ * annotation types (`interface`), their methods and constructors (a
+ * constructor by its type's name; overloads merge), and nested types under
+ * their type. Exported: declared `public`, or a member of a public interface
+ * or annotation type (public without saying so).
+ */
+export class JavaSourceAnalyzer implements SourceAnalyzer {
+  readonly recursesPerNestingLevel = false;
+  private parser: Parser | undefined;
+  private types: NodeTypes | undefined;
+  private loadError: string | undefined;
+  private loading: Promise<void> | undefined;
+  private newParser: (() => Parser) | undefined;
+
+  reads(filename: string): boolean {
+    return JAVA_SOURCE.test(filename);
+  }
+
+  get loaded(): boolean {
+    return this.parser !== undefined || this.loadError !== undefined;
+  }
+
+  load(): Promise<void> {
+    this.loading ??= loadGrammar(JAVA_GRAMMAR).then(
+      (grammar) => {
+        this.newParser = grammar.newParser;
+        this.parser = grammar.newParser();
+        this.types = nodeTypesOf(grammar.language);
+      },
+      (error: Error) => {
+        this.loadError = error.message;
+      },
+    );
+    return this.loading;
+  }
+
+  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
+    const parser = this.parser;
+    const types = this.types;
+    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Java grammar is not loaded on this thread');
+    const started = performance.now();
+    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
+    let tree: Tree | null;
+    try {
+      parser.reset();
+      tree = parser.parse(text, null, { progressCallback: overTime });
+    } catch (error) {
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Java parser failed (${(error as Error).message})`);
+    }
+    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
+    const cursor = tree.walk();
+    try {
+      const root = tree.rootNode;
+      const { imports, comments, complete } = walkTree(cursor, types, overTime);
+      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
+      const counts = countLines(units, lineStartsOf(units), comments);
+      const symbols = declaredSymbols(root);
+      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
+      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+    } catch (error) {
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Java parser failed (${(error as Error).message})`);
+    } finally {
+      cursor.delete();
+      tree.delete();
+    }
+  }
+}
+
+function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
+  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
+}
+
+interface NodeTypes {
+  importDeclaration: ReadonlySet<number>;
+  comment: ReadonlySet<number>;
+}
+
+function nodeTypesOf(language: Language): NodeTypes {
+  const ids = (...names: string[]): Set<number> => {
+    const found = new Set<number>();
+    for (let id = 0; id < language.nodeTypeCount; id++) {
+      const type = language.nodeTypeForId(id);
+      if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id)) found.add(id);
+    }
+    return found;
+  };
+  return { importDeclaration: ids('import_declaration'), comment: ids('line_comment', 'block_comment') };
+}
+
+/** One cursor walk of the whole tree: the import declarations (wherever error recovery put them) and the comments' spans. */
+function walkTree(
+  cursor: TreeCursor,
+  types: NodeTypes,
+  overTime: () => boolean,
+): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
+  const imports: ImportReference[] = [];
+  const comments: Array<{ start: number; end: number }> = [];
+  for (let visited = 1; ; visited++) {
+    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
+    const type = cursor.nodeTypeId;
+    let descend = true;
+    if (types.importDeclaration.has(type)) {
+      const specifier = importSpecifier(cursor.currentNode);
+      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
+      descend = false;
+    } else if (types.comment.has(type)) {
+      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+      descend = false;
+    }
+    if (descend && cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, comments, complete: true };
+  }
+}
+
+/** `a.b.C`, `a.b.*`, `static a.b.C.m` or `static a.b.C.*`; undefined when the declaration names nothing readable. */
+function importSpecifier(declaration: Node): string | undefined {
+  let name: string | undefined;
+  let isStatic = false;
+  let onDemand = false;
+  for (const child of declaration.children) {
+    if (!child) continue;
+    if (child.type === 'static' && !child.isNamed) isStatic = true;
+    else if (child.type === 'asterisk') onDemand = true;
+    else if (child.type === 'scoped_identifier' || child.type === 'identifier') name = child.text.replace(/\s+|\/\*.*?\*\//gs, '');
+  }
+  if (name === undefined || !QUALIFIED_NAME.test(name)) return undefined;
+  return `${isStatic ? 'static ' : ''}${name}${onDemand ? '.*' : ''}`;
+}
+
+/** A type being read for members: its body, its dotted name (`Outer.Inner`), whether its members are public without saying so. */
+interface TypeScope {
+  body: Node;
+  name: string;
+  implicitlyPublic: boolean;
+  exported: boolean;
+  depth: number;
+}
+
+function declaredSymbols(root: Node): SymbolFacts[] {
+  const byKey = new Map<string, SymbolFacts>();
+  const add = (symbol: Omit<SymbolFacts, 'startLine' | 'endLine'>, node: Node): void => {
+    const startLine = node.startPosition.row + 1;
+    const end = node.endPosition;
+    const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
+    const key = `${symbol.container ?? ''}.${symbol.name}`;
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.startLine = Math.min(existing.startLine, startLine);
+      existing.endLine = Math.max(existing.endLine, endLine);
+      existing.exported ||= symbol.exported;
+    } else {
+      byKey.set(key, { ...symbol, startLine, endLine });
+    }
+  };
+  const pending: TypeScope[] = [];
+  /** A type declaration in `container` (undefined: the file). */
+  const addType = (declaration: Node, container: TypeScope | undefined): void => {
+    const kind = TYPE_DECLARATIONS[declaration.type];
+    const name = declaration.childForFieldName('name')?.text;
+    if (!kind || !name) return;
+    const exported = isPublic(declaration) || (container?.implicitlyPublic === true && container.exported);
+    add(container ? { name, kind, exported, container: container.name } : { name, kind, exported }, declaration);
+    const body = declaration.childForFieldName('body');
+    const depth = (container?.depth ?? 0) + 1;
+    if (body && depth <= MAX_TYPE_DEPTH) {
+      const implicitlyPublic = kind === 'interface';
+      pending.push({ body, name: container ? `${container.name}.${name}` : name, implicitlyPublic, exported, depth });
+    }
+  };
+  for (const item of root.namedChildren) if (item) addType(item, undefined);
+  for (let scope = pending.pop(); scope; scope = pending.pop()) {
+    const members: Node[] = [];
+    for (const member of scope.body.namedChildren) {
+      if (!member) continue;
+      if (MEMBER_LISTS.has(member.type)) members.push(...member.namedChildren.filter((inner): inner is Node => inner !== null));
+      else members.push(member);
+    }
+    const typeName = scope.name.slice(scope.name.lastIndexOf('.') + 1);
+    for (const member of members) {
+      if (TYPE_DECLARATIONS[member.type]) {
+        addType(member, scope);
+      } else if (METHOD_DECLARATIONS.has(member.type)) {
+        const name = member.type.endsWith('constructor_declaration') ? typeName : member.childForFieldName('name')?.text;
+        if (!name) continue;
+        const exported = isPublic(member) || (scope.implicitlyPublic && scope.exported);
+        add({ name, kind: 'method', exported, container: scope.name }, member);
+      }
+    }
+  }
+  return [...byKey.values()].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+}
+
+function isPublic(declaration: Node): boolean {
+  for (const child of declaration.namedChildren) {
+    if (child?.type !== 'modifiers') continue;
+    for (const modifier of child.children) if (modifier?.type === 'public') return true;
+  }
+  return false;
+}
