@@ -74,7 +74,7 @@ export interface GraphNode {
   name: string;
   /**
    * Repository-relative path with forward slashes: `.` for the root, the
-   * file's path for a symbol, the package name (`react`, `node:fs`, `python:requests`, `go:github.com/spf13/cobra`) for a package.
+   * file's path for a symbol, the package name (`react`, `node:fs`, `python:requests`, `go:github.com/spf13/cobra`, `c:zlib.h`, `java:org.slf4j`) for a package.
    */
   path: string;
   /** Id of the containing node (directory, file, or class for a method); absent on the root directory and on packages. */
@@ -97,7 +97,7 @@ export interface GraphNode {
   binary?: boolean;
   /** For a symbol: whether the file exports it. */
   exported?: boolean;
-  /** For a package: true for a built-in module, Node.js's (`node:fs`) or in Python's or Go's standard library (`python:os`, `go:net/http`). */
+  /** For a package: true for a built-in module, Node.js's (`node:fs`), in Python's or Go's standard library (`python:os`, `go:net/http`), a C or C++ standard header (`c:stdio.h`, `c:vector`) or the Java platform's (`java:java.util`). */
   builtin?: boolean;
   /** Why a file could only be indexed in part (for example a syntax error). */
   error?: string;

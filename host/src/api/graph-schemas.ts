@@ -40,7 +40,12 @@ export const GraphNodeSchema = Type.Object({
   endLine: Type.Optional(Type.Integer({ minimum: 1 })),
   binary: Type.Optional(Type.Boolean()),
   exported: Type.Optional(Type.Boolean({ description: 'For a symbol: whether its file exports it.' })),
-  builtin: Type.Optional(Type.Boolean({ description: "For a package: a built-in module, of Node.js or of Python's standard library." })),
+  builtin: Type.Optional(
+    Type.Boolean({
+      description:
+        "For a package: a built-in module, of Node.js, of Python's or Go's standard library, a C or C++ standard header, or the Java platform's (java., javax., jdk.).",
+    }),
+  ),
   error: Type.Optional(Type.String({ description: 'Why the node could only be indexed in part.' })),
   position: Type.Optional(PositionSchema),
   overlays: Type.Optional(
