@@ -23,6 +23,10 @@ const C_SOURCE = [
   /* 18 */ '#endif',
   /* 19 */ 'int new = 1, class = 2; /* C++ keywords are names in C */',
   /* 20 */ 'int after(void) { return new + class; }',
+  /* 21 */ 'typedef struct {',
+  /* 22 */ '  int size;',
+  /* 23 */ '} dict;',
+  /* 24 */ 'typedef enum { LOW, HIGH } *level_ptr;',
 ].join('\n');
 
 const CPP_SOURCE = [
@@ -55,7 +59,7 @@ function symbols(graph: CodeGraph, file: string) {
     .map(({ id, kind, parent, startLine, endLine, exported }) => ({ id, kind, parent, startLine, endLine, exported }));
 }
 
-t.test('C: functions, structs, unions and enums with a body; static functions are not exported; #if branches merge', async (t) => {
+t.test('C: functions, structs, unions and enums with a body (anonymous: by its typedef); static is not exported; #if branches merge', async (t) => {
   const repo = await makeRepo(t, { 'src/list.c': C_SOURCE });
   const graph = await indexRepository({ repository: repo, env: {} });
   const f = 'file:src/list.c';
@@ -68,9 +72,10 @@ t.test('C: functions, structs, unions and enums with a body; static functions ar
     { id: 'sym:src/list.c#value', kind: 'type', parent: f, startLine: 11, endLine: 11, exported: true },
     { id: 'sym:src/list.c#run', kind: 'function', parent: f, startLine: 15, endLine: 17, exported: true },
     { id: 'sym:src/list.c#after', kind: 'function', parent: f, startLine: 20, endLine: 20, exported: true },
+    { id: 'sym:src/list.c#dict', kind: 'class', parent: f, startLine: 21, endLine: 23, exported: true },
   ]);
   const file = graph.nodes.find((node) => node.id === f)!;
-  t.match(file, { lines: 20, loc: 18, language: 'c' });
+  t.match(file, { lines: 24, loc: 22, language: 'c' });
   t.equal(file.error, undefined, 'C++ keywords used as names parse in C');
 });
 

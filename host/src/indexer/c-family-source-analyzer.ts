@@ -58,7 +58,8 @@ const TYPE_SPECIFIERS: Readonly<Record<string, SymbolFacts['kind']>> = {
  * `#include <...>` (with its brackets: `<vector>`), inside `#if`/`#ifdef`
  * blocks too (both branches: nothing is preprocessed); an include of a macro
  * is left out. Symbols, definitions only: functions, structs, classes,
- * unions and enums with a body, in namespaces too (by their own name), and
+ * unions and enums with a body (an anonymous one by the name a typedef
+ * gives it), in namespaces too (by their own name), and
  * methods defined in a class or out of line (`A::f`: container `A` when the
  * file defines `A`, else named `A::f`), nested types with their class as
  * container. Exported: everything but what is `static` at file scope or in
@@ -264,7 +265,8 @@ function declaredSymbols(root: Node): SymbolFacts[] {
       // A type with a body: alone (`struct S {...};`), or in a declaration, a typedef or a class member.
       const specifier = TYPE_SPECIFIERS[item.type] ? item : item.childForFieldName('type');
       const kind = specifier ? TYPE_SPECIFIERS[specifier.type] : undefined;
-      const typeName = specifier?.childForFieldName('name');
+      // An anonymous one that a typedef names (`typedef struct { ... } dict;`) goes by the typedef's name.
+      const typeName = specifier?.childForFieldName('name') ?? (item.type === 'type_definition' ? item.childForFieldName('declarator') : null);
       const body = specifier?.childForFieldName('body');
       if (!specifier || !kind || !body || !typeName) continue;
       const name = typeName.text.split('::').at(-1)!.trim();
