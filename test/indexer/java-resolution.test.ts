@@ -33,7 +33,8 @@ const cases: JavaResolutionCase[] = [
     name: 'packages as the files declare them, not as their paths suggest (a flat src/, a file outside the usual layout)',
     files: {
       'src/com/ex/Model.java': type('com.ex', 'Model'),
-      'generated/ModelView.java': type('com.ex.view', 'ModelView'),
+      // A license of over 4 KiB before the package line.
+      'generated/ModelView.java': `/*\n${' * Licensed under the terms of a long license.\n'.repeat(150)} */\n${type('com.ex.view', 'ModelView')}`,
       'decoy/com/ex/view/ModelView.java': type('other', 'ModelView'),
       'src/com/ex/Main.java': 'package com.ex;\nimport com.ex.view.ModelView;\nclass Main {}\n',
     },

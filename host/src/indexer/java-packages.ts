@@ -5,6 +5,7 @@ import type { RepositoryFiles } from './language-import-resolver.js';
 
 /** How much of a file is read for its package declaration (comments, a license, annotations of `package-info.java` come first). */
 const HEAD_BYTES = 64 * 1024;
+const FIRST_BYTES = 4 * 1024;
 const PACKAGE_DECLARATION = /^\s*(?:@[\w.]+(?:\s*\([^)]*\))?\s*)*package\s+([\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$.\s]*?)\s*;/u;
 
 /**
@@ -81,22 +82,30 @@ export class JavaPackages {
   }
 }
 
-/** The package a Java file declares (`''`: none, or unreadable). */
+/** The package a Java file declares (`''`: none, or unreadable): its first 4 KiB are read, and up to 64 KiB when the declaration is not in them (a long license). */
 function readPackage(absolute: string): string {
-  let head: string;
+  let descriptor: number;
   try {
-    const descriptor = openSync(absolute, 'r');
-    try {
-      const buffer = Buffer.alloc(HEAD_BYTES);
-      const read = readSync(descriptor, buffer, 0, HEAD_BYTES, 0);
-      head = buffer.toString('utf8', 0, read);
-    } finally {
-      closeSync(descriptor);
-    }
+    descriptor = openSync(absolute, 'r');
   } catch {
     return '';
   }
-  const code = head.replace(/^\uFEFF/, '').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
-  const match = PACKAGE_DECLARATION.exec(code);
-  return match ? match[1]!.replace(/\s+/g, '') : '';
+  try {
+    for (const size of [FIRST_BYTES, HEAD_BYTES]) {
+      const buffer = Buffer.alloc(size);
+      const read = readSync(descriptor, buffer, 0, size, 0);
+      const code = buffer
+        .toString('utf8', 0, read)
+        .replace(/^\uFEFF/, '')
+        .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
+      const match = PACKAGE_DECLARATION.exec(code);
+      if (match) return match[1]!.replace(/\s+/g, '');
+      if (read < size) return '';
+    }
+    return '';
+  } catch {
+    return '';
+  } finally {
+    closeSync(descriptor);
+  }
 }
