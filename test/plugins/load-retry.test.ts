@@ -84,7 +84,9 @@ t.test('a load that ran out of time on a busy machine is tried again alone and l
   }
   const hung = byId.get('hangs')!;
   t.equal(hung.loaded, false, 'the plugin whose load never ends is not loaded');
-  t.match(hung.reason, /wall-time limit of 300 ms/, 'its reason is the load that ran out of time, alone');
+  // A loop that never ends runs into both limits of the load, its wall time and its CPU time, both 300 ms here:
+  // which one is seen first is a matter of scheduling (the CPU time's, under the load of a full CI run).
+  t.match(hung.reason, /(wall-time|CPU time) limit of 300 ms/, 'its reason is the load that ran out of time, alone');
   t.notMatch(hung.reason, /loaded again/, 'and no further try is promised');
 
   const firstFailures = server.logs.filter((record) => record.msg === 'plugin not loaded' && /loaded again, alone/.test(String(record.reason)));
