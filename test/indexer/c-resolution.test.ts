@@ -100,6 +100,19 @@ const cases: CResolutionCase[] = [
     gcc: ['-Ione', '-Itwo'],
   },
   {
+    name: "compile_commands.json of another checkout (no entry for this repository's files) is left for the guesses",
+    files: {
+      'compile_commands.json': JSON.stringify([
+        { directory: '/elsewhere/build', file: '/elsewhere/src/main.c', arguments: ['cc', '-I/elsewhere/api', '-c', '/elsewhere/src/main.c'] },
+      ]),
+      'src/main.c': '#include <api.h>\n',
+      'include/api.h': EMPTY,
+    },
+    from: 'src/main.c',
+    expect: ['file:include/api.h'],
+    gcc: ['-Iinclude', '-I.'],
+  },
+  {
     name: 'includes inside #if and #ifdef count (both branches: nothing is preprocessed); an include of a macro does not',
     files: {
       'main.c': '#ifdef _WIN32\n#include "win.h"\n#else\n#include "posix.h"\n#endif\n#if 0\n#include <never.h>\n#endif\n#include HEADER\n',

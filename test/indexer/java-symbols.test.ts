@@ -30,6 +30,7 @@ const SOURCE = [
   /* 25 */ '  public double norm() { return 0; }',
   /* 26 */ '}',
   /* 27 */ 'public @interface Marker { String value(); }',
+  /* 28 */ 'public interface Api { void call(); private void helper() {} }',
 ].join('\n');
 
 function symbols(graph: CodeGraph, file: string) {
@@ -61,8 +62,11 @@ t.test('Java: classes, interfaces, enums, records, annotation types, methods and
     { id: `${s}Point.norm`, kind: 'method', parent: '#Point', startLine: 25, endLine: 25, exported: true },
     { id: `${s}Marker`, kind: 'interface', parent: f, startLine: 27, endLine: 27, exported: true },
     { id: `${s}Marker.value`, kind: 'method', parent: '#Marker', startLine: 27, endLine: 27, exported: true },
+    { id: `${s}Api`, kind: 'interface', parent: f, startLine: 28, endLine: 28, exported: true },
+    { id: `${s}Api.call`, kind: 'method', parent: '#Api', startLine: 28, endLine: 28, exported: true },
+    { id: `${s}Api.helper`, kind: 'method', parent: '#Api', startLine: 28, endLine: 28, exported: false },
   ]);
   const file = graph.nodes.find((node) => node.id === f)!;
-  t.match(file, { lines: 27, loc: 23, language: 'java' });
+  t.match(file, { lines: 28, loc: 24, language: 'java' });
   t.equal(file.error, undefined);
 });

@@ -22,7 +22,8 @@ export interface IncludePath {
  * (`-I`, `-iquote`, `-isystem`, relative to the entry's `directory`;
  * directories outside the repository are left out), and, for a file it has
  * no entry for (a header), the directories of every entry in their order;
- * without a database, the guesses: the `include/` directories above the
+ * without a database (or with one that names none of the repository's
+ * files: another checkout's), the guesses: the `include/` directories above the
  * file (nearest first), every other `include/` directory of the repository,
  * then the repository's root.
  */
@@ -127,6 +128,8 @@ function parseDatabase(root: string, text: string): { byFile: Map<string, Includ
     for (const entry of quote) allQuote.add(entry);
     for (const entry of angle) allAngle.add(entry);
   }
+  // A database of another checkout (absolute paths elsewhere) says nothing of this one's files: the guesses serve better.
+  if (byFile.size === 0) return undefined;
   return { byFile, all: { quote: [...allQuote], angle: [...allAngle] } };
 }
 

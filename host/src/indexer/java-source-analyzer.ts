@@ -43,7 +43,7 @@ const MEMBER_LISTS = new Set(['class_body', 'interface_body', 'enum_body', 'enum
  * annotation types (`interface`), their methods and constructors (a
  * constructor by its type's name; overloads merge), and nested types under
  * their type. Exported: declared `public`, or a member of a public interface
- * or annotation type (public without saying so).
+ * or annotation type (public without saying so, unless `private`).
  */
 export class JavaSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
@@ -225,7 +225,8 @@ function declaredSymbols(root: Node): SymbolFacts[] {
       } else if (METHOD_DECLARATIONS.has(member.type)) {
         const name = member.type.endsWith('constructor_declaration') ? typeName : member.childForFieldName('name')?.text;
         if (!name) continue;
-        const exported = isPublic(member) || (scope.implicitlyPublic && scope.exported);
+        // An interface's methods are public unless declared private (Java 9).
+        const exported = isPublic(member) || (scope.implicitlyPublic && scope.exported && !modifierOf(member, 'private'));
         add({ name, kind: 'method', exported, container: scope.name }, member);
       }
     }
@@ -234,9 +235,14 @@ function declaredSymbols(root: Node): SymbolFacts[] {
 }
 
 function isPublic(declaration: Node): boolean {
+  return modifierOf(declaration, 'public');
+}
+
+/** Whether the declaration's modifiers include `modifier` (`public`, `private`). */
+function modifierOf(declaration: Node, modifier: string): boolean {
   for (const child of declaration.namedChildren) {
     if (child?.type !== 'modifiers') continue;
-    for (const modifier of child.children) if (modifier?.type === 'public') return true;
+    for (const written of child.children) if (written?.type === modifier) return true;
   }
   return false;
 }
