@@ -97,7 +97,7 @@ export interface GraphNode {
   binary?: boolean;
   /** For a symbol: whether the file exports it. */
   exported?: boolean;
-  /** For a package: true for a built-in module, Node.js's (`node:fs`), in Python's or Go's standard library (`python:os`, `go:net/http`), a C or C++ standard header (`c:stdio.h`, `c:vector`) or the Java platform's (`java:java.util`). */
+  /** For a package: true for a built-in module, Node.js's (`node:fs`), in Python's or Go's standard library (`python:os`, `go:net/http`), a C or C++ standard header (`c:stdio.h`, `c:vector`), the Java platform's (`java:java.util`) or a crate of Rust's compiler (`rust:std`). */
   builtin?: boolean;
   /** Why a file could only be indexed in part (for example a syntax error). */
   error?: string;

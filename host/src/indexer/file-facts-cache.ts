@@ -138,6 +138,7 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
       webTreeSitter: packageVersion('web-tree-sitter'),
       treeSitterPython: packageVersion('tree-sitter-python'),
       treeSitterGo: packageVersion('tree-sitter-go'),
+      treeSitterRust: packageVersion('tree-sitter-rust'),
       treeSitterC: packageVersion('tree-sitter-c'),
       treeSitterCpp: packageVersion('tree-sitter-cpp'),
       treeSitterJava: packageVersion('tree-sitter-java'),

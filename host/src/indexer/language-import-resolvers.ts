@@ -3,6 +3,7 @@ import { GoImportResolver } from './go-import-resolver.js';
 import { JavaImportResolver } from './java-import-resolver.js';
 import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
 import { PythonImportResolver } from './python-import-resolver.js';
+import { RustImportResolver } from './rust-import-resolver.js';
 
 /**
  * The resolvers of the languages other than JavaScript and TypeScript, for
@@ -13,6 +14,7 @@ export function discoverLanguageResolvers(root: string, repository: RepositoryFi
   return [
     PythonImportResolver.discover(root, repository),
     GoImportResolver.discover(root, repository),
+    RustImportResolver.discover(root, repository),
     CIncludeResolver.discover(root, repository),
     JavaImportResolver.discover(root, repository),
   ];

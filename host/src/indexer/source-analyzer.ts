@@ -15,6 +15,12 @@ export interface ImportReference {
    * when the reference names the module alone (`import a.b`, `from a import *`).
    */
   names?: string[];
+  /**
+   * The inline modules the reference is written in, outermost first (Rust's
+   * `mod a { use super::x; }`): its relative paths count from there; absent at
+   * a file's top level.
+   */
+  scope?: string[];
 }
 
 /** A symbol declared at the top level of a file, or a method of such a class. */

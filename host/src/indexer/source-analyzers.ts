@@ -3,6 +3,7 @@ import { GoSourceAnalyzer } from './go-source-analyzer.js';
 import { JavaSourceAnalyzer } from './java-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
 import { PythonSourceAnalyzer } from './python-source-analyzer.js';
+import { RustSourceAnalyzer } from './rust-source-analyzer.js';
 import type { SourceAnalyzer } from './source-analyzer.js';
 
 /**
@@ -15,6 +16,7 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
   JAVASCRIPT_SOURCE_ANALYZER,
   new PythonSourceAnalyzer(),
   new GoSourceAnalyzer(),
+  new RustSourceAnalyzer(),
   new CFamilySourceAnalyzer(),
   new JavaSourceAnalyzer(),
 ];

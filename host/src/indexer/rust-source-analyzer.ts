@@ -1,0 +1,353 @@
+import type { ImportReferenceKind } from '@strata/sdk';
+import type { Language, Node, Parser, TreeCursor } from 'web-tree-sitter';
+import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+
+const RUST_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-rust', wasmFile: 'tree-sitter-rust.wasm' };
+
+/** Rust sources. */
+export const RUST_SOURCE = /\.rs$/;
+
+/** A parse or walk that takes longer than this is given up. */
+const PARSE_TIME_LIMIT_MS = 10_000;
+
+/** Nodes visited between two looks at the clock. */
+const CLOCK_STRIDE = 4_096;
+
+/** `#[path = "..."]` on a `mod` declaration; the path is group 1. */
+const PATH_ATTRIBUTE = /^#\[\s*path\s*=\s*"([^"\\]*)"\s*\]$/;
+
+/** What the references of a Rust file look like, for the resolver: `mod name`, `#[path = "p"] mod name`, `extern crate name`, else a `use` path. */
+export const MOD_DECLARATION = /^(?:#\[path = "([^"]*)"\] )?mod (\S+)$/;
+export const EXTERN_CRATE = /^extern crate (\S+)$/;
+
+/**
+ * Rust, read with tree-sitter's Rust grammar (web-tree-sitter and the
+ * WebAssembly build that the `tree-sitter-rust` package ships), loaded once
+ * per reading thread on its first Rust file. References: each `mod name;`
+ * declaration (`mod name`, with its `#[path = "..."]` as written before it),
+ * each path a `use` declaration names (`use a::{b, c::D}` is `a::b` and
+ * `a::c::D`; `pub use` a `re-export`), and `extern crate name`; those inside
+ * inline modules carry the modules as their `scope`. Symbols: functions,
+ * structs and unions (`class`), enums and type aliases (`type`), traits
+ * (`interface`) and the methods of `impl` blocks and traits (in the impl's
+ * type when the file declares it, else named `Type.method` under the file);
+ * items of inline modules are named with the module's path (`tests::it`).
+ * Exported: declared `pub` in any form (`pub(crate)` too); a trait's methods
+ * as the trait. Comments are not lines of code. A syntax error keeps what
+ * was found around it; nesting is on tree-sitter's heap.
+ */
+export class RustSourceAnalyzer implements SourceAnalyzer {
+  readonly recursesPerNestingLevel = false;
+  private parser: Parser | undefined;
+  private types: NodeTypes | undefined;
+  private loadError: string | undefined;
+  private loading: Promise<void> | undefined;
+  private newParser: (() => Parser) | undefined;
+
+  reads(filename: string): boolean {
+    return RUST_SOURCE.test(filename);
+  }
+
+  get loaded(): boolean {
+    return this.parser !== undefined || this.loadError !== undefined;
+  }
+
+  load(): Promise<void> {
+    this.loading ??= loadGrammar(RUST_GRAMMAR).then(
+      (grammar) => {
+        this.newParser = grammar.newParser;
+        this.parser = grammar.newParser();
+        this.types = nodeTypesOf(grammar.language);
+      },
+      (error: Error) => {
+        this.loadError = error.message;
+      },
+    );
+    return this.loading;
+  }
+
+  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
+    const parser = this.parser;
+    const types = this.types;
+    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Rust grammar is not loaded on this thread');
+    const started = performance.now();
+    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
+    let tree: ReturnType<Parser['parse']>;
+    try {
+      parser.reset();
+      tree = parser.parse(text, null, { progressCallback: overTime });
+    } catch (error) {
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Rust parser failed (${(error as Error).message})`);
+    }
+    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
+    const cursor = tree.walk();
+    try {
+      const root = tree.rootNode;
+      const { imports, comments, complete } = walkTree(cursor, types, overTime);
+      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
+      const counts = countLines(units, lineStartsOf(units), comments);
+      const symbols = declaredSymbols(root);
+      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
+      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+    } catch (error) {
+      this.parser = this.newParser?.();
+      return unparsed(bytes, `the Rust parser failed (${(error as Error).message})`);
+    } finally {
+      // The tree lives in WebAssembly memory, which no garbage collector frees.
+      cursor.delete();
+      tree.delete();
+    }
+  }
+}
+
+function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
+  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
+}
+
+interface NodeTypes {
+  comment: ReadonlySet<number>;
+  use: ReadonlySet<number>;
+  externCrate: ReadonlySet<number>;
+  mod: ReadonlySet<number>;
+}
+
+function nodeTypesOf(language: Language): NodeTypes {
+  const ids = (...names: string[]): Set<number> => {
+    const found = new Set<number>();
+    for (let id = 0; id < language.nodeTypeCount; id++) {
+      const type = language.nodeTypeForId(id);
+      if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id)) found.add(id);
+    }
+    return found;
+  };
+  return {
+    comment: ids('line_comment', 'block_comment'),
+    use: ids('use_declaration'),
+    externCrate: ids('extern_crate_declaration'),
+    mod: ids('mod_item'),
+  };
+}
+
+/**
+ * One walk of the whole tree with a cursor: `use`, `extern crate` and `mod`
+ * declarations anywhere (in functions and inline modules too), with the
+ * inline modules around them, and the spans of comments.
+ */
+function walkTree(
+  cursor: TreeCursor,
+  types: NodeTypes,
+  overTime: () => boolean,
+): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
+  const imports: ImportReference[] = [];
+  const comments: Array<{ start: number; end: number }> = [];
+  /** Per ancestor: the inline module it is (undefined for any other node). */
+  const ancestors: Array<string | undefined> = [];
+  let scope: string[] = [];
+  for (let visited = 1; ; visited++) {
+    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
+    const type = cursor.nodeTypeId;
+    let descend = true;
+    let module: string | undefined;
+    if (types.comment.has(type)) {
+      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+      descend = false;
+    } else if (types.use.has(type)) {
+      useReferences(cursor.currentNode, scope, imports);
+      descend = false;
+    } else if (types.externCrate.has(type)) {
+      const name = cursor.currentNode.childForFieldName('name')?.text;
+      if (name) imports.push(withScope({ specifier: `extern crate ${name}`, kind: 'static' }, scope));
+      descend = false;
+    } else if (types.mod.has(type)) {
+      const node = cursor.currentNode;
+      const name = node.childForFieldName('name')?.text;
+      if (name && !node.childForFieldName('body')) {
+        const path = pathAttribute(node);
+        imports.push(withScope({ specifier: path === undefined ? `mod ${name}` : `#[path = "${path}"] mod ${name}`, kind: 'static' }, scope));
+        descend = false;
+      } else {
+        module = name ?? '_';
+      }
+    }
+    if (descend && cursor.gotoFirstChild()) {
+      ancestors.push(module);
+      if (module !== undefined) scope = [...scope, module];
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return { imports, comments, complete: true };
+      if (ancestors.pop() !== undefined) scope = scope.slice(0, -1);
+    }
+  }
+}
+
+function withScope(reference: ImportReference, scope: readonly string[]): ImportReference {
+  return scope.length > 0 ? { ...reference, scope: [...scope] } : reference;
+}
+
+/** The `#[path = "..."]` among the attributes right before a `mod` declaration. */
+function pathAttribute(mod: Node): string | undefined {
+  for (let sibling = mod.previousNamedSibling; sibling?.type === 'attribute_item'; sibling = sibling.previousNamedSibling) {
+    const path = PATH_ATTRIBUTE.exec(sibling.text.replace(/\s+/g, ' '))?.[1];
+    if (path !== undefined) return path;
+  }
+  return undefined;
+}
+
+/** The paths a `use` declaration names, flattened (`a::{b, c::{d, self}}` gives `a::b`, `a::c::d`, `a::c`), with an explicit stack. */
+function useReferences(declaration: Node, scope: readonly string[], found: ImportReference[]): void {
+  const kind: ImportReferenceKind = declaration.namedChildren.some((child) => child?.type === 'visibility_modifier') ? 're-export' : 'static';
+  const argument = declaration.childForFieldName('argument');
+  if (!argument) return;
+  const pending: Array<{ node: Node; prefix: string }> = [{ node: argument, prefix: '' }];
+  const join = (prefix: string, path: string): string => (prefix === '' ? path : path === '' ? prefix : `${prefix}::${path}`);
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const { node, prefix } = item;
+    switch (node.type) {
+      case 'use_as_clause': {
+        const path = node.childForFieldName('path');
+        if (path) pending.push({ node: path, prefix });
+        break;
+      }
+      case 'use_wildcard': {
+        // `a::*`: the module a itself.
+        const path = node.namedChild(0);
+        if (path) pending.push({ node: path, prefix });
+        else if (prefix !== '') found.push(withScope({ specifier: prefix, kind }, scope));
+        break;
+      }
+      case 'scoped_use_list': {
+        const path = node.childForFieldName('path');
+        const list = node.childForFieldName('list');
+        const next = path ? join(prefix, path.text.replace(/\s+/g, '')) : prefix;
+        if (list) for (const child of list.namedChildren) if (child) pending.push({ node: child, prefix: next });
+        break;
+      }
+      case 'use_list':
+        for (const child of node.namedChildren) if (child) pending.push({ node: child, prefix });
+        break;
+      case 'self':
+        // `a::{self}`: the module a.
+        if (prefix !== '') found.push(withScope({ specifier: prefix, kind }, scope));
+        break;
+      case 'identifier':
+      case 'scoped_identifier':
+      case 'crate':
+      case 'super':
+        found.push(withScope({ specifier: join(prefix, node.text.replace(/\s+/g, '')), kind }, scope));
+        break;
+    }
+  }
+}
+
+/** What a declaration list holds, for symbols. */
+interface ItemScope {
+  list: Node;
+  /** The inline modules around it, as a path prefix (`a::b::`). */
+  prefix: string;
+}
+
+/**
+ * The items of the file and of its inline modules (named with the
+ * module's path), and the methods of its `impl` blocks and traits.
+ */
+function declaredSymbols(root: Node): SymbolFacts[] {
+  const types = new Map<string, SymbolFacts>();
+  const others: SymbolFacts[] = [];
+  const methods: Array<SymbolFacts & { owner: string }> = [];
+  const pending: ItemScope[] = [{ list: root, prefix: '' }];
+  for (let scope = pending.pop(); scope; scope = pending.pop()) {
+    for (const item of scope.list.namedChildren) {
+      if (!item) continue;
+      const name = item.childForFieldName('name')?.text;
+      const exported = isPub(item);
+      switch (item.type) {
+        case 'function_item':
+          if (name) others.push(symbol(scope.prefix + name, 'function', item, exported));
+          break;
+        case 'struct_item':
+        case 'union_item':
+        case 'enum_item':
+        case 'type_item':
+        case 'trait_item': {
+          if (!name) break;
+          const kind = item.type === 'trait_item' ? 'interface' : item.type === 'struct_item' || item.type === 'union_item' ? 'class' : 'type';
+          const key = scope.prefix + name;
+          if (!types.has(key)) types.set(key, symbol(key, kind, item, exported));
+          if (item.type === 'trait_item')
+            for (const method of functionsOf(item)) methods.push({ ...symbol(method.name, 'method', method.node, exported), owner: key });
+          break;
+        }
+        case 'impl_item': {
+          const owner = implType(item.childForFieldName('type'));
+          if (owner)
+            for (const method of functionsOf(item))
+              methods.push({ ...symbol(method.name, 'method', method.node, isPub(method.node)), owner: scope.prefix + owner });
+          break;
+        }
+        case 'mod_item': {
+          const body = item.childForFieldName('body');
+          if (name && body) pending.push({ list: body, prefix: `${scope.prefix}${name}::` });
+          break;
+        }
+        case 'ERROR':
+          pending.push({ list: item, prefix: scope.prefix });
+          break;
+      }
+    }
+  }
+  const symbols: SymbolFacts[] = [...types.values(), ...others];
+  for (const { owner, ...method } of methods) {
+    symbols.push(types.has(owner) ? { ...method, container: owner } : { ...method, name: `${owner}.${method.name}` });
+  }
+  return symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+}
+
+/** The functions (with bodies or not) of an `impl` block's or a trait's body. */
+function functionsOf(item: Node): Array<{ name: string; node: Node }> {
+  const functions: Array<{ name: string; node: Node }> = [];
+  for (const child of item.childForFieldName('body')?.namedChildren ?? []) {
+    if (child?.type !== 'function_item' && child?.type !== 'function_signature_item') continue;
+    const name = child.childForFieldName('name')?.text;
+    if (name) functions.push({ name, node: child });
+  }
+  return functions;
+}
+
+/** The name of the type an `impl` is for: `S` of `S`, `S<T>`, `&S`, `&mut S<T>`, `a::S`. */
+function implType(type: Node | null): string | undefined {
+  let node = type;
+  while (node && (node.type === 'reference_type' || node.type === 'generic_type' || node.type === 'pointer_type')) node = node.childForFieldName('type');
+  if (node?.type === 'scoped_type_identifier') node = node.childForFieldName('name');
+  return node?.type === 'type_identifier' ? node.text : undefined;
+}
+
+function isPub(item: Node): boolean {
+  return item.namedChildren.some((child) => child?.type === 'visibility_modifier');
+}
+
+function symbol(name: string, kind: SymbolFacts['kind'], node: Node, exported: boolean): SymbolFacts {
+  // Attributes and doc comments before an item are siblings, not part of it: its lines are its own.
+  const startLine = node.startPosition.row + 1;
+  const end = node.endPosition;
+  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
+  return { name, kind, startLine, endLine, exported };
+}
+
+/** The first syntax error, as `syntax error: ... at line N` (the words of the Python analyzer). */
+function firstSyntaxError(root: Node): string {
+  let node = root;
+  for (;;) {
+    const next = node.children.find((child) => child !== null && (child.hasError || child.isMissing || (node.isError && !child.isNamed)));
+    if (!next) break;
+    node = next;
+    if (!node.hasError && !node.isMissing) break;
+  }
+  const line = node.startPosition.row + 1;
+  if (node.isMissing) return `syntax error: missing ${node.type} at line ${line}`;
+  const token = node.text.trimStart().split('\n', 1)[0]!.slice(0, 40);
+  return `syntax error: unexpected ${token ? JSON.stringify(token) : 'end of file'} at line ${line}`;
+}
