@@ -27,7 +27,9 @@ interface ModuleAt {
  * inline module) of it; `crate` starts at the crate's root (`src/lib.rs`,
  * `src/main.rs`, the target's file), `self` and `super` at the file's
  * module and its parent. A first name that is a child module of the file's
- * module is that module (2018's uniform paths); else a crate of the
+ * module is that module (2018's uniform paths), and one starting with an
+ * upper-case letter an item of it (`use Kind::*` of an enum: crate names
+ * are snake case); else a crate of the
  * repository by its name (`-` as `_`) leads to its library's root, and
  * any other crate is a package node `rust:<name>`, built in for `std`,
  * `core`, `alloc`, `proc_macro` and `test`. Modules are found by the
@@ -115,6 +117,8 @@ export class RustImportResolver implements LanguageImportResolver {
     // 2018's uniform paths: a child module of the file's module comes before a crate of that name.
     const here = walk(rootModule, current, repository);
     if (moduleFile(here.directory, first, repository)) return { kind: 'file', path: walk(here, segments, repository).file };
+    // A type's name (`use Kind::*` of an enum declared here): crate names are snake case, so an item of the module.
+    if (/^\p{Lu}/u.test(first)) return { kind: 'file', path: here.file };
     return this.crateTarget(first, segments.slice(1), repository);
   }
 
