@@ -52,6 +52,9 @@ const CPP_SOURCE = [
 /** A header with nothing only C++ writes is read as C; one with a namespace or a class, as C++. */
 const C_HEADER = 'struct list { int n; };\nstatic inline int list_size(struct list *l) { return l->n; }\nint new_list(int class);\n';
 const CPP_HEADER = 'class Widget {\n public:\n  int id() { return 1; }\n};\n';
+/** An export macro between `class` and the name, as libraries write it (leveldb's `class LEVELDB_EXPORT Slice`). */
+const EXPORTED_HEADER =
+  '#include "export.h"\nclass LIB_EXPORT Slice : public Base {\n public:\n  Slice() {}\n  int size() const { return 0; }\n};\nstruct LIB_EXPORT Options final {\n  int n;\n};\n';
 
 function symbols(graph: CodeGraph, file: string) {
   return graph.nodes
@@ -113,4 +116,20 @@ t.test('.h: read as C unless it writes what only C++ does', async (t) => {
     symbols(graph, 'widget.h').map((symbol) => symbol.id),
     ['sym:widget.h#Widget', 'sym:widget.h#Widget.id'],
   );
+});
+
+t.test('an export macro between class and the name is no name: the class and its methods are read, lines kept', async (t) => {
+  const repo = await makeRepo(t, { 'slice.h': EXPORTED_HEADER, 'export.h': '#define LIB_EXPORT\n' });
+  const graph = await indexRepository({ repository: repo, env: {} });
+  t.same(
+    symbols(graph, 'slice.h').map((symbol) => [symbol.id, symbol.startLine, symbol.endLine]),
+    [
+      ['sym:slice.h#Slice', 2, 6],
+      ['sym:slice.h#Slice.Slice', 4, 4],
+      ['sym:slice.h#Slice.size', 5, 5],
+      ['sym:slice.h#Options', 7, 9],
+    ],
+  );
+  t.equal(graph.nodes.find((node) => node.id === 'file:slice.h')!.error, undefined);
+  t.ok(graph.edges.some((edge) => edge.id === 'imports:file:slice.h->file:export.h'));
 });

@@ -19,7 +19,7 @@ const AMBIGUOUS_HEADER = /\.h$/;
  * `class`, `this`) as the names they are in C.
  */
 const CPP_MARKERS =
-  /^[ \t]*(?:namespace\b|template[ \t]*<|(?:public|private|protected)[ \t]*:|(?:class|struct)[ \t]+\w+(?:[ \t]+final)?[ \t]*(?::[ \t]*(?:public|private|protected)?[ \t]*\w|\{|$))|\bextern[ \t]+"C\+\+"|\bstd::|^[ \t]*using[ \t]+namespace\b/m;
+  /^[ \t]*(?:namespace\b|template[ \t]*<|(?:public|private|protected)[ \t]*:|(?:class|struct)[ \t]+(?:[A-Z][A-Z0-9_]{2,}[ \t]+)?\w+(?:[ \t]+final)?[ \t]*(?::[ \t]*(?:public|private|protected)?[ \t]*\w|\{|$))|\bextern[ \t]+"C\+\+"|\bstd::|^[ \t]*using[ \t]+namespace\b/m;
 
 /** A parse that takes longer than this is given up, as in Python's analyzer. */
 const PARSE_TIME_LIMIT_MS = 10_000;
@@ -63,7 +63,8 @@ const TYPE_SPECIFIERS: Readonly<Record<string, SymbolFacts['kind']>> = {
  * methods defined in a class or out of line (`A::f`: container `A` when the
  * file defines `A`, else named `A::f`), nested types with their class as
  * container. Exported: everything but what is `static` at file scope or in
- * an anonymous namespace; a member as its class.
+ * an anonymous namespace; a member as its class. An export macro between
+ * `class` and the name is blanked out before parsing (`withoutExportMacros`).
  */
 export class CFamilySourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
@@ -104,7 +105,7 @@ export class CFamilySourceAnalyzer implements SourceAnalyzer {
     try {
       // A parse that was given up would otherwise be resumed by the next.
       grammar.parser.reset();
-      tree = grammar.parser.parse(text, null, { progressCallback: overTime });
+      tree = grammar.parser.parse(withoutExportMacros(text), null, { progressCallback: overTime });
     } catch (error) {
       grammar.renew();
       return unparsed(bytes, `the ${language} parser failed (${(error as Error).message})`);
@@ -128,6 +129,25 @@ export class CFamilySourceAnalyzer implements SourceAnalyzer {
       tree.delete();
     }
   }
+}
+
+/**
+ * An export macro between `class` or `struct` and the name
+ * (`class LEVELDB_EXPORT Slice {`, `struct Q_CORE_EXPORT QPoint : Base {`):
+ * what a preprocessor would expand to an attribute or nothing, and what
+ * tree-sitter, which does not preprocess, reads as the class's name (and the
+ * class as a function). Upper case, three characters or more, before a
+ * name and then a body, a base list or `final`.
+ */
+const EXPORT_MACRO = /\b(?:class|struct|union)[ \t]+([A-Z][A-Z0-9_]{2,})[ \t]+(?=[A-Za-z_]\w*[ \t]*(?:final\b|[:{]|$))/gm;
+
+/** The text with export macros (`EXPORT_MACRO`) blanked out, each character a space: offsets, lines and columns stay. */
+function withoutExportMacros(text: string): string {
+  if (!/\b(?:class|struct|union)[ \t]+[A-Z][A-Z0-9_]{2,}[ \t]/.test(text)) return text;
+  return text.replace(EXPORT_MACRO, (match, macro: string) => {
+    const at = match.lastIndexOf(macro);
+    return match.slice(0, at) + ' '.repeat(macro.length) + match.slice(at + macro.length);
+  });
 }
 
 /** One grammar's parser on this thread and the ids of the node types the walk looks for. */
