@@ -87,11 +87,14 @@ const cases: JavaResolutionCase[] = [
     files: {
       'src/com/ex/Known.java': type('com.ex', 'Known'),
       'src/com/ex/app/Use.java':
-        'package com.ex.app;\nimport com.ex.Generated;\nimport com.google.gson.Gson;\nimport jdk.internal.misc.Unsafe;\nclass Use {}\n',
+        'package com.ex.app;\nimport com.ex.Generated;\nimport com.ex.proto.Message;\nimport com.google.gson.Gson;\nimport jdk.internal.misc.Unsafe;\nclass Use {}\n',
     },
     from: 'src/com/ex/app/Use.java',
     expect: { 'pkg:java:com.google': ['com.google.gson.Gson'], 'pkg:java:jdk.internal': ['jdk.internal.misc.Unsafe'] },
-    unresolved: { 'com.ex.Generated': /^no file declares com\.ex\.Generated: package com\.ex has no Generated\.java$/ },
+    unresolved: {
+      'com.ex.Generated': /^no file declares com\.ex\.Generated: package com\.ex has no Generated\.java$/,
+      'com.ex.proto.Message': /^no file declares com\.ex\.proto\.Message: package com\.ex\.proto does not exist$/,
+    },
   },
 ];
 

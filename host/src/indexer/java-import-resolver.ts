@@ -99,7 +99,13 @@ export class JavaImportResolver implements LanguageImportResolver {
   /** Where a type the repository does not have leads: the platform's or a library's package node, or unresolved in a package the repository declares. */
   private outside(segments: readonly string[], name: string, declared: string | undefined): ImportTarget {
     if (declared !== undefined && !PLATFORM_PACKAGES.test(`${name}.`)) {
-      return { kind: 'unresolved', reason: `no file declares ${name}: package ${declared} has no ${segments[declared.split('.').length]}.java` };
+      const next = segments[declared.split('.').length]!;
+      // `a.b.C` with `a.b` declared: C is missing; `a.b.c.D` with only `a.b` declared: package a.b.c is (javac's words).
+      const missing =
+        /^\p{Lu}/u.test(next) || declared.split('.').length === segments.length - 1
+          ? `package ${declared} has no ${next}.java`
+          : `package ${declared}.${next} does not exist`;
+      return { kind: 'unresolved', reason: `no file declares ${name}: ${missing}` };
     }
     const top = segments.slice(0, 2).join('.');
     return { kind: 'package', name: `java:${top}`, builtin: PLATFORM_PACKAGES.test(`${name}.`) };
