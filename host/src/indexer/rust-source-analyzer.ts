@@ -223,11 +223,12 @@ function useReferences(declaration: Node, scope: readonly string[], found: Impor
         const path = node.childForFieldName('path');
         const list = node.childForFieldName('list');
         const next = path ? join(prefix, path.text.replace(/\s+/g, '')) : prefix;
-        if (list) for (const child of list.namedChildren) if (child) pending.push({ node: child, prefix: next });
+        // Pushed last first: the paths come out in the order they are written.
+        if (list) for (const child of list.namedChildren.reverse()) if (child) pending.push({ node: child, prefix: next });
         break;
       }
       case 'use_list':
-        for (const child of node.namedChildren) if (child) pending.push({ node: child, prefix });
+        for (const child of node.namedChildren.reverse()) if (child) pending.push({ node: child, prefix });
         break;
       case 'self':
         // `a::{self}`: the module a.
