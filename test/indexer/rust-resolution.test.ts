@@ -97,11 +97,11 @@ const cases: RustResolutionCase[] = [
     unresolved: { 'super::super::super::nothing': /too many leading super keywords/ },
   },
   {
-    name: "2018's uniform paths: a first name that is a child module of the file's module, or a type of it (the file itself: no edge); else a crate",
+    name: "2018's uniform paths: a first name that is a child module of the file's module, or a type or inline module of it (the file itself: no edge); else a crate",
     files: {
       'Cargo.toml': CARGO,
       'src/main.rs':
-        'mod config;\nuse config::Settings;\nenum Kind { A }\nfn f() {\n    use Kind::*;\n}\nuse app::core::Engine;\nuse serde::Deserialize;\nuse std::collections::HashMap;\nuse ::core::fmt;\nextern crate alloc;\nextern crate rand as random;\n',
+        'mod config;\nuse config::Settings;\nenum Kind { A }\nfn f() {\n    use Kind::*;\n}\nmod imp {\n    pub fn x() {}\n    mod deeper {}\n    use deeper::Y;\n}\npub use imp::x;\nuse app::core::Engine;\nuse serde::Deserialize;\nuse std::collections::HashMap;\nuse ::core::fmt;\nextern crate alloc;\nextern crate rand as random;\n',
       'src/config.rs': 'pub struct Settings;\n',
       'src/lib.rs': 'pub mod core;\n',
       'src/core.rs': 'pub struct Engine;\n',

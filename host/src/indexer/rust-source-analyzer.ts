@@ -89,9 +89,10 @@ export class RustSourceAnalyzer implements SourceAnalyzer {
       const { imports, comments, complete } = walkTree(cursor, types, overTime);
       const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
       const counts = countLines(units, lineStartsOf(units), comments);
-      const symbols = declaredSymbols(root);
+      const { symbols, local } = declaredSymbols(root);
       const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+      const references = imports.filter((reference) => !namesLocalItem(reference, local));
+      return error === undefined ? { ...counts, imports: references, symbols } : { ...counts, imports: references, symbols, error };
     } catch (error) {
       this.parser = this.newParser?.();
       return unparsed(bytes, `the Rust parser failed (${(error as Error).message})`);
@@ -255,8 +256,10 @@ interface ItemScope {
  * The items of the file and of its inline modules (named with the
  * module's path), and the methods of its `impl` blocks and traits.
  */
-function declaredSymbols(root: Node): SymbolFacts[] {
+function declaredSymbols(root: Node): { symbols: SymbolFacts[]; local: Set<string> } {
   const types = new Map<string, SymbolFacts>();
+  /** Inline modules and types, by path in the file (`inner`, `inner::Kind`): names a `use` path may start with. */
+  const local = new Set<string>();
   const others: SymbolFacts[] = [];
   const methods: Array<SymbolFacts & { owner: string }> = [];
   const pending: ItemScope[] = [{ list: root, prefix: '' }];
@@ -277,6 +280,7 @@ function declaredSymbols(root: Node): SymbolFacts[] {
           if (!name) break;
           const kind = item.type === 'trait_item' ? 'interface' : item.type === 'struct_item' || item.type === 'union_item' ? 'class' : 'type';
           const key = scope.prefix + name;
+          local.add(key);
           if (!types.has(key)) types.set(key, symbol(key, kind, item, exported));
           if (item.type === 'trait_item')
             for (const method of functionsOf(item)) methods.push({ ...symbol(method.name, 'method', method.node, exported), owner: key });
@@ -291,7 +295,10 @@ function declaredSymbols(root: Node): SymbolFacts[] {
         }
         case 'mod_item': {
           const body = item.childForFieldName('body');
-          if (name && body) pending.push({ list: body, prefix: `${scope.prefix}${name}::` });
+          if (name && body) {
+            local.add(scope.prefix + name);
+            pending.push({ list: body, prefix: `${scope.prefix}${name}::` });
+          }
           break;
         }
         case 'ERROR':
@@ -304,7 +311,19 @@ function declaredSymbols(root: Node): SymbolFacts[] {
   for (const { owner, ...method } of methods) {
     symbols.push(types.has(owner) ? { ...method, container: owner } : { ...method, name: `${owner}.${method.name}` });
   }
-  return symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+  return { symbols: symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine), local };
+}
+
+/**
+ * Whether a `use` path starts with an inline module or a type the file
+ * declares in the same scope (`mod imp { ... } pub use imp::*;`, `use Kind::*`):
+ * it leads to the file itself, not to a crate.
+ */
+function namesLocalItem(reference: ImportReference, local: ReadonlySet<string>): boolean {
+  if (MOD_DECLARATION.test(reference.specifier) || EXTERN_CRATE.test(reference.specifier)) return false;
+  const first = reference.specifier.split('::', 1)[0]!;
+  if (first === '' || first === 'crate' || first === 'self' || first === 'super') return false;
+  return local.has(reference.scope ? `${reference.scope.join('::')}::${first}` : first);
 }
 
 /** The functions (with bodies or not) of an `impl` block's or a trait's body. */
