@@ -93,6 +93,16 @@ t.test('go.mod, go.work and replace directives that change resolve every Go impo
   t.ok(edgeIds(graph).has('imports:file:main.go->pkg:go:example.com/shop/cart'));
   await matchesColdIndex(t, graph, repo);
 
+  await writeFiles(repo, { 'lib/vendor/modules.txt': '# example.com/shop v0.0.0\n', 'lib/vendor/example.com/shop/cart/cart.go': 'package cart\n' });
+  await writeFiles(repo, { 'lib/text/text.go': 'package text\n\nimport "example.com/shop/cart"\n' });
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has('imports:file:lib/text/text.go->dir:lib/vendor/example.com/shop/cart'));
+  await matchesColdIndex(t, graph, repo);
+
+  await rm(path.join(repo, 'lib/vendor/modules.txt'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has('imports:file:lib/text/text.go->pkg:go:example.com/shop/cart'));
+  t.pass('without vendor/modules.txt, vendoring is off');
+  await matchesColdIndex(t, graph, repo);
+
   await mkdir(path.join(repo, 'lib/text/sub'));
   await writeFiles(repo, { 'lib/text/sub/sub.go': 'package sub\n\nimport "example.com/lib/text"\n' });
   graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has('imports:file:lib/text/sub/sub.go->dir:lib/text'));

@@ -190,6 +190,35 @@ const cases: GoResolutionCase[] = [
     expect: { 'dir:shape': ['example.com/app/shape'], 'pkg:go:testing': ['testing'] },
   },
   {
+    name: 'vendoring: with vendor/modules.txt, a package the vendor directory holds is its directory there; without it, a package node',
+    files: {
+      'go.mod': 'module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/pkg/errors v0.9.1\n\tgithub.com/x/absent v1.0.0\n)\n',
+      'main.go': goFile('main', 'github.com/pkg/errors', 'github.com/x/absent/sub', 'fmt'),
+      'vendor/modules.txt': '# github.com/pkg/errors v0.9.1\n## explicit\ngithub.com/pkg/errors\n',
+      'vendor/github.com/pkg/errors/errors.go': 'package errors\n',
+      'tools/go.mod': 'module example.com/tools\n\nrequire github.com/pkg/errors v0.9.1\n',
+      'tools/t.go': goFile('tools', 'github.com/pkg/errors'),
+    },
+    from: 'main.go',
+    expect: {
+      'dir:vendor/github.com/pkg/errors': ['github.com/pkg/errors'],
+      'pkg:go:github.com/x/absent': ['github.com/x/absent/sub'],
+      'pkg:go:fmt': ['fmt'],
+    },
+  },
+  {
+    name: "vendoring is the main module's: a module without vendor/modules.txt of its own does not use another's",
+    files: {
+      'go.mod': 'module example.com/app\n',
+      'vendor/modules.txt': '# github.com/pkg/errors v0.9.1\n',
+      'vendor/github.com/pkg/errors/errors.go': 'package errors\n',
+      'tools/go.mod': 'module example.com/tools\n\nrequire github.com/pkg/errors v0.9.1\n',
+      'tools/t.go': goFile('tools', 'github.com/pkg/errors'),
+    },
+    from: 'tools/t.go',
+    expect: { 'pkg:go:github.com/pkg/errors': ['github.com/pkg/errors'] },
+  },
+  {
     name: 'a file outside any module: the standard library and external packages, nothing in the repository',
     files: { 'script.go': goFile('main', 'os', 'github.com/a/b/c', 'mylib/x'), 'mylib/x/x.go': 'package x\n' },
     from: 'script.go',

@@ -22,8 +22,10 @@ const THREE_ELEMENT_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org'
  * the standard library; else the external module that holds it
  * (`go:github.com/spf13/cobra`), the longest module path the `go.mod` (or
  * the workspace) requires that prefixes it, else its first three elements
- * on the well-known hosts, else the path itself. `vendor/` directories are
- * not looked into: a vendored module is its package node, as in module mode.
+ * on the well-known hosts, else the path itself. With a `vendor/modules.txt`
+ * beside the main module's `go.mod` (or the workspace's `go.work`), a
+ * package the vendor directory holds is its directory there, as the go
+ * command builds it.
  */
 export class GoImportResolver implements LanguageImportResolver {
   /** Non-test Go files of the repository, and their count per directory: a directory with one is a package. */
@@ -127,6 +129,13 @@ export class GoImportResolver implements LanguageImportResolver {
     }
     const first = importPath.split('/', 1)[0]!;
     if (!first.includes('.')) return { kind: 'package', name: `go:${importPath}`, builtin: true };
+    const vendor = module && this.modules.vendorOf(module);
+    if (vendor !== undefined) {
+      // Vendoring (`go mod vendor`): the go command builds the package from vendor/<import path>.
+      const vendored = `${vendor}/${importPath}`;
+      this.noteImporter(vendored, file);
+      if (this.packageFileCounts.has(vendored)) return { kind: 'directory', path: vendored };
+    }
     return { kind: 'package', name: `go:${this.externalModule(importPath, module)}`, builtin: false };
   }
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { readOptional } from './read-optional.js';
 
-/** Files that declare Go modules and workspaces. */
-export const GO_MODULE_FILE = /(?:^|\/)go\.(?:mod|work)$/;
+/** Files that declare Go modules and workspaces, and the list of a vendor directory (whose presence turns vendoring on). */
+export const GO_MODULE_FILE = /(?:^|\/)(?:go\.(?:mod|work)|vendor\/modules\.txt)$/;
 
 /** A module of the repository: a directory with a `go.mod`. */
 export interface GoModule {
@@ -15,6 +15,8 @@ export interface GoModule {
   requires: string[];
   /** Its `replace` directives with a local directory (inside the repository) on the right: module path → directory. */
   replaces: Array<[modulePath: string, directory: string]>;
+  /** Its `vendor/` directory, when `vendor/modules.txt` is there: the go command builds the other modules' packages from it. */
+  vendor: string | undefined;
 }
 
 /** A workspace: a directory with a `go.work`, and the module directories it `use`s. */
@@ -22,6 +24,7 @@ interface GoWorkspace {
   directory: string;
   uses: string[];
   replaces: Array<[modulePath: string, directory: string]>;
+  vendor: string | undefined;
 }
 
 /** A place an import path may be found: a module path and the directory that holds it. */
@@ -56,11 +59,12 @@ export class GoModules {
     const modules: GoModule[] = [];
     const workspaces: GoWorkspace[] = [];
     for (const file of repository.filePaths()) {
-      if (!GO_MODULE_FILE.test(file)) continue;
+      if (!GO_MODULE_FILE.test(file) || file.endsWith('.txt')) continue;
       const text = readOptional(path.join(root, file));
       if (text === undefined) continue;
       const directory = parentOf(file);
       const directives = directivesOf(text);
+      const vendor = repository.isFile(join(directory, 'vendor/modules.txt')) ? join(directory, 'vendor') : undefined;
       if (file.endsWith('.mod')) {
         const modulePath = directives.find(([verb]) => verb === 'module')?.[1][0];
         if (modulePath === undefined) continue;
@@ -69,10 +73,11 @@ export class GoModules {
           directory,
           requires: directives.filter(([verb, args]) => verb === 'require' && args.length > 0).map(([, args]) => args[0]!),
           replaces: replacesOf(directory, directives),
+          vendor,
         });
       } else {
         const uses = directives.filter(([verb, args]) => verb === 'use' && args.length > 0).map(([, args]) => withinRepository(directory, args[0]!));
-        workspaces.push({ directory, uses: uses.filter((use): use is string => use !== undefined), replaces: replacesOf(directory, directives) });
+        workspaces.push({ directory, uses: uses.filter((use): use is string => use !== undefined), replaces: replacesOf(directory, directives), vendor });
       }
     }
     const byPath = (a: { directory: string }, b: { directory: string }): number => (a.directory < b.directory ? -1 : a.directory > b.directory ? 1 : 0);
@@ -117,6 +122,12 @@ export class GoModules {
     const workspace = this.workspaceOf(module);
     if (!workspace) return module.requires;
     return workspace.uses.flatMap((use) => this.byDirectory.get(use)?.requires ?? []);
+  }
+
+  /** The vendor directory the packages of other modules are built from, for `module`'s files: its own, or its workspace's. */
+  vendorOf(module: GoModule): string | undefined {
+    const workspace = this.workspaceOf(module);
+    return workspace ? workspace.vendor : module.vendor;
   }
 
   /** The workspace `module` is built in: the nearest `go.work` above it, when that uses it. */
@@ -185,6 +196,10 @@ function withinRepository(directory: string, written: string): string | undefine
   const normalized = path.posix.normalize(path.posix.join(directory || '.', written.replace(/\\/g, '/'))).replace(/\/+$/, '');
   if (normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized)) return undefined;
   return normalized === '.' ? '' : normalized;
+}
+
+function join(directory: string, relative: string): string {
+  return directory === '' ? relative : `${directory}/${relative}`;
 }
 
 /** The directory of a repository path ('' for a file at the root). */
