@@ -12,6 +12,13 @@ export const RUST_SOURCE = /\.rs$/;
 /** A parse or walk that takes longer than this is given up. */
 const PARSE_TIME_LIMIT_MS = 10_000;
 
+/**
+ * Inline modules nested deeper than this hold no references or symbols that
+ * are kept: each would carry the whole path (hostile input nests 100,000
+ * deep, real code a few levels).
+ */
+const MAX_INLINE_MODULE_DEPTH = 64;
+
 /** Nodes visited between two looks at the clock. */
 const CLOCK_STRIDE = 4_096;
 
@@ -146,7 +153,8 @@ function walkTree(
   const comments: Array<{ start: number; end: number }> = [];
   /** Per ancestor: the inline module it is (undefined for any other node). */
   const ancestors: Array<string | undefined> = [];
-  let scope: string[] = [];
+  // One stack, pushed and popped (a copy per level was quadratic in the nesting); a reference takes a copy of it.
+  const scope: string[] = [];
   for (let visited = 1; ; visited++) {
     if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
     const type = cursor.nodeTypeId;
@@ -155,6 +163,8 @@ function walkTree(
     if (types.comment.has(type)) {
       comments.push({ start: cursor.startIndex, end: cursor.endIndex });
       descend = false;
+    } else if (scope.length > MAX_INLINE_MODULE_DEPTH && (types.use.has(type) || types.externCrate.has(type) || types.mod.has(type))) {
+      descend = !types.use.has(type);
     } else if (types.use.has(type)) {
       useReferences(cursor.currentNode, scope, imports);
       descend = false;
@@ -175,12 +185,12 @@ function walkTree(
     }
     if (descend && cursor.gotoFirstChild()) {
       ancestors.push(module);
-      if (module !== undefined) scope = [...scope, module];
+      if (module !== undefined) scope.push(module);
       continue;
     }
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) return { imports, comments, complete: true };
-      if (ancestors.pop() !== undefined) scope = scope.slice(0, -1);
+      if (ancestors.pop() !== undefined) scope.pop();
     }
   }
 }
@@ -250,6 +260,8 @@ interface ItemScope {
   list: Node;
   /** The inline modules around it, as a path prefix (`a::b::`). */
   prefix: string;
+  /** How many inline modules are around it. */
+  depth: number;
 }
 
 /**
@@ -262,7 +274,7 @@ function declaredSymbols(root: Node): { symbols: SymbolFacts[]; local: Set<strin
   const local = new Set<string>();
   const others: SymbolFacts[] = [];
   const methods: Array<SymbolFacts & { owner: string }> = [];
-  const pending: ItemScope[] = [{ list: root, prefix: '' }];
+  const pending: ItemScope[] = [{ list: root, prefix: '', depth: 0 }];
   for (let scope = pending.pop(); scope; scope = pending.pop()) {
     for (const item of scope.list.namedChildren) {
       if (!item) continue;
@@ -295,14 +307,14 @@ function declaredSymbols(root: Node): { symbols: SymbolFacts[]; local: Set<strin
         }
         case 'mod_item': {
           const body = item.childForFieldName('body');
-          if (name && body) {
+          if (name && body && scope.depth < MAX_INLINE_MODULE_DEPTH) {
             local.add(scope.prefix + name);
-            pending.push({ list: body, prefix: `${scope.prefix}${name}::` });
+            pending.push({ list: body, prefix: `${scope.prefix}${name}::`, depth: scope.depth + 1 });
           }
           break;
         }
         case 'ERROR':
-          pending.push({ list: item, prefix: scope.prefix });
+          pending.push({ list: item, prefix: scope.prefix, depth: scope.depth });
           break;
       }
     }
