@@ -19,6 +19,9 @@ const PARSE_TIME_LIMIT_MS = 10_000;
  */
 const MAX_INLINE_MODULE_DEPTH = 64;
 
+/** Use lists nested so deep that their path is longer than this are not followed (each path below would repeat it). */
+const MAX_USE_PREFIX = 1_024;
+
 /** Nodes visited between two looks at the clock. */
 const CLOCK_STRIDE = 4_096;
 
@@ -234,6 +237,7 @@ function useReferences(declaration: Node, scope: readonly string[], found: Impor
         const path = node.childForFieldName('path');
         const list = node.childForFieldName('list');
         const next = path ? join(prefix, path.text.replace(/\s+/g, '')) : prefix;
+        if (next.length > MAX_USE_PREFIX) break;
         // Pushed last first: the paths come out in the order they are written.
         if (list) for (const child of list.namedChildren.reverse()) if (child) pending.push({ node: child, prefix: next });
         break;
