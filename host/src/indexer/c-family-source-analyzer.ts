@@ -1,8 +1,7 @@
-import type { Language, Node, Parser, Tree, TreeCursor } from 'web-tree-sitter';
-import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { type GrammarSource, loadGrammar, type TreeSitterGrammar } from './tree-sitter-grammars.js';
-import { firstSyntaxError } from './tree-sitter-syntax-error.js';
+import { ThreadGrammar } from './tree-sitter-analysis.js';
+import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const C_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c', wasmFile: 'tree-sitter-c.wasm' };
 const CPP_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-cpp', wasmFile: 'tree-sitter-cpp.wasm' };
@@ -21,8 +20,6 @@ const AMBIGUOUS_HEADER = /\.h$/;
 const CPP_MARKERS =
   /^[ \t]*(?:namespace\b|template[ \t]*<|(?:public|private|protected)[ \t]*:|(?:class|struct)[ \t]+(?:[A-Z][A-Z0-9_]{2,}[ \t]+)?\w+(?:[ \t]+final)?[ \t]*(?::[ \t]*(?:public|private|protected)?[ \t]*\w|\{|$))|\bextern[ \t]+"C\+\+"|\bstd::|^[ \t]*using[ \t]+namespace\b/m;
 
-/** A parse that takes longer than this is given up, as in Python's analyzer. */
-const PARSE_TIME_LIMIT_MS = 10_000;
 /** Nodes visited between two looks at the clock. */
 const CLOCK_STRIDE = 4_096;
 /** Nesting of scopes (namespaces, classes, `#if` blocks) read for symbols; deeper ones are left out. */
@@ -68,66 +65,32 @@ const TYPE_SPECIFIERS: Readonly<Record<string, SymbolFacts['kind']>> = {
  */
 export class CFamilySourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private c: Grammar | undefined;
-  private cpp: Grammar | undefined;
-  private loadError: string | undefined;
-  private loading: Promise<void> | undefined;
+  private readonly c = new ThreadGrammar('C', C_GRAMMAR, nodeTypesOf);
+  private readonly cpp = new ThreadGrammar('C++', CPP_GRAMMAR, nodeTypesOf);
 
   reads(filename: string): boolean {
     return C_FAMILY_SOURCE.test(filename);
   }
 
   get loaded(): boolean {
-    return (this.c !== undefined && this.cpp !== undefined) || this.loadError !== undefined;
+    return this.c.loaded && this.cpp.loaded;
   }
 
-  load(): Promise<void> {
-    this.loading ??= Promise.all([loadGrammar(C_GRAMMAR), loadGrammar(CPP_GRAMMAR)]).then(
-      ([c, cpp]) => {
-        this.c = new Grammar(c);
-        this.cpp = new Grammar(cpp);
-      },
-      (error: Error) => {
-        this.loadError = error.message;
-      },
-    );
-    return this.loading;
+  async load(): Promise<void> {
+    await Promise.all([this.c.load(), this.cpp.load()]);
   }
 
   analyze(filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
     const isC = C_SOURCE.test(filename) || (AMBIGUOUS_HEADER.test(filename) && !CPP_MARKERS.test(text));
-    const grammar = isC ? this.c : this.cpp;
-    const language = isC ? 'C' : 'C++';
-    if (!grammar) return unparsed(bytes, this.loadError ?? `the ${language} grammar is not loaded on this thread`);
-    const started = performance.now();
-    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
-    let tree: Tree | null;
-    try {
-      // A parse that was given up would otherwise be resumed by the next.
-      grammar.parser.reset();
-      tree = grammar.parser.parse(withoutExportMacros(text), null, { progressCallback: overTime });
-    } catch (error) {
-      grammar.renew();
-      return unparsed(bytes, `the ${language} parser failed (${(error as Error).message})`);
-    }
-    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
-    const cursor = tree.walk();
-    try {
-      const root = tree.rootNode;
-      const { imports, comments, complete } = walkTree(cursor, grammar.types, overTime);
-      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
-      const counts = countLines(units, lineStartsOf(units), comments);
-      const symbols = declaredSymbols(root);
-      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
-    } catch (error) {
-      grammar.renew();
-      return unparsed(bytes, `the ${language} parser failed (${(error as Error).message})`);
-    } finally {
-      // The tree lives in WebAssembly memory, which no garbage collector frees.
-      cursor.delete();
-      tree.delete();
-    }
+    return (isC ? this.c : this.cpp).analyze(
+      text,
+      bytes,
+      (tree, cursor, types, overTime) => {
+        const { imports, comments, complete } = walkTree(cursor, types, overTime);
+        return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
+      },
+      withoutExportMacros(text),
+    );
   }
 }
 
@@ -148,26 +111,6 @@ function withoutExportMacros(text: string): string {
     const at = match.lastIndexOf(macro);
     return match.slice(0, at) + ' '.repeat(macro.length) + match.slice(at + macro.length);
   });
-}
-
-/** One grammar's parser on this thread and the ids of the node types the walk looks for. */
-class Grammar {
-  parser: Parser;
-  readonly types: NodeTypes;
-
-  constructor(private readonly grammar: TreeSitterGrammar) {
-    this.parser = grammar.newParser();
-    this.types = nodeTypesOf(grammar.language);
-  }
-
-  /** A new parser, after the runtime failed (out of memory). */
-  renew(): void {
-    this.parser = this.grammar.newParser();
-  }
-}
-
-function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
-  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
 }
 
 interface NodeTypes {

@@ -1,15 +1,12 @@
-import type { Language, Node, Parser, TreeCursor } from 'web-tree-sitter';
-import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+import { ThreadGrammar } from './tree-sitter-analysis.js';
+import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const GO_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-go', wasmFile: 'tree-sitter-go.wasm' };
 
 /** Go sources (tests, `_test.go`, too). */
 export const GO_SOURCE = /\.go$/;
-
-/** A parse or walk that takes longer than this is given up (tree-sitter parses Go here at several MB/s). */
-const PARSE_TIME_LIMIT_MS = 10_000;
 
 /** Nodes visited between two looks at the clock. */
 const CLOCK_STRIDE = 4_096;
@@ -36,76 +33,26 @@ const EXPORTED_NAME = /^\p{Lu}/u;
  */
 export class GoSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private parser: Parser | undefined;
-  private types: NodeTypes | undefined;
-  private loadError: string | undefined;
-  private loading: Promise<void> | undefined;
-  private newParser: (() => Parser) | undefined;
+  private readonly grammar = new ThreadGrammar('Go', GO_GRAMMAR, nodeTypesOf);
 
   reads(filename: string): boolean {
     return GO_SOURCE.test(filename);
   }
 
   get loaded(): boolean {
-    return this.parser !== undefined || this.loadError !== undefined;
+    return this.grammar.loaded;
   }
 
   load(): Promise<void> {
-    this.loading ??= loadGrammar(GO_GRAMMAR).then(
-      (grammar) => {
-        this.newParser = grammar.newParser;
-        this.parser = grammar.newParser();
-        this.types = nodeTypesOf(grammar.language);
-      },
-      (error: Error) => {
-        this.loadError = error.message;
-      },
-    );
-    return this.loading;
+    return this.grammar.load();
   }
 
   analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    const parser = this.parser;
-    const types = this.types;
-    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Go grammar is not loaded on this thread');
-    const started = performance.now();
-    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
-    let tree: ReturnType<Parser['parse']>;
-    try {
-      // A parse that was given up would otherwise be resumed by the next.
-      parser.reset();
-      tree = parser.parse(text, null, { progressCallback: overTime });
-    } catch (error) {
-      // The runtime failed (out of memory): the next file gets a parser of its own.
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Go parser failed (${(error as Error).message})`);
-    }
-    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
-    const cursor = tree.walk();
-    try {
-      const root = tree.rootNode;
+    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
       const { comments, complete } = commentsOf(cursor, types, overTime);
-      // tree-sitter's offsets into a JavaScript string count UTF-16 code units: for ASCII text they are byte offsets.
-      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
-      const counts = countLines(units, lineStartsOf(units), comments);
-      const { imports, symbols } = declarationsOf(root);
-      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
-    } catch (error) {
-      // The runtime failed while the tree was read (out of memory).
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Go parser failed (${(error as Error).message})`);
-    } finally {
-      // The tree lives in WebAssembly memory, which no garbage collector frees.
-      cursor.delete();
-      tree.delete();
-    }
+      return { ...declarationsOf(tree.rootNode), comments, complete };
+    });
   }
-}
-
-/** The facts of a Go file that was not parsed. */
-function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
-  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
 }
 
 interface NodeTypes {
@@ -230,20 +177,4 @@ function symbol(name: string, kind: SymbolFacts['kind'], node: Node): SymbolFact
   // A node that ends at a line's start ends on the line before.
   const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
   return { name, kind, startLine, endLine, exported: EXPORTED_NAME.test(name) };
-}
-
-/** The first syntax error, as `syntax error: ... at line N` (the words of the Python analyzer). */
-function firstSyntaxError(root: Node): string {
-  let node = root;
-  for (;;) {
-    // All the children at once: `child(i)` walks from the first, quadratic over a long ERROR node.
-    const next = node.children.find((child) => child !== null && (child.hasError || child.isMissing || (node.isError && !child.isNamed)));
-    if (!next) break;
-    node = next;
-    if (!node.hasError && !node.isMissing) break;
-  }
-  const line = node.startPosition.row + 1;
-  if (node.isMissing) return `syntax error: missing ${node.type} at line ${line}`;
-  const token = node.text.trimStart().split('\n', 1)[0]!.slice(0, 40);
-  return `syntax error: unexpected ${token ? JSON.stringify(token) : 'end of file'} at line ${line}`;
 }

@@ -1,16 +1,13 @@
-import type { Language, Node, Parser, Tree, TreeCursor } from 'web-tree-sitter';
-import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
-import { firstSyntaxError } from './tree-sitter-syntax-error.js';
+import { ThreadGrammar } from './tree-sitter-analysis.js';
+import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const JAVA_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-java', wasmFile: 'tree-sitter-java.wasm' };
 
 /** Java sources. */
 export const JAVA_SOURCE = /\.java$/;
 
-/** A parse that takes longer than this is given up, as in Python's analyzer. */
-const PARSE_TIME_LIMIT_MS = 10_000;
 /** Nodes visited between two looks at the clock. */
 const CLOCK_STRIDE = 4_096;
 /** Nesting of types read for symbols; deeper ones are left out. */
@@ -47,70 +44,26 @@ const MEMBER_LISTS = new Set(['class_body', 'interface_body', 'enum_body', 'enum
  */
 export class JavaSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private parser: Parser | undefined;
-  private types: NodeTypes | undefined;
-  private loadError: string | undefined;
-  private loading: Promise<void> | undefined;
-  private newParser: (() => Parser) | undefined;
+  private readonly grammar = new ThreadGrammar('Java', JAVA_GRAMMAR, nodeTypesOf);
 
   reads(filename: string): boolean {
     return JAVA_SOURCE.test(filename);
   }
 
   get loaded(): boolean {
-    return this.parser !== undefined || this.loadError !== undefined;
+    return this.grammar.loaded;
   }
 
   load(): Promise<void> {
-    this.loading ??= loadGrammar(JAVA_GRAMMAR).then(
-      (grammar) => {
-        this.newParser = grammar.newParser;
-        this.parser = grammar.newParser();
-        this.types = nodeTypesOf(grammar.language);
-      },
-      (error: Error) => {
-        this.loadError = error.message;
-      },
-    );
-    return this.loading;
+    return this.grammar.load();
   }
 
   analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    const parser = this.parser;
-    const types = this.types;
-    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Java grammar is not loaded on this thread');
-    const started = performance.now();
-    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
-    let tree: Tree | null;
-    try {
-      parser.reset();
-      tree = parser.parse(text, null, { progressCallback: overTime });
-    } catch (error) {
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Java parser failed (${(error as Error).message})`);
-    }
-    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
-    const cursor = tree.walk();
-    try {
-      const root = tree.rootNode;
+    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = walkTree(cursor, types, overTime);
-      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
-      const counts = countLines(units, lineStartsOf(units), comments);
-      const symbols = declaredSymbols(root);
-      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
-    } catch (error) {
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Java parser failed (${(error as Error).message})`);
-    } finally {
-      cursor.delete();
-      tree.delete();
-    }
+      return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
+    });
   }
-}
-
-function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
-  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
 }
 
 interface NodeTypes {

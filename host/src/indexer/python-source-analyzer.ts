@@ -1,21 +1,13 @@
 import type { ImportReferenceKind } from '@strata/sdk';
-import type { Language, Node, Parser, TreeCursor } from 'web-tree-sitter';
-import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+import { ThreadGrammar } from './tree-sitter-analysis.js';
+import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const PYTHON_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-python', wasmFile: 'tree-sitter-python.wasm' };
 
 /** Python sources: modules (`.py`), stubs (`.pyi`) and Windows scripts (`.pyw`). */
 export const PYTHON_SOURCE = /\.py[iw]?$/;
-
-/**
- * A parse that takes longer than this is given up (tree-sitter parses
- * Python here at 2 to 3 MB/s, so a file under the 2 MiB default
- * `index.maxFileBytes` takes about a second; error recovery on hostile
- * input is bounded too, but no input may hold a reading thread for long).
- */
-const PARSE_TIME_LIMIT_MS = 10_000;
 
 /** Nodes visited between two looks at the clock. */
 const CLOCK_STRIDE = 4_096;
@@ -61,76 +53,26 @@ const SCOPE_BLOCKS = new Set([
  */
 export class PythonSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private parser: Parser | undefined;
-  private types: NodeTypes | undefined;
-  private loadError: string | undefined;
-  private loading: Promise<void> | undefined;
-  private newParser: (() => Parser) | undefined;
+  private readonly grammar = new ThreadGrammar('Python', PYTHON_GRAMMAR, nodeTypesOf);
 
   reads(filename: string): boolean {
     return PYTHON_SOURCE.test(filename);
   }
 
   get loaded(): boolean {
-    return this.parser !== undefined || this.loadError !== undefined;
+    return this.grammar.loaded;
   }
 
   load(): Promise<void> {
-    this.loading ??= loadGrammar(PYTHON_GRAMMAR).then(
-      (grammar) => {
-        this.newParser = grammar.newParser;
-        this.parser = grammar.newParser();
-        this.types = nodeTypesOf(grammar.language);
-      },
-      (error: Error) => {
-        this.loadError = error.message;
-      },
-    );
-    return this.loading;
+    return this.grammar.load();
   }
 
   analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    const parser = this.parser;
-    const types = this.types;
-    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Python grammar is not loaded on this thread');
-    const started = performance.now();
-    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
-    let tree: ReturnType<Parser['parse']>;
-    try {
-      // A parse that was given up would otherwise be resumed by the next.
-      parser.reset();
-      tree = parser.parse(text, null, { progressCallback: overTime });
-    } catch (error) {
-      // The runtime failed (out of memory): the next file gets a parser of its own.
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Python parser failed (${(error as Error).message})`);
-    }
-    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
-    const cursor = tree.walk();
-    try {
-      const root = tree.rootNode;
+    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = walkTree(cursor, types, IMPORT_CALL.test(text), overTime);
-      // tree-sitter's offsets into a JavaScript string count UTF-16 code units: for ASCII text they are byte offsets.
-      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
-      const counts = countLines(units, lineStartsOf(units), comments);
-      const symbols = declaredSymbols(root);
-      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
-    } catch (error) {
-      // The runtime failed while the tree was read (out of memory).
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Python parser failed (${(error as Error).message})`);
-    } finally {
-      // The tree lives in WebAssembly memory, which no garbage collector frees.
-      cursor.delete();
-      tree.delete();
-    }
+      return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
+    });
   }
-}
-
-/** The facts of a Python file that was not parsed. */
-function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
-  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
 }
 
 /** The ids of the node types the walk looks for (a type can have several ids: aliases). */
@@ -283,23 +225,6 @@ function importsOf(statement: Node, kind: ImportReferenceKind, found: ImportRefe
 function moduleName(written: string): string | undefined {
   const name = written.replace(/[\s\\]+/g, '');
   return MODULE_NAME.test(name) ? name : undefined;
-}
-
-/** The first syntax error, as `syntax error: ... at line N`. */
-function firstSyntaxError(root: Node): string {
-  let node = root;
-  for (;;) {
-    // All the children at once: `child(i)` walks from the first, quadratic over an error of 300,000 tokens. In an
-    // ERROR node, statements that parsed are kept whole: the culprit is the first token it could not place.
-    const next = node.children.find((child) => child !== null && (child.hasError || child.isMissing || (node.isError && !child.isNamed)));
-    if (!next) break;
-    node = next;
-    if (!node.hasError && !node.isMissing) break;
-  }
-  const line = node.startPosition.row + 1;
-  if (node.isMissing) return `syntax error: missing ${node.type} at line ${line}`;
-  const token = node.text.trimStart().split('\n', 1)[0]!.slice(0, 40);
-  return `syntax error: unexpected ${token ? JSON.stringify(token) : 'end of file'} at line ${line}`;
 }
 
 /**

@@ -1,16 +1,13 @@
 import type { ImportReferenceKind } from '@strata/sdk';
-import type { Language, Node, Parser, TreeCursor } from 'web-tree-sitter';
-import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+import { ThreadGrammar } from './tree-sitter-analysis.js';
+import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const RUST_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-rust', wasmFile: 'tree-sitter-rust.wasm' };
 
 /** Rust sources. */
 export const RUST_SOURCE = /\.rs$/;
-
-/** A parse or walk that takes longer than this is given up. */
-const PARSE_TIME_LIMIT_MS = 10_000;
 
 /**
  * Inline modules nested deeper than this hold no references or symbols that
@@ -50,72 +47,27 @@ export const EXTERN_CRATE = /^extern crate (\S+)$/;
  */
 export class RustSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private parser: Parser | undefined;
-  private types: NodeTypes | undefined;
-  private loadError: string | undefined;
-  private loading: Promise<void> | undefined;
-  private newParser: (() => Parser) | undefined;
+  private readonly grammar = new ThreadGrammar('Rust', RUST_GRAMMAR, nodeTypesOf);
 
   reads(filename: string): boolean {
     return RUST_SOURCE.test(filename);
   }
 
   get loaded(): boolean {
-    return this.parser !== undefined || this.loadError !== undefined;
+    return this.grammar.loaded;
   }
 
   load(): Promise<void> {
-    this.loading ??= loadGrammar(RUST_GRAMMAR).then(
-      (grammar) => {
-        this.newParser = grammar.newParser;
-        this.parser = grammar.newParser();
-        this.types = nodeTypesOf(grammar.language);
-      },
-      (error: Error) => {
-        this.loadError = error.message;
-      },
-    );
-    return this.loading;
+    return this.grammar.load();
   }
 
   analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    const parser = this.parser;
-    const types = this.types;
-    if (!parser || !types) return unparsed(bytes, this.loadError ?? 'the Rust grammar is not loaded on this thread');
-    const started = performance.now();
-    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
-    let tree: ReturnType<Parser['parse']>;
-    try {
-      parser.reset();
-      tree = parser.parse(text, null, { progressCallback: overTime });
-    } catch (error) {
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Rust parser failed (${(error as Error).message})`);
-    }
-    if (!tree) return unparsed(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
-    const cursor = tree.walk();
-    try {
-      const root = tree.rootNode;
+    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = walkTree(cursor, types, overTime);
-      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
-      const counts = countLines(units, lineStartsOf(units), comments);
-      const { symbols, local } = declaredSymbols(root);
-      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      const references = imports.filter((reference) => !namesLocalItem(reference, local));
-      return error === undefined ? { ...counts, imports: references, symbols } : { ...counts, imports: references, symbols, error };
-    } catch (error) {
-      this.parser = this.newParser?.();
-      return unparsed(bytes, `the Rust parser failed (${(error as Error).message})`);
-    } finally {
-      // The tree lives in WebAssembly memory, which no garbage collector frees.
-      cursor.delete();
-      tree.delete();
-    }
+      const { symbols, local } = declaredSymbols(tree.rootNode);
+      return { imports: imports.filter((reference) => !namesLocalItem(reference, local)), symbols, comments, complete };
+    });
   }
-}
-
-function unparsed(bytes: Uint8Array, reason: string): SourceFileFacts {
-  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
 }
 
 interface NodeTypes {
@@ -371,19 +323,4 @@ function symbol(name: string, kind: SymbolFacts['kind'], node: Node, exported: b
   const end = node.endPosition;
   const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
   return { name, kind, startLine, endLine, exported };
-}
-
-/** The first syntax error, as `syntax error: ... at line N` (the words of the Python analyzer). */
-function firstSyntaxError(root: Node): string {
-  let node = root;
-  for (;;) {
-    const next = node.children.find((child) => child !== null && (child.hasError || child.isMissing || (node.isError && !child.isNamed)));
-    if (!next) break;
-    node = next;
-    if (!node.hasError && !node.isMissing) break;
-  }
-  const line = node.startPosition.row + 1;
-  if (node.isMissing) return `syntax error: missing ${node.type} at line ${line}`;
-  const token = node.text.trimStart().split('\n', 1)[0]!.slice(0, 40);
-  return `syntax error: unexpected ${token ? JSON.stringify(token) : 'end of file'} at line ${line}`;
 }

@@ -1,0 +1,118 @@
+import type { Language, Parser, Tree, TreeCursor } from 'web-tree-sitter';
+import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
+import type { ImportReference, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
+import { firstSyntaxError } from './tree-sitter-syntax-error.js';
+
+/**
+ * A parse that takes longer than this is given up (tree-sitter parses here
+ * at 1.3 to 3 MB/s, so a file under the 2 MiB default `index.maxFileBytes`
+ * takes a second or two; error recovery on hostile input is bounded too, but
+ * no input may hold a reading thread for long). The walk of the tree has the
+ * same bound.
+ */
+export const PARSE_TIME_LIMIT_MS = 10_000;
+
+/** What a language reads from a parsed file. */
+export interface TreeFacts {
+  imports: ImportReference[];
+  symbols: SymbolFacts[];
+  /** The comments, as offsets into the text: their lines are not lines of code. */
+  comments: ReadonlyArray<{ start: number; end: number }>;
+  /** False when the walk stopped at the time limit (what was found so far is kept). */
+  complete: boolean;
+}
+
+/** How a language reads a tree: from its cursor (at the root), with what `describe` gave, stopping when `overTime` says so. */
+export type TreeReader<Described> = (tree: Tree, cursor: TreeCursor, described: Described, overTime: () => boolean) => TreeFacts;
+
+/**
+ * One tree-sitter grammar on a reading thread, as the `SourceAnalyzer` of
+ * its language holds it; what every such analyzer does alike. The grammar is
+ * loaded once (`describe` reads from it what the language's reader needs,
+ * such as the ids of node types); a parse is bounded in time; a parser is
+ * made anew after the runtime failed (out of its memory); the tree, which
+ * lives in WebAssembly memory that no garbage collector frees, is deleted
+ * once read; lines are counted outside the comments; the first syntax error
+ * is named (what was found around it is kept). A file it cannot parse is
+ * still counted, with the reason in `error`.
+ */
+export class ThreadGrammar<Described> {
+  private parser: Parser | undefined;
+  private newParser: (() => Parser) | undefined;
+  private described: Described | undefined;
+  private loadError: string | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    /** The language's name in messages (`Python`, `C++`). */
+    private readonly language: string,
+    private readonly source: GrammarSource,
+    private readonly describe: (language: Language) => Described,
+  ) {}
+
+  /** Whether it is loaded on this thread (a load that failed counts: its files then say why). */
+  get loaded(): boolean {
+    return this.parser !== undefined || this.loadError !== undefined;
+  }
+
+  /** Loads the grammar on this thread, once; never rejects. */
+  load(): Promise<void> {
+    this.loading ??= loadGrammar(this.source).then(
+      (grammar) => {
+        this.newParser = grammar.newParser;
+        this.parser = grammar.newParser();
+        this.described = this.describe(grammar.language);
+      },
+      (error: Error) => {
+        this.loadError = error.message;
+      },
+    );
+    return this.loading;
+  }
+
+  /**
+   * A file's facts: `parsedText` (the text itself unless the language
+   * blanks something out first, keeping every offset) parsed, the tree
+   * read by `read`, the lines of `text` counted. Never throws.
+   */
+  analyze(text: string, bytes: Uint8Array, read: TreeReader<Described>, parsedText = text): SourceFileFacts {
+    const parser = this.parser;
+    const described = this.described;
+    if (!parser || described === undefined) return unparsedFacts(bytes, this.loadError ?? `the ${this.language} grammar is not loaded on this thread`);
+    const started = performance.now();
+    const overTime = (): boolean => performance.now() - started > PARSE_TIME_LIMIT_MS;
+    let tree: Tree | null;
+    try {
+      // A parse that was given up would otherwise be resumed by the next.
+      parser.reset();
+      tree = parser.parse(parsedText, null, { progressCallback: overTime });
+    } catch (error) {
+      this.parser = this.newParser?.();
+      return unparsedFacts(bytes, `the ${this.language} parser failed (${(error as Error).message})`);
+    }
+    if (!tree) return unparsedFacts(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
+    const cursor = tree.walk();
+    try {
+      const { imports, symbols, comments, complete } = read(tree, cursor, described, overTime);
+      // tree-sitter's offsets into a JavaScript string count UTF-16 code units: for ASCII text they are byte offsets.
+      const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
+      const counts = countLines(units, lineStartsOf(units), comments);
+      const root = tree.rootNode;
+      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
+      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+    } catch (error) {
+      // The runtime failed while the tree was read (out of memory): the next file gets a parser of its own.
+      this.parser = this.newParser?.();
+      return unparsedFacts(bytes, `the ${this.language} parser failed (${(error as Error).message})`);
+    } finally {
+      cursor.delete();
+      tree.delete();
+    }
+  }
+}
+
+/** The facts of a file that was not parsed: its lines, and why. */
+export function unparsedFacts(bytes: Uint8Array, reason: string): SourceFileFacts {
+  return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
+}
