@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { ThreadGrammar } from './tree-sitter-analysis.js';
+import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const C_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c', wasmFile: 'tree-sitter-c.wasm' };
@@ -119,12 +119,7 @@ interface NodeTypes {
 }
 
 function nodeTypesOf(language: Language): NodeTypes {
-  const ids = (name: string): Set<number> => {
-    const found = new Set<number>();
-    for (let id = 0; id < language.nodeTypeCount; id++) if (language.nodeTypeForId(id) === name && language.nodeTypeIsNamed(id)) found.add(id);
-    return found;
-  };
-  return { include: ids('preproc_include'), comment: ids('comment') };
+  return { include: namedNodeTypeIds(language, 'preproc_include'), comment: namedNodeTypeIds(language, 'comment') };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { ThreadGrammar } from './tree-sitter-analysis.js';
+import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const GO_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-go', wasmFile: 'tree-sitter-go.wasm' };
@@ -60,9 +60,7 @@ interface NodeTypes {
 }
 
 function nodeTypesOf(language: Language): NodeTypes {
-  const comment = new Set<number>();
-  for (let id = 0; id < language.nodeTypeCount; id++) if (language.nodeTypeForId(id) === 'comment' && language.nodeTypeIsNamed(id)) comment.add(id);
-  return { comment };
+  return { comment: namedNodeTypeIds(language, 'comment') };
 }
 
 /** The spans of every comment, from one walk of the tree with a cursor (no node objects); `complete` false past the time limit. */

@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { ThreadGrammar } from './tree-sitter-analysis.js';
+import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const JAVA_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-java', wasmFile: 'tree-sitter-java.wasm' };
@@ -72,14 +72,7 @@ interface NodeTypes {
 }
 
 function nodeTypesOf(language: Language): NodeTypes {
-  const ids = (...names: string[]): Set<number> => {
-    const found = new Set<number>();
-    for (let id = 0; id < language.nodeTypeCount; id++) {
-      const type = language.nodeTypeForId(id);
-      if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id)) found.add(id);
-    }
-    return found;
-  };
+  const ids = (...names: string[]): Set<number> => namedNodeTypeIds(language, ...names);
   return { importDeclaration: ids('import_declaration'), comment: ids('line_comment', 'block_comment') };
 }
 

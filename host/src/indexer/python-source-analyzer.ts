@@ -1,7 +1,7 @@
 import type { ImportReferenceKind } from '@strata/sdk';
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { ThreadGrammar } from './tree-sitter-analysis.js';
+import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const PYTHON_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-python', wasmFile: 'tree-sitter-python.wasm' };
@@ -87,14 +87,7 @@ interface NodeTypes {
 }
 
 function nodeTypesOf(language: Language): NodeTypes {
-  const ids = (...names: string[]): Set<number> => {
-    const found = new Set<number>();
-    for (let id = 0; id < language.nodeTypeCount; id++) {
-      const type = language.nodeTypeForId(id);
-      if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id)) found.add(id);
-    }
-    return found;
-  };
+  const ids = (...names: string[]): Set<number> => namedNodeTypeIds(language, ...names);
   return {
     imports: ids('import_statement', 'import_from_statement'),
     comment: ids('comment'),

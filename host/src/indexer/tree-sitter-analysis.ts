@@ -116,3 +116,13 @@ export class ThreadGrammar<Described> {
 export function unparsedFacts(bytes: Uint8Array, reason: string): SourceFileFacts {
   return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
 }
+
+/** The ids of the named node types called `names` in a grammar (a type can have several ids: aliases). */
+export function namedNodeTypeIds(language: Language, ...names: string[]): Set<number> {
+  const found = new Set<number>();
+  for (let id = 0; id < language.nodeTypeCount; id++) {
+    const type = language.nodeTypeForId(id);
+    if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id)) found.add(id);
+  }
+  return found;
+}
