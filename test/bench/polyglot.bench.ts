@@ -1,10 +1,12 @@
 /**
  * Precision of the import edges of the languages other than JavaScript and
  * TypeScript, against each language's own resolver, on real repositories
- * fetched for the purpose (never committed). For now Python: its edges
- * against python3's import system (`python-import-reference.py`: `ast` for
- * the imports, `importlib.machinery.PathFinder` for where they lead, no code
- * of the repository run), in the same run as Strata's index.
+ * fetched for the purpose (never committed), in the same run as Strata's
+ * index. Python: file -> file edges against python3's import system
+ * (`python-import-reference.py`: `ast` for the imports,
+ * `importlib.machinery.PathFinder` for where they lead, no code of the
+ * repository run). Go: package -> package edges against `go list` (see
+ * `benchGo`; needs a go command, Debian's golang-go).
  *
  *   npm run bench:polyglot -- <repository> [<repository> ...]
  *
@@ -16,6 +18,8 @@
  * are printed with the specifiers that led to them, up to 10 of each kind.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { indexRepository } from '@strata/host';
@@ -40,11 +44,22 @@ function pythonProjects(repository: string): string[] {
   return [...new Set(manifests.map((file) => path.posix.dirname(file)).map((dir) => (dir === '.' ? '' : dir)))];
 }
 
-async function benchRepository(repository: string): Promise<string> {
-  const name = path.basename(repository);
+type StrataGraph = Awaited<ReturnType<typeof indexRepository>>;
+
+async function benchRepository(repository: string): Promise<string[]> {
   const started = performance.now();
   const graph = await indexRepository({ repository, env: { STRATA_INDEX_CACHE: 'false' } });
   const strataMs = performance.now() - started;
+  console.log(`\n${path.basename(repository)}: Strata's index ${strataMs.toFixed(0)} ms (every language)`);
+  const rows: string[] = [];
+  if (graph.nodes.some((node) => node.kind === 'file' && /\.pyi?$/.test(node.path))) rows.push(benchPython(repository, graph));
+  if (goModules(repository).length > 0) rows.push(benchGo(repository, graph));
+  return rows;
+}
+
+/** Python: file -> file edges against python-import-reference.py. */
+function benchPython(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
   const strata = new Map<string, string[]>();
   let pythonFiles = 0;
   for (const node of graph.nodes) if (node.kind === 'file' && /\.pyi?$/.test(node.path)) pythonFiles++;
@@ -57,29 +72,128 @@ async function benchRepository(repository: string): Promise<string> {
   const output = execFileSync('python3', [REFERENCE, repository, ...projects], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
   const referenceMs = performance.now() - referenceStarted;
   const reference = JSON.parse(output) as PythonReference;
+  console.log(
+    `  Python: ${pythonFiles} files (${reference.syntaxErrors} that python3 cannot parse), ${projects.length} project folders; the reference ${referenceMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  reference: ${reference.outside} imports lead outside the repository, ${reference.namespace} to namespace packages, ${reference.missing.length} found nowhere`,
+  );
   const expected = new Map<string, string[]>();
   for (const [source, target, specifier] of reference.edges) {
     const key = `${source} -> ${target}`;
     expected.set(key, [...(expected.get(key) ?? []), specifier]);
   }
+  return compared(name, 'Python', pythonFiles, strata, expected);
+}
+
+/** Prints the differences of two edge sets (key -> specifiers that led there) and gives the table's row. */
+function compared(name: string, language: string, files: number, strata: Map<string, string[]>, expected: Map<string, string[]>): string {
   const both = [...expected.keys()].filter((key) => strata.has(key));
   const onlyStrata = [...strata.keys()].filter((key) => !expected.has(key));
   const onlyReference = [...expected.keys()].filter((key) => !strata.has(key));
-  console.log(`\n${name}: ${pythonFiles} Python files (${reference.syntaxErrors} that python3 cannot parse); ${projects.length} project folders`);
-  console.log(`  Strata's index ${strataMs.toFixed(0)} ms (every language), the reference ${referenceMs.toFixed(0)} ms`);
-  console.log(
-    `  reference: ${reference.outside} imports lead outside the repository, ${reference.namespace} to namespace packages, ${reference.missing.length} found nowhere`,
-  );
   for (const [label, keys, from] of [
     ['only Strata', onlyStrata, strata],
     ['only the reference', onlyReference, expected],
   ] as const) {
     if (keys.length === 0) continue;
-    console.log(`  ${label} (${keys.length}):`);
+    console.log(`  ${language}, ${label} (${keys.length}):`);
     for (const key of keys.slice(0, SAMPLES)) console.log(`    ${key}  ${JSON.stringify([...new Set(from.get(key))])}`);
   }
   const found = expected.size === 0 ? 1 : both.length / expected.size;
-  return `| ${name} | Python | ${pythonFiles} | ${expected.size} | ${strata.size} | ${both.length} | ${onlyStrata.length} | ${onlyReference.length} | ${(100 * found).toFixed(1)} % |`;
+  return `| ${name} | ${language} | ${files} | ${expected.size} | ${strata.size} | ${both.length} | ${onlyStrata.length} | ${onlyReference.length} | ${(100 * found).toFixed(1)} % |`;
+}
+
+/** The folders of the repository's Go modules (repository-relative), those under testdata/ and vendor/ left out. */
+function goModules(repository: string): string[] {
+  return execFileSync('git', ['-C', repository, 'ls-files', '-z', '--', '*go.mod'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => path.posix.basename(file) === 'go.mod' && !/(^|\/)(testdata|vendor)\//.test(file))
+    .map((file) => path.posix.dirname(file));
+}
+
+/**
+ * Go: package -> package edges (the importing file's directory -> the
+ * imported package's directory) against `go list -e -json ./...` in each
+ * module, imports of tests included. Nothing can be downloaded here: each
+ * required module is replaced by an empty local one in a copy of go.mod
+ * (`-modfile`), so that the module's own packages list their imports and
+ * the external ones are simply not found.
+ */
+function benchGo(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
+  const strata = new Map<string, string[]>();
+  let goFiles = 0;
+  for (const node of graph.nodes) if (node.kind === 'file' && node.path.endsWith('.go')) goFiles++;
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'imports' || !/^file:.*\.go$/.test(edge.source) || !edge.target.startsWith('dir:')) continue;
+    const source = path.posix.dirname(edge.source.slice(5));
+    // A package's external tests (package x_test) import it from its own directory: no edge between packages.
+    if (source === edge.target.slice(4) || (source === '.' && edge.target === 'dir:.')) continue;
+    const key = `${source} -> ${edge.target.slice(4)}`;
+    strata.set(key, [...(strata.get(key) ?? []), ...(edge.specifiers ?? [])]);
+  }
+  const scratch = mkdtempSync(path.join(tmpdir(), 'strata-bench-go-'));
+  const packages: Array<{ Dir: string; ImportPath: string; Imports?: string[]; TestImports?: string[]; XTestImports?: string[] }> = [];
+  const referenceStarted = performance.now();
+  try {
+    for (const module of goModules(repository)) {
+      const moduleDir = path.join(repository, module);
+      const goMod = readFileSync(path.join(moduleDir, 'go.mod'), 'utf8');
+      // Modules the go.mod replaces itself (by a local directory, as a monorepo's examples do) keep their replacement.
+      const replaced = new Set([...goMod.matchAll(/^\s*(?:replace\s+)?(\S+)(?:\s+v\S+)?\s+=>/gm)].map((match) => match[1]!));
+      const required = [...new Set([...goMod.matchAll(/^\s*(?:require\s+)?([\w.~-]+\.[\w.~/-]+)\s+v[^\s]+/gm)].map((match) => match[1]!))].filter(
+        (module) => !replaced.has(module),
+      );
+      const modfile = path.join(scratch, `${packages.length}-${module.replace(/\//g, '_') || 'root'}.mod`);
+      const replaces = required.map((required, i) => {
+        const empty = path.join(scratch, `empty-${i}-${required.replace(/\//g, '_')}`);
+        mkdirSync(empty, { recursive: true });
+        writeFileSync(path.join(empty, 'go.mod'), `module ${required}\n`);
+        return `replace ${required} => ${empty}`;
+      });
+      // The go command here may be older than the module asks for (Debian's 1.19 reads no `go 1.25.1` and no
+      // `toolchain`): listing packages and imports needs nothing newer.
+      const readable = goMod.replace(/^go\s+\d+\.\d+(\.\d+)?\s*$/m, 'go 1.19').replace(/^toolchain\s.*$/m, '');
+      writeFileSync(modfile, `${readable}\n${replaces.join('\n')}\n`);
+      let output: string;
+      try {
+        output = execFileSync('go', ['list', '-e', '-json', `-modfile=${modfile}`, './...'], {
+          cwd: moduleDir,
+          encoding: 'utf8',
+          maxBuffer: 1024 * 1024 * 1024,
+          env: { ...process.env, GOFLAGS: '', GOPROXY: 'off', GOWORK: 'off' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      } catch (error) {
+        console.log(`  Go: go list failed in ${module || '.'}, left out: ${String((error as { stderr?: string }).stderr ?? error).split('\n')[0]}`);
+        continue;
+      }
+      // Concatenated JSON objects, one per package.
+      for (const text of output.split(/\n}\n/).filter((part) => part.trim() !== '')) packages.push(JSON.parse(`${text}\n}`));
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const referenceMs = performance.now() - referenceStarted;
+  const realRepository = realpathSync(repository);
+  const dirOf = new Map<string, string>();
+  for (const found of packages) {
+    const relative = path.relative(realRepository, realpathSync(found.Dir)).split(path.sep).join('/');
+    if (!relative.startsWith('..')) dirOf.set(found.ImportPath, relative === '' ? '.' : relative);
+  }
+  const expected = new Map<string, string[]>();
+  for (const found of packages) {
+    const source = dirOf.get(found.ImportPath);
+    if (source === undefined) continue;
+    for (const imported of new Set([...(found.Imports ?? []), ...(found.TestImports ?? []), ...(found.XTestImports ?? [])])) {
+      const target = dirOf.get(imported);
+      if (target === undefined || target === source) continue;
+      const key = `${source} -> ${target}`;
+      expected.set(key, [...(expected.get(key) ?? []), imported]);
+    }
+  }
+  console.log(`  Go: ${goFiles} files, ${packages.length} packages in ${goModules(repository).length} modules; the reference ${referenceMs.toFixed(0)} ms`);
+  return compared(name, 'Go', goFiles, strata, expected);
 }
 
 const repositories = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -88,7 +202,7 @@ if (repositories.length === 0) {
   process.exit(2);
 }
 const rows: string[] = [];
-for (const repository of repositories) rows.push(await benchRepository(path.resolve(repository)));
+for (const repository of repositories) rows.push(...(await benchRepository(path.resolve(repository))));
 console.log('\n| repository | language | files | reference edges | Strata edges | both | only Strata | only reference | reference edges found |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.log(row);
