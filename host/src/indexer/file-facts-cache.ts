@@ -142,6 +142,7 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
       treeSitterC: packageVersion('tree-sitter-c'),
       treeSitterCpp: packageVersion('tree-sitter-cpp'),
       treeSitterJava: packageVersion('tree-sitter-java'),
+      treeSitterKotlin: packageVersion('@tree-sitter-grammars/tree-sitter-kotlin'),
       isbinaryfile: packageVersion('isbinaryfile'),
     }),
   );

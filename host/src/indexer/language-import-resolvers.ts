@@ -1,6 +1,7 @@
 import { CIncludeResolver } from './c-include-resolver.js';
 import { GoImportResolver } from './go-import-resolver.js';
 import { JavaImportResolver } from './java-import-resolver.js';
+import { KotlinImportResolver } from './kotlin-import-resolver.js';
 import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
 import { PythonImportResolver } from './python-import-resolver.js';
 import { RustImportResolver } from './rust-import-resolver.js';
@@ -17,5 +18,6 @@ export function discoverLanguageResolvers(root: string, repository: RepositoryFi
     RustImportResolver.discover(root, repository),
     CIncludeResolver.discover(root, repository),
     JavaImportResolver.discover(root, repository),
+    KotlinImportResolver.discover(root, repository),
   ];
 }

@@ -2,6 +2,7 @@ import { CFamilySourceAnalyzer } from './c-family-source-analyzer.js';
 import { GoSourceAnalyzer } from './go-source-analyzer.js';
 import { JavaSourceAnalyzer } from './java-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
+import { KotlinSourceAnalyzer } from './kotlin-source-analyzer.js';
 import { PythonSourceAnalyzer } from './python-source-analyzer.js';
 import { RustSourceAnalyzer } from './rust-source-analyzer.js';
 import type { SourceAnalyzer } from './source-analyzer.js';
@@ -19,6 +20,7 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
   new RustSourceAnalyzer(),
   new CFamilySourceAnalyzer(),
   new JavaSourceAnalyzer(),
+  new KotlinSourceAnalyzer(),
 ];
 
 /** The analyzer of files named `filename`, if they are parsed at all. */
