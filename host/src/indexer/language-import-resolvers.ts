@@ -4,6 +4,7 @@ import { JavaImportResolver } from './java-import-resolver.js';
 import { KotlinImportResolver } from './kotlin-import-resolver.js';
 import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
 import { PythonImportResolver } from './python-import-resolver.js';
+import { RubyImportResolver } from './ruby-import-resolver.js';
 import { RustImportResolver } from './rust-import-resolver.js';
 
 /**
@@ -19,5 +20,6 @@ export function discoverLanguageResolvers(root: string, repository: RepositoryFi
     CIncludeResolver.discover(root, repository),
     JavaImportResolver.discover(root, repository),
     KotlinImportResolver.discover(root, repository),
+    RubyImportResolver.discover(root, repository),
   ];
 }

@@ -4,6 +4,7 @@ import { JavaSourceAnalyzer } from './java-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
 import { KotlinSourceAnalyzer } from './kotlin-source-analyzer.js';
 import { PythonSourceAnalyzer } from './python-source-analyzer.js';
+import { RubySourceAnalyzer } from './ruby-source-analyzer.js';
 import { RustSourceAnalyzer } from './rust-source-analyzer.js';
 import type { SourceAnalyzer } from './source-analyzer.js';
 
@@ -21,6 +22,7 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
   new CFamilySourceAnalyzer(),
   new JavaSourceAnalyzer(),
   new KotlinSourceAnalyzer(),
+  new RubySourceAnalyzer(),
 ];
 
 /** The analyzer of files named `filename`, if they are parsed at all. */
