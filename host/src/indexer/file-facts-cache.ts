@@ -143,6 +143,7 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
       treeSitterCpp: packageVersion('tree-sitter-cpp'),
       treeSitterJava: packageVersion('tree-sitter-java'),
       treeSitterKotlin: packageVersion('@tree-sitter-grammars/tree-sitter-kotlin'),
+      treeSitterCSharp: packageVersion('tree-sitter-c-sharp'),
       treeSitterRuby: packageVersion('tree-sitter-ruby'),
       isbinaryfile: packageVersion('isbinaryfile'),
     }),

@@ -1,4 +1,5 @@
 import { CIncludeResolver } from './c-include-resolver.js';
+import { CSharpImportResolver } from './csharp-import-resolver.js';
 import { GoImportResolver } from './go-import-resolver.js';
 import { JavaImportResolver } from './java-import-resolver.js';
 import { KotlinImportResolver } from './kotlin-import-resolver.js';
@@ -20,6 +21,7 @@ export function discoverLanguageResolvers(root: string, repository: RepositoryFi
     CIncludeResolver.discover(root, repository),
     JavaImportResolver.discover(root, repository),
     KotlinImportResolver.discover(root, repository),
+    CSharpImportResolver.discover(root, repository),
     RubyImportResolver.discover(root, repository),
   ];
 }

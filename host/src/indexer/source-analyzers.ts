@@ -1,4 +1,5 @@
 import { CFamilySourceAnalyzer } from './c-family-source-analyzer.js';
+import { CSharpSourceAnalyzer } from './csharp-source-analyzer.js';
 import { GoSourceAnalyzer } from './go-source-analyzer.js';
 import { JavaSourceAnalyzer } from './java-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
@@ -22,6 +23,7 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
   new CFamilySourceAnalyzer(),
   new JavaSourceAnalyzer(),
   new KotlinSourceAnalyzer(),
+  new CSharpSourceAnalyzer(),
   new RubySourceAnalyzer(),
 ];
 

@@ -1,0 +1,177 @@
+import type { Language, Node, TreeCursor } from 'web-tree-sitter';
+import { CSHARP_SOURCE } from './csharp-namespaces.js';
+import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { GrammarSource } from './tree-sitter-grammars.js';
+
+const CSHARP_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c-sharp', wasmFile: 'tree-sitter-c_sharp.wasm' };
+
+/** Nodes visited between two looks at the clock. */
+const CLOCK_STRIDE = 4_096;
+/** Nesting of types and namespaces read for symbols; deeper ones are left out. */
+const MAX_TYPE_DEPTH = 256;
+const QUALIFIED_NAME = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\.[\p{L}_][\p{L}\p{Nd}_]*)*$/u;
+
+const TYPE_DECLARATIONS: Readonly<Record<string, SymbolFacts['kind']>> = {
+  class_declaration: 'class',
+  struct_declaration: 'class',
+  record_declaration: 'class',
+  record_struct_declaration: 'class',
+  enum_declaration: 'class',
+  interface_declaration: 'interface',
+};
+const METHOD_DECLARATIONS = new Set(['method_declaration', 'constructor_declaration']);
+const NAMESPACES = new Set(['namespace_declaration', 'file_scoped_namespace_declaration']);
+
+/**
+ * C#, read with tree-sitter's C# grammar (`tree-sitter-c-sharp`). Imports:
+ * every `using` directive (`global using` too), its specifier the namespace
+ * (`A.B`), `static A.B.C`, or `X = A.B.C` for an alias; `static`. Symbols:
+ * classes, structs, records and enums (`class`), interfaces, their methods
+ * and constructors (`method`; a constructor by its type's name, overloads
+ * merge), nested types under their type; namespaces are not symbols.
+ * Exported: declared `public` (`internal` is the assembly's only), or a
+ * member of a public interface not declared otherwise.
+ */
+export class CSharpSourceAnalyzer implements SourceAnalyzer {
+  readonly recursesPerNestingLevel = false;
+  private readonly grammar = new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf);
+
+  reads(filename: string): boolean {
+    return CSHARP_SOURCE.test(filename);
+  }
+
+  get loaded(): boolean {
+    return this.grammar.loaded;
+  }
+
+  load(): Promise<void> {
+    return this.grammar.load();
+  }
+
+  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
+    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+      const { imports, comments, complete } = walkTree(cursor, types, overTime);
+      return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
+    });
+  }
+}
+
+interface NodeTypes {
+  usingDirective: ReadonlySet<number>;
+  comment: ReadonlySet<number>;
+}
+
+function nodeTypesOf(language: Language): NodeTypes {
+  const ids = (...names: string[]): Set<number> => namedNodeTypeIds(language, ...names);
+  return { usingDirective: ids('using_directive'), comment: ids('comment') };
+}
+
+function walkTree(
+  cursor: TreeCursor,
+  types: NodeTypes,
+  overTime: () => boolean,
+): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
+  const imports: ImportReference[] = [];
+  const comments: Array<{ start: number; end: number }> = [];
+  for (let visited = 1; ; visited++) {
+    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
+    const type = cursor.nodeTypeId;
+    let descend = true;
+    if (types.usingDirective.has(type)) {
+      const specifier = usingSpecifier(cursor.currentNode);
+      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
+      descend = false;
+    } else if (types.comment.has(type)) {
+      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+      descend = false;
+    }
+    if (descend && cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, comments, complete: true };
+  }
+}
+
+/** `A.B`, `static A.B.C` or `X = A.B.C`; undefined when the directive names nothing readable. */
+function usingSpecifier(directive: Node): string | undefined {
+  let isStatic = false;
+  let alias: string | undefined;
+  let name: string | undefined;
+  for (const child of directive.children) {
+    if (!child) continue;
+    if (child.type === 'static' && !child.isNamed) isStatic = true;
+    else if (child.type === 'identifier' && directive.childForFieldName('name')?.id === child.id) alias = child.text;
+    else if (child.type === 'qualified_name' || child.type === 'identifier') name = child.text.replace(/\s+|\/\*.*?\*\/|@|global::/gs, '');
+  }
+  if (name === undefined || !QUALIFIED_NAME.test(name)) return undefined;
+  if (isStatic) return `static ${name}`;
+  return alias !== undefined ? `${alias} = ${name}` : name;
+}
+
+interface TypeScope {
+  body: Node;
+  name: string;
+  implicitlyPublic: boolean;
+  exported: boolean;
+  depth: number;
+}
+
+function declaredSymbols(root: Node): SymbolFacts[] {
+  const byKey = new Map<string, SymbolFacts>();
+  const add = (symbol: Omit<SymbolFacts, 'startLine' | 'endLine'>, node: Node): void => {
+    const startLine = node.startPosition.row + 1;
+    const end = node.endPosition;
+    const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
+    const key = `${symbol.container ?? ''}.${symbol.name}`;
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.startLine = Math.min(existing.startLine, startLine);
+      existing.endLine = Math.max(existing.endLine, endLine);
+      existing.exported ||= symbol.exported;
+    } else {
+      byKey.set(key, { ...symbol, startLine, endLine });
+    }
+  };
+  const pending: TypeScope[] = [];
+  const addType = (declaration: Node, container: TypeScope | undefined): void => {
+    const kind = TYPE_DECLARATIONS[declaration.type];
+    const name = declaration.childForFieldName('name')?.text;
+    if (!kind || !name) return;
+    const exported = modifierOf(declaration, 'public') && (container?.exported ?? true);
+    add(container ? { name, kind, exported, container: container.name } : { name, kind, exported }, declaration);
+    const body = declaration.childForFieldName('body');
+    const depth = (container?.depth ?? 0) + 1;
+    if (body && depth <= MAX_TYPE_DEPTH)
+      pending.push({ body, name: container ? `${container.name}.${name}` : name, implicitlyPublic: kind === 'interface', exported, depth });
+  };
+  // Types at the top level and in namespaces (file-scoped ones hold what follows them as siblings).
+  const levels: Array<{ node: Node; depth: number }> = [{ node: root, depth: 0 }];
+  for (let level = levels.pop(); level; level = levels.pop()) {
+    for (const item of level.node.namedChildren) {
+      if (!item) continue;
+      if (NAMESPACES.has(item.type)) {
+        const body = item.childForFieldName('body');
+        if (body && level.depth < MAX_TYPE_DEPTH) levels.push({ node: body, depth: level.depth + 1 });
+      } else addType(item, undefined);
+    }
+  }
+  for (let scope = pending.pop(); scope; scope = pending.pop()) {
+    const typeName = scope.name.slice(scope.name.lastIndexOf('.') + 1);
+    for (const member of scope.body.namedChildren) {
+      if (!member) continue;
+      if (TYPE_DECLARATIONS[member.type]) addType(member, scope);
+      else if (METHOD_DECLARATIONS.has(member.type)) {
+        const name = member.type === 'constructor_declaration' ? typeName : member.childForFieldName('name')?.text;
+        if (!name) continue;
+        const declared = modifierOf(member, 'public');
+        const implicit = scope.implicitlyPublic && !['private', 'protected', 'internal'].some((modifier) => modifierOf(member, modifier));
+        add({ name, kind: 'method', exported: scope.exported && (declared || implicit), container: scope.name }, member);
+      }
+    }
+  }
+  return [...byKey.values()].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+}
+
+function modifierOf(declaration: Node, modifier: string): boolean {
+  for (const child of declaration.namedChildren) if (child?.type === 'modifier' && child.text === modifier) return true;
+  return false;
+}

@@ -1,0 +1,48 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import t from 'tap';
+import { type FixtureFiles, makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
+import { matchesColdIndex, nextGraph, nodeIds } from '../helpers/live-graph.ts';
+import { startTestServer } from '../helpers/strata-server.ts';
+
+const CSHARP_REPO: FixtureFiles = {
+  'Core/Engine.cs': 'namespace Acme.Core;\npublic class Engine { public void Run() {} }\n',
+  'Core/Part.cs': 'namespace Acme.Core;\npublic class Part {}\n',
+  'App/App.cs': 'using Acme.Core;\nusing static Acme.Model.Order;\nnamespace Acme.App;\nclass App {}\n',
+};
+
+const edgeIds = (graph: any): Set<string> => new Set(graph.data.edges.map((edge: { id: string }) => edge.id));
+const APP = 'imports:file:App/App.cs->';
+
+t.test('C# files added, edited, removed and renamed, and a changed namespace, change where usings lead, as a cold index does', async (t) => {
+  const repo = await makeRepo(t, CSHARP_REPO);
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  t.ok(edgeIds(graph).has(`${APP}pkg:csharp:Acme.Model`), 'Acme.Model is no namespace of the repository yet');
+
+  await writeFile(path.join(repo, 'Core/Engine.cs'), 'namespace Acme.Core;\npublic class Engine { public void Run() {} public void Stop() {} }\n');
+  graph = await nextGraph(server, graph.meta.revision, (g) => nodeIds(g).has('sym:Core/Engine.cs#Engine.Stop'));
+  await matchesColdIndex(t, graph, repo);
+
+  await writeFiles(repo, { 'Model/Order.cs': 'namespace Acme.Model;\npublic class Order {}\n' });
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has(`${APP}file:Model/Order.cs`));
+  await matchesColdIndex(t, graph, repo);
+
+  await writeFiles(repo, { 'More/Wheel.cs': 'namespace Acme.Core { public class Wheel {} }\n' });
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has(`${APP}file:More/Wheel.cs`));
+  await matchesColdIndex(t, graph, repo);
+
+  await rm(path.join(repo, 'Core/Part.cs'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => !edgeIds(g).has(`${APP}file:Core/Part.cs`));
+  await matchesColdIndex(t, graph, repo);
+
+  await writeFile(path.join(repo, 'More/Wheel.cs'), 'namespace Acme.Other { public class Wheel {} }\n');
+  graph = await nextGraph(server, graph.meta.revision, (g) => !edgeIds(g).has(`${APP}file:More/Wheel.cs`));
+  t.pass('a file that declares another namespace leaves the using');
+  await matchesColdIndex(t, graph, repo);
+
+  await rename(path.join(repo, 'Core/Engine.cs'), path.join(repo, 'Core/Motor.cs'));
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has(`${APP}file:Core/Motor.cs`));
+  t.notOk(edgeIds(graph).has(`${APP}file:Core/Engine.cs`));
+  await matchesColdIndex(t, graph, repo);
+});

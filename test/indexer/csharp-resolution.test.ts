@@ -1,0 +1,92 @@
+import { indexRepository } from '@strata/host';
+import t from 'tap';
+import { type FixtureFiles, makeRepo } from '../helpers/fixture-repo.ts';
+
+interface CSharpResolutionCase {
+  name: string;
+  files: FixtureFiles;
+  from: string;
+  expect: Record<string, string[]>;
+  unresolved?: Record<string, RegExp>;
+}
+
+const cases: CSharpResolutionCase[] = [
+  {
+    name: 'using A.B leads to every file declaring the namespace, file-scoped or block, wherever the file is',
+    files: {
+      'src/Core/Engine.cs': 'namespace Acme.Core;\npublic class Engine {}\n',
+      'lib/Parts.cs': 'namespace Acme.Core\n{\n    public class Part {}\n}\n',
+      'src/Core/Sub/Deep.cs': 'namespace Acme.Core.Sub;\npublic class Deep {}\n',
+      'src/App/Program.cs': 'using System;\nusing Acme.Core;\nnamespace Acme.App;\nclass Program {}\n',
+    },
+    from: 'src/App/Program.cs',
+    expect: { 'file:lib/Parts.cs': ['Acme.Core'], 'file:src/Core/Engine.cs': ['Acme.Core'], 'pkg:csharp:System': ['System'] },
+  },
+  {
+    name: 'using static and an alias lead to the file declaring the type; an alias of a namespace to its files',
+    files: {
+      'Util/Strings.cs': 'namespace Acme.Util;\npublic static class Strings { public static string Slug(string s) => s; }\npublic class Other {}\n',
+      'Util/Numbers.cs': 'namespace Acme.Util;\npublic static class Numbers {}\n',
+      'App/Use.cs': 'using static Acme.Util.Numbers;\nusing S = Acme.Util.Strings;\nusing U = Acme.Util;\nnamespace Acme.App;\nclass Use {}\n',
+    },
+    from: 'App/Use.cs',
+    expect: {
+      'file:Util/Numbers.cs': ['static Acme.Util.Numbers', 'U = Acme.Util'],
+      'file:Util/Strings.cs': ['S = Acme.Util.Strings', 'U = Acme.Util'],
+    },
+  },
+  {
+    name: 'System is built in, Microsoft and libraries are external; a type missing from a namespace the repository declares is unresolved',
+    files: {
+      'Known.cs': 'namespace Acme { public class Known {} }\n',
+      'Use.cs': 'using System.Collections.Generic;\nusing Microsoft.Extensions.Logging;\nusing Newtonsoft.Json;\nusing static Acme.Generated;\nclass Use {}\n',
+    },
+    from: 'Use.cs',
+    expect: {
+      'pkg:csharp:System.Collections': ['System.Collections.Generic'],
+      'pkg:csharp:Microsoft.Extensions': ['Microsoft.Extensions.Logging'],
+      'pkg:csharp:Newtonsoft.Json': ['Newtonsoft.Json'],
+    },
+    unresolved: { 'static Acme.Generated': /^no file declares Acme\.Generated: namespace Acme has no Generated$/ },
+  },
+];
+
+for (const c of cases) {
+  t.test(c.name, async (t) => {
+    const repo = await makeRepo(t, c.files);
+    const graph = await indexRepository({ repository: repo, env: {} });
+    const edges = graph.edges.filter((edge) => edge.kind === 'imports' && edge.source === `file:${c.from}`);
+    t.same(
+      Object.fromEntries(edges.map((edge) => [edge.target, [...(edge.specifiers ?? [])].sort()])),
+      Object.fromEntries(Object.entries(c.expect).map(([k, v]) => [k, [...v].sort()])),
+    );
+    for (const edge of edges)
+      t.ok(
+        graph.nodes.some((node) => node.id === edge.target),
+        `${edge.target} is a node`,
+      );
+    const unresolved = graph.build.unresolved.filter((entry) => entry.file === c.from);
+    t.same(unresolved.map((entry) => entry.specifier).sort(), Object.keys(c.unresolved ?? {}).sort(), 'unresolved specifiers');
+    for (const entry of unresolved) t.match(entry.reason, c.unresolved?.[entry.specifier] ?? /^$/, `the reason for ${entry.specifier}`);
+  });
+}
+
+t.test('package nodes: csharp: and the first two segments, System built in', async (t) => {
+  const repo = await makeRepo(t, { 'A.cs': 'using System.IO;\nusing Microsoft.AspNetCore.Mvc;\nclass A {}\n' });
+  const graph = await indexRepository({ repository: repo, env: {} });
+  const packages = graph.nodes.filter((node) => node.kind === 'package').sort((a, b) => a.id.localeCompare(b.id));
+  t.same(packages, [
+    { id: 'pkg:csharp:Microsoft.AspNetCore', kind: 'package', name: 'csharp:Microsoft.AspNetCore', path: 'csharp:Microsoft.AspNetCore' },
+    { id: 'pkg:csharp:System.IO', kind: 'package', name: 'csharp:System.IO', path: 'csharp:System.IO', builtin: true },
+  ]);
+});
+
+t.test('a namespace of many files leads to the first 50 in path order', async (t) => {
+  const files: FixtureFiles = { 'Use.cs': 'using Big;\nclass Use {}\n' };
+  for (let i = 0; i < 60; i++) files[`big/T${String(i).padStart(2, '0')}.cs`] = `namespace Big;\npublic class T${i} {}\n`;
+  const repo = await makeRepo(t, files);
+  const graph = await indexRepository({ repository: repo, env: {} });
+  const targets = graph.edges.filter((edge) => edge.kind === 'imports' && edge.source === 'file:Use.cs').map((edge) => edge.target);
+  t.equal(targets.length, 50);
+  t.ok(targets.includes('file:big/T49.cs') && !targets.includes('file:big/T50.cs'));
+});
