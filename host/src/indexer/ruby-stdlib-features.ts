@@ -5,11 +5,13 @@
  * its bundled gems (`gems/bundled_gems`: `minitest`, `rexml`, `net-ftp`'s
  * `net`), as https://stdgems.org/ lists them for Ruby 3.3, with a few that
  * left the standard library but are still written (`webrick`, `sdbm`,
- * `thread`). Written by hand after those lists, without a Ruby here to
- * check it against (no Ruby is installed on these machines, and stdgems.org
- * cannot be reached from them): check it with `ruby -e 'puts
- * Gem::Specification.select(&:default_gem?).map(&:name)'` and `$LOADED_FEATURES`
- * where a Ruby is at hand, and on each new Ruby release. A `require` of one of these that the repository's load
+ * `thread`). Written by hand after those lists (stdgems.org cannot be
+ * reached from these machines), then checked against Debian's Ruby 3.1
+ * (`apt-get install ruby`: its `rubylibdir`, `archdir` and installed gems):
+ * every name that Ruby has is here but `xmlrpc` (a bundled gem until 3.1)
+ * and internal ones (`date_core`); the names here it lacks are newer
+ * (`prism`, `syntax_suggest`) or of Windows (`win32ole`). Check it so on
+ * each new Ruby release. A `require` of one of these that the repository's load
  * path does not hold is a built-in package node (`pkg:ruby:json`).
  */
 export const RUBY_STDLIB_FEATURES: ReadonlySet<string> = new Set([
