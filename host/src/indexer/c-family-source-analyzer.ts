@@ -1,6 +1,6 @@
-import type { Language, Node, TreeCursor } from 'web-tree-sitter';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { Language, Node } from 'web-tree-sitter';
+import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const C_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c', wasmFile: 'tree-sitter-c.wasm' };
@@ -20,8 +20,6 @@ const AMBIGUOUS_HEADER = /\.h$/;
 const CPP_MARKERS =
   /^[ \t]*(?:namespace\b|template[ \t]*<|(?:public|private|protected)[ \t]*:|(?:class|struct)[ \t]+(?:[A-Z][A-Z0-9_]{2,}[ \t]+)?\w+(?:[ \t]+final)?[ \t]*(?::[ \t]*(?:public|private|protected)?[ \t]*\w|\{|$))|\bextern[ \t]+"C\+\+"|\bstd::|^[ \t]*using[ \t]+namespace\b/m;
 
-/** Nodes visited between two looks at the clock. */
-const CLOCK_STRIDE = 4_096;
 /** Nesting of scopes (namespaces, classes, `#if` blocks) read for symbols; deeper ones are left out. */
 const MAX_SCOPE_DEPTH = 256;
 
@@ -86,7 +84,7 @@ export class CFamilySourceAnalyzer implements SourceAnalyzer {
       text,
       bytes,
       (tree, cursor, types, overTime) => {
-        const { imports, comments, complete } = walkTree(cursor, types, overTime);
+        const { imports, comments, complete } = importsAndComments(cursor, types.include, types.comment, includedHeader, overTime);
         return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
       },
       withoutExportMacros(text),
@@ -126,29 +124,6 @@ function nodeTypesOf(language: Language): NodeTypes {
  * One cursor walk of the whole tree (linear time, no node objects but for
  * the includes): the `#include`s anywhere, and the spans of comments.
  */
-function walkTree(
-  cursor: TreeCursor,
-  types: NodeTypes,
-  overTime: () => boolean,
-): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
-  const imports: ImportReference[] = [];
-  const comments: Array<{ start: number; end: number }> = [];
-  for (let visited = 1; ; visited++) {
-    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
-    const type = cursor.nodeTypeId;
-    let descend = true;
-    if (types.include.has(type)) {
-      const specifier = includedHeader(cursor.currentNode);
-      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
-      descend = false;
-    } else if (types.comment.has(type)) {
-      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
-      descend = false;
-    }
-    if (descend && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, comments, complete: true };
-  }
-}
 
 /** The header an `#include` names: `a/b.h` for `"a/b.h"`, `<vector>` with its brackets; undefined for a macro. */
 function includedHeader(include: Node): string | undefined {

@@ -1,13 +1,11 @@
-import type { Language, Node, TreeCursor } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 import { CSHARP_SOURCE } from './csharp-namespaces.js';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const CSHARP_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c-sharp', wasmFile: 'tree-sitter-c_sharp.wasm' };
 
-/** Nodes visited between two looks at the clock. */
-const CLOCK_STRIDE = 4_096;
 /** Nesting of types and namespaces read for symbols; deeper ones are left out. */
 const MAX_TYPE_DEPTH = 256;
 const QUALIFIED_NAME = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\.[\p{L}_][\p{L}\p{Nd}_]*)*$/u;
@@ -51,7 +49,7 @@ export class CSharpSourceAnalyzer implements SourceAnalyzer {
 
   analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
     return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
-      const { imports, comments, complete } = walkTree(cursor, types, overTime);
+      const { imports, comments, complete } = importsAndComments(cursor, types.usingDirective, types.comment, usingSpecifier, overTime);
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });
   }
@@ -65,30 +63,6 @@ interface NodeTypes {
 function nodeTypesOf(language: Language): NodeTypes {
   const ids = (...names: string[]): Set<number> => namedNodeTypeIds(language, ...names);
   return { usingDirective: ids('using_directive'), comment: ids('comment') };
-}
-
-function walkTree(
-  cursor: TreeCursor,
-  types: NodeTypes,
-  overTime: () => boolean,
-): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
-  const imports: ImportReference[] = [];
-  const comments: Array<{ start: number; end: number }> = [];
-  for (let visited = 1; ; visited++) {
-    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
-    const type = cursor.nodeTypeId;
-    let descend = true;
-    if (types.usingDirective.has(type)) {
-      const specifier = usingSpecifier(cursor.currentNode);
-      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
-      descend = false;
-    } else if (types.comment.has(type)) {
-      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
-      descend = false;
-    }
-    if (descend && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, comments, complete: true };
-  }
 }
 
 /** `A.B`, `static A.B.C` or `X = A.B.C`; undefined when the directive names nothing readable. */

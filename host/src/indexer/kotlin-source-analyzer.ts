@@ -1,13 +1,11 @@
-import type { Language, Node, TreeCursor } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 import { KOTLIN_SOURCE } from './kotlin-packages.js';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const KOTLIN_GRAMMAR: GrammarSource = { packageName: '@tree-sitter-grammars/tree-sitter-kotlin', wasmFile: 'tree-sitter-kotlin.wasm' };
 
-/** Nodes visited between two looks at the clock. */
-const CLOCK_STRIDE = 4_096;
 /** Nesting of types read for symbols; deeper ones are left out. */
 const MAX_TYPE_DEPTH = 256;
 /** A qualified name as an import writes it, white space and comments taken out. */
@@ -42,7 +40,7 @@ export class KotlinSourceAnalyzer implements SourceAnalyzer {
 
   analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
     return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
-      const { imports, comments, complete } = walkTree(cursor, types, overTime);
+      const { imports, comments, complete } = importsAndComments(cursor, types.importDeclaration, types.comment, importSpecifier, overTime);
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });
   }
@@ -56,31 +54,6 @@ interface NodeTypes {
 function nodeTypesOf(language: Language): NodeTypes {
   const ids = (...names: string[]): Set<number> => namedNodeTypeIds(language, ...names);
   return { importDeclaration: ids('import'), comment: ids('line_comment', 'block_comment') };
-}
-
-/** One cursor walk of the whole tree: the imports (wherever error recovery put them) and the comments' spans. */
-function walkTree(
-  cursor: TreeCursor,
-  types: NodeTypes,
-  overTime: () => boolean,
-): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
-  const imports: ImportReference[] = [];
-  const comments: Array<{ start: number; end: number }> = [];
-  for (let visited = 1; ; visited++) {
-    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
-    const type = cursor.nodeTypeId;
-    let descend = true;
-    if (types.importDeclaration.has(type)) {
-      const specifier = importSpecifier(cursor.currentNode);
-      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
-      descend = false;
-    } else if (types.comment.has(type)) {
-      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
-      descend = false;
-    }
-    if (descend && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, comments, complete: true };
-  }
 }
 
 /** `a.b.C` or `a.b.*`; undefined when the import names nothing readable. */

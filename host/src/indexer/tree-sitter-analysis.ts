@@ -1,4 +1,4 @@
-import type { Language, Parser, Tree, TreeCursor } from 'web-tree-sitter';
+import type { Language, Node, Parser, Tree, TreeCursor } from 'web-tree-sitter';
 import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
 import type { ImportReference, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
@@ -125,4 +125,40 @@ export function namedNodeTypeIds(language: Language, ...names: string[]): Set<nu
     if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id)) found.add(id);
   }
   return found;
+}
+
+/** Nodes visited between two looks at the clock. */
+const CLOCK_STRIDE = 4_096;
+
+/**
+ * One cursor walk of the whole tree for a language whose imports are
+ * declarations of their own (Java's `import`, C#'s `using`, C's `#include`):
+ * the nodes of `importTypes`, wherever error recovery put them, each read by
+ * `specifierOf` (undefined: nothing readable) as a `static` reference, and
+ * the spans of the nodes of `commentTypes`. Neither is descended into.
+ */
+export function importsAndComments(
+  cursor: TreeCursor,
+  importTypes: ReadonlySet<number>,
+  commentTypes: ReadonlySet<number>,
+  specifierOf: (declaration: Node) => string | undefined,
+  overTime: () => boolean,
+): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
+  const imports: ImportReference[] = [];
+  const comments: Array<{ start: number; end: number }> = [];
+  for (let visited = 1; ; visited++) {
+    if (visited % CLOCK_STRIDE === 0 && overTime()) return { imports, comments, complete: false };
+    const type = cursor.nodeTypeId;
+    let descend = true;
+    if (importTypes.has(type)) {
+      const specifier = specifierOf(cursor.currentNode);
+      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
+      descend = false;
+    } else if (commentTypes.has(type)) {
+      comments.push({ start: cursor.startIndex, end: cursor.endIndex });
+      descend = false;
+    }
+    if (descend && cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return { imports, comments, complete: true };
+  }
 }
