@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { indexRepository } from '@strata/host';
 
 const REFERENCE = fileURLToPath(new URL('./python-import-reference.py', import.meta.url));
+const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', import.meta.url));
 const SAMPLES = 10;
 
 interface PythonReference {
@@ -54,6 +55,7 @@ async function benchRepository(repository: string): Promise<string[]> {
   const rows: string[] = [];
   if (graph.nodes.some((node) => node.kind === 'file' && /\.pyi?$/.test(node.path))) rows.push(benchPython(repository, graph));
   if (goModules(repository).length > 0) rows.push(benchGo(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.rs'))) rows.push(benchRust(repository, graph));
   return rows;
 }
 
@@ -194,6 +196,55 @@ function benchGo(repository: string, graph: StrataGraph): string {
   }
   console.log(`  Go: ${goFiles} files, ${packages.length} packages in ${goModules(repository).length} modules; the reference ${referenceMs.toFixed(0)} ms`);
   return compared(name, 'Go', goFiles, strata, expected);
+}
+
+/** The imports edges between two files of the repository whose source matches `language` (a pattern of paths), one per pair. */
+function fileEdges(graph: StrataGraph, language: RegExp): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'imports' || !edge.source.startsWith('file:') || !edge.target.startsWith('file:') || !language.test(edge.source)) continue;
+    const key = `${edge.source.slice(5)} -> ${edge.target.slice(5)}`;
+    edges.set(key, [...(edges.get(key) ?? []), ...(edge.specifiers ?? [])]);
+  }
+  return edges;
+}
+
+interface RustReference {
+  targets: number;
+  failed: Array<[target: string, reason: unknown]>;
+  edges: Array<[source: string, target: string, kind: 'mod' | 'use', written: string]>;
+  outside: number;
+  unresolved: number;
+  crossCrate: number;
+}
+
+/**
+ * Rust: file -> file edges (`mod` declarations and `use` items) against
+ * rustc's own module tree and name resolution (rust-import-reference.py:
+ * `cargo metadata --offline --no-deps` for the targets, `rustc -Z
+ * unpretty=hir-tree` on each crate root for the resolved `use` paths).
+ */
+function benchRust(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
+  const rustFiles = graph.nodes.filter((node) => node.kind === 'file' && node.path.endsWith('.rs')).length;
+  const strata = fileEdges(graph, /\.rs$/);
+  const referenceStarted = performance.now();
+  const output = execFileSync('python3', [RUST_REFERENCE, repository], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  const referenceMs = performance.now() - referenceStarted;
+  const reference = JSON.parse(output) as RustReference;
+  console.log(
+    `  Rust: ${rustFiles} files, ${reference.targets} cargo targets (${reference.failed.length} rustc could not read); the reference ${referenceMs.toFixed(0)} ms`,
+  );
+  for (const [target, reason] of reference.failed) console.log(`    not read: ${target} ${JSON.stringify(reason)}`);
+  console.log(
+    `  reference: ${reference.outside} uses lead to the standard library, ${reference.crossCrate} to another crate of the repository, ${reference.unresolved} to none of its files (other crates)`,
+  );
+  const expected = new Map<string, string[]>();
+  for (const [source, target, kind, written] of reference.edges) {
+    const key = `${source} -> ${target}`;
+    expected.set(key, [...(expected.get(key) ?? []), kind === 'mod' ? `mod ${written}` : written]);
+  }
+  return compared(name, 'Rust', rustFiles, strata, expected);
 }
 
 const repositories = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
