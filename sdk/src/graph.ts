@@ -87,6 +87,16 @@ export interface GraphNode {
   lines?: number;
   /** Lines of code: lines that hold something other than white space and comments. */
   loc?: number;
+  /**
+   * Cyclomatic complexity, where the indexer measures it (files and symbols
+   * of the languages it parses with tree-sitter: Python, Go, Rust, Java,
+   * Kotlin, C#, Ruby, C, C++): a function's own; a class's or file's the sum
+   * over the functions inside it. TypeScript and JavaScript are measured by
+   * the complexity plugin instead.
+   */
+  cyclomatic?: number;
+  /** Cognitive complexity, where the indexer measures it (as `cyclomatic`). */
+  cognitive?: number;
   /** For a directory: the number of files below it, at any depth. */
   files?: number;
   /** First line of a symbol (1-based). */

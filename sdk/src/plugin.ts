@@ -193,6 +193,10 @@ export interface GraphColumns {
   readonly startLine: Int32Array;
   /** Last line of a symbol, 0 for other nodes. */
   readonly endLine: Int32Array;
+  /** Cyclomatic complexity where the indexer measures it (`GraphNode.cyclomatic`); NaN elsewhere. */
+  readonly cyclomatic: Float64Array;
+  /** Cognitive complexity where the indexer measures it (`GraphNode.cognitive`); NaN elsewhere. */
+  readonly cognitive: Float64Array;
 }
 
 /**
@@ -270,6 +274,10 @@ export interface NodeRecord {
   startLine?: number;
   /** Last line of a symbol (1-based, inclusive); absent for other nodes. */
   endLine?: number;
+  /** Cyclomatic complexity where the indexer measures it (`GraphNode.cyclomatic`); absent elsewhere. */
+  cyclomatic?: number;
+  /** Cognitive complexity where the indexer measures it (`GraphNode.cognitive`); absent elsewhere. */
+  cognitive?: number;
 }
 
 /**

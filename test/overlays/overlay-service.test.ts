@@ -39,6 +39,8 @@ function graphPayload(revision: number): GraphPayload {
       bytes: new Float64Array(n),
       startLine: new Int32Array(n),
       endLine: new Int32Array(n),
+      cyclomatic: new Float64Array(n),
+      cognitive: new Float64Array(n),
     },
     edges: { source: new Int32Array(0), target: new Int32Array(0), kind: new Uint8Array(0), kindNames: [] },
   };

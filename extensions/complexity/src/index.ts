@@ -2,7 +2,9 @@
  * The `complexity` overlays: cyclomatic complexity (ESLint's `complexity`
  * rule), cognitive complexity (eslint-plugin-sonarjs's
  * `cognitive-complexity`) and lines of code, per function, class, file and
- * directory. The README has the exact definitions.
+ * directory. TypeScript and JavaScript are parsed here; the other languages
+ * the indexer parses come measured in the graph (`cyclomatic`, `cognitive`
+ * columns). The README has the exact definitions.
  */
 import { type ApplyContext, colorScale, definePlugin, directoriesAbove, type HexColor, type Legend } from '@strata/sdk';
 import { analyzeSource, type ClassMetrics, dialectOf, type FileMetrics, type FunctionMetrics } from './analyze.ts';
@@ -112,7 +114,8 @@ export default definePlugin({
       id: 'cyclomatic',
       name: 'Cyclomatic Complexity',
       type: 'size',
-      description: "Size by cyclomatic complexity as ESLint's complexity rule counts it: per function; files add up their functions, directories their files.",
+      description:
+        "Size by cyclomatic complexity as ESLint's complexity rule counts it (TypeScript, JavaScript) or as the indexer measures it (McCabe's count: Python, Go, Rust, Java, Kotlin, C#, Ruby, C, C++): per function; files add up their functions, directories their files.",
       legend: CYCLOMATIC_LEGEND,
     },
     {
@@ -120,7 +123,7 @@ export default definePlugin({
       name: 'Cognitive Complexity',
       type: 'color',
       description:
-        "Color by cognitive complexity as SonarJS's cognitive-complexity rule counts it: per function, SonarJS's file figure per file; directories add up their files.",
+        "Color by cognitive complexity as SonarJS's cognitive-complexity rule counts it (TypeScript, JavaScript) or as the indexer measures it by SonarSource's definition (the other parsed languages): per function; per file SonarJS's file figure or the sum of the file's functions; directories add up their files.",
       legend: COGNITIVE_LEGEND,
     },
     {
@@ -133,7 +136,7 @@ export default definePlugin({
   ],
   async apply(ctx) {
     const graph = ctx.graph;
-    const { id, kind, kindNames, name, path, language, languageNames, startLine, endLine } = graph.nodes;
+    const { id, kind, kindNames, name, path, language, languageNames, startLine, endLine, loc, cyclomatic, cognitive } = graph.nodes;
     const writers: Writers = { cyclomatic: ctx.overlay('cyclomatic'), cognitive: ctx.overlay('cognitive'), loc: ctx.overlay('loc') };
 
     // Symbols by file path, read once.
@@ -150,6 +153,8 @@ export default definePlugin({
     const totals = new Map<number, Figures>();
     const summary = {
       files: 0,
+      filesMeasuredByIndexer: 0,
+      symbolsMeasuredByIndexer: 0,
       filesNotParsed: 0,
       filesNotRead: 0,
       filesWithRecoveredErrors: 0,
@@ -219,6 +224,29 @@ export default definePlugin({
         }
       }
     };
+
+    // Files (and their symbols) of the languages the indexer measures (Python, Go, Java, ...): its figures, no reading.
+    for (let node = 0; node < graph.nodeCount; node++) {
+      if (Number.isNaN(cyclomatic[node]!)) continue;
+      const figures: Figures = { cyclomatic: cyclomatic[node]!, cognitive: cognitive[node]!, loc: Number.isNaN(loc[node]!) ? 0 : loc[node]! };
+      paint(writers, node, figures);
+      if (kindNames[kind[node]!] === 'file') {
+        summary.filesMeasuredByIndexer++;
+        totals.set(node, figures);
+      } else {
+        summary.symbolsMeasuredByIndexer++;
+        if (!FUNCTION_KINDS.has(kindNames[kind[node]!]!)) continue;
+        const where = `${path[node]}#${name[node]}@${startLine[node]}`;
+        if (figures.cyclomatic > summary.maxCyclomatic) {
+          summary.maxCyclomatic = figures.cyclomatic;
+          summary.maxCyclomaticFunction = where;
+        }
+        if (figures.cognitive! > summary.maxCognitive) {
+          summary.maxCognitive = figures.cognitive!;
+          summary.maxCognitiveFunction = where;
+        }
+      }
+    }
 
     // Read with a bounded number of calls in flight; measure each file as it arrives.
     let next = 0;

@@ -23,6 +23,8 @@ export function graphPayloadOf(nodes: readonly GraphNode[], edges: readonly Grap
     bytes: new Float64Array(n),
     startLine: new Int32Array(n),
     endLine: new Int32Array(n),
+    cyclomatic: new Float64Array(n),
+    cognitive: new Float64Array(n),
   };
   const code = (map: Map<string, number>, names: string[], value: string): number => {
     let found = map.get(value);
@@ -47,6 +49,8 @@ export function graphPayloadOf(nodes: readonly GraphNode[], edges: readonly Grap
     columns.bytes[i] = node.bytes ?? NaN;
     columns.startLine[i] = node.startLine ?? 0;
     columns.endLine[i] = node.endLine ?? 0;
+    columns.cyclomatic[i] = node.cyclomatic ?? NaN;
+    columns.cognitive[i] = node.cognitive ?? NaN;
   }
   const m = edges.length;
   const edgeKindNames: string[] = [];

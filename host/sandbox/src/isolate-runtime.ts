@@ -35,6 +35,8 @@ export interface GraphPayload {
     bytes: Float64Array;
     startLine: Int32Array;
     endLine: Int32Array;
+    cyclomatic: Float64Array;
+    cognitive: Float64Array;
   };
   edges: { source: Int32Array; target: Int32Array; kind: Uint8Array; kindNames: string[] };
 }
@@ -365,6 +367,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       bytes: resident.bytes.slice(),
       startLine: resident.startLine.slice(),
       endLine: resident.endLine.slice(),
+      cyclomatic: resident.cyclomatic.slice(),
+      cognitive: resident.cognitive.slice(),
     });
     const edges = freeze({ ...payload.edges, source: payload.edges.source.slice(), target: payload.edges.target.slice(), kind: payload.edges.kind.slice() });
     const count = nodes.id.length;
@@ -406,6 +410,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           bytes: optional(nodes.bytes[i]!),
           startLine: nodes.startLine[i] === 0 ? undefined : nodes.startLine[i],
           endLine: nodes.endLine[i] === 0 ? undefined : nodes.endLine[i],
+          cyclomatic: optional(nodes.cyclomatic[i]!),
+          cognitive: optional(nodes.cognitive[i]!),
         };
       },
       nodesOfKind(kind: string): Int32Array {
@@ -464,6 +470,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         bytes: new Float64Array(0),
         startLine: none,
         endLine: none,
+        cyclomatic: new Float64Array(0),
+        cognitive: new Float64Array(0),
       },
       edges: { source: none, target: none, kind: new Uint8Array(0), kindNames: [] },
     };

@@ -35,6 +35,14 @@ export const GraphNodeSchema = Type.Object({
   bytes: Type.Optional(Type.Integer({ minimum: 0 })),
   lines: Type.Optional(Type.Integer({ minimum: 0 })),
   loc: Type.Optional(Type.Integer({ minimum: 0, description: 'Lines holding something other than white space and comments.' })),
+  cyclomatic: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        "Cyclomatic complexity where the indexer measures it (files and symbols of Python, Go, Rust, Java, Kotlin, C#, Ruby, C and C++): a function's own, a class's or file's the sum over its functions.",
+    }),
+  ),
+  cognitive: Type.Optional(Type.Integer({ minimum: 0, description: 'Cognitive complexity where the indexer measures it (as `cyclomatic`).' })),
   files: Type.Optional(Type.Integer({ minimum: 0, description: 'Files below a directory, at any depth.' })),
   startLine: Type.Optional(Type.Integer({ minimum: 1 })),
   endLine: Type.Optional(Type.Integer({ minimum: 1 })),

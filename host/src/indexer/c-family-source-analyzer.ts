@@ -1,6 +1,7 @@
 import type { Language, Node } from 'web-tree-sitter';
 import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const C_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c', wasmFile: 'tree-sitter-c.wasm' };
@@ -42,6 +43,20 @@ const TYPE_SPECIFIERS: Readonly<Record<string, SymbolFacts['kind']>> = {
   enum_specifier: 'type',
 };
 
+/** What counts toward the complexity of C and C++ functions (`tree-sitter-complexity.ts` has the definitions). */
+const C_FAMILY_COMPLEXITY: ComplexityRules = {
+  functions: ['function_definition'],
+  closures: ['lambda_expression'],
+  ifs: ['if_statement'],
+  elses: ['else_clause'],
+  branches: ['for_statement', 'for_range_loop', 'while_statement', 'do_statement', 'catch_clause', 'seh_except_clause', 'conditional_expression'],
+  structures: ['switch_statement'],
+  cases: ['case_statement'],
+  // C++ also spells them `and` and `or`.
+  logical: { types: ['binary_expression'], operators: ['&&', '||', 'and', 'or'] },
+  jumps: ['goto_statement'],
+};
+
 /**
  * C and C++, read with tree-sitter's C and C++ grammars (the WebAssembly
  * builds that `tree-sitter-c` and `tree-sitter-cpp` ship, both loaded once
@@ -63,8 +78,8 @@ const TYPE_SPECIFIERS: Readonly<Record<string, SymbolFacts['kind']>> = {
  */
 export class CFamilySourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly c = new ThreadGrammar('C', C_GRAMMAR, nodeTypesOf);
-  private readonly cpp = new ThreadGrammar('C++', CPP_GRAMMAR, nodeTypesOf);
+  private readonly c = new ThreadGrammar('C', C_GRAMMAR, nodeTypesOf, C_FAMILY_COMPLEXITY);
+  private readonly cpp = new ThreadGrammar('C++', CPP_GRAMMAR, nodeTypesOf, C_FAMILY_COMPLEXITY);
 
   reads(filename: string): boolean {
     return C_FAMILY_SOURCE.test(filename);

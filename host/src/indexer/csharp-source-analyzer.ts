@@ -2,6 +2,7 @@ import type { Language, Node } from 'web-tree-sitter';
 import { CSHARP_SOURCE } from './csharp-namespaces.js';
 import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const CSHARP_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-c-sharp', wasmFile: 'tree-sitter-c_sharp.wasm' };
@@ -21,6 +22,26 @@ const TYPE_DECLARATIONS: Readonly<Record<string, SymbolFacts['kind']>> = {
 const METHOD_DECLARATIONS = new Set(['method_declaration', 'constructor_declaration']);
 const NAMESPACES = new Set(['namespace_declaration', 'file_scoped_namespace_declaration']);
 
+/** What counts toward the complexity of C# functions (`tree-sitter-complexity.ts` has the definitions). */
+const CSHARP_COMPLEXITY: ComplexityRules = {
+  functions: [
+    'method_declaration',
+    'constructor_declaration',
+    'destructor_declaration',
+    'operator_declaration',
+    'conversion_operator_declaration',
+    'accessor_declaration',
+    'local_function_statement',
+  ],
+  closures: ['lambda_expression', 'anonymous_method_expression'],
+  ifs: ['if_statement'],
+  branches: ['for_statement', 'foreach_statement', 'while_statement', 'do_statement', 'catch_clause', 'conditional_expression'],
+  structures: ['switch_statement', 'switch_expression'],
+  cases: ['switch_section', 'switch_expression_arm'],
+  logical: { types: ['binary_expression'], operators: ['&&', '||', '??'] },
+  jumps: ['goto_statement'],
+};
+
 /**
  * C#, read with tree-sitter's C# grammar (`tree-sitter-c-sharp`). Imports:
  * every `using` directive (`global using` too), its specifier the namespace
@@ -33,7 +54,7 @@ const NAMESPACES = new Set(['namespace_declaration', 'file_scoped_namespace_decl
  */
 export class CSharpSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf, CSHARP_COMPLEXITY);
 
   reads(filename: string): boolean {
     return CSHARP_SOURCE.test(filename);

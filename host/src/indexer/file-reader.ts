@@ -47,6 +47,9 @@ export interface FileFacts {
   loc?: number;
   binary?: boolean;
   error?: string;
+  /** Complexity sums over the file's functions, where its language's analyzer measures them. */
+  cyclomatic?: number;
+  cognitive?: number;
   imports: ImportReference[];
   symbols: SymbolFacts[];
 }
@@ -122,6 +125,10 @@ export function readFileFacts(root: string, file: string, maxFileBytes: number, 
     facts.imports = analysis.imports;
     facts.symbols = analysis.symbols;
     if (analysis.error) facts.error = analysis.error;
+    if (analysis.cyclomatic !== undefined) {
+      facts.cyclomatic = analysis.cyclomatic;
+      facts.cognitive = analysis.cognitive;
+    }
     return facts;
   } catch (error) {
     facts.error = `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;

@@ -1,6 +1,7 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const GO_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-go', wasmFile: 'tree-sitter-go.wasm' };
@@ -16,6 +17,20 @@ const IMPORT_PATH = /^[^\s"'`\\]+$/u;
 
 /** A name Go exports: one starting with an upper-case letter (Unicode class Lu). */
 const EXPORTED_NAME = /^\p{Lu}/u;
+
+/** What counts toward the complexity of Go functions (`tree-sitter-complexity.ts` has the definitions). */
+const GO_COMPLEXITY: ComplexityRules = {
+  functions: ['function_declaration', 'method_declaration'],
+  closures: ['func_literal'],
+  ifs: ['if_statement'],
+  branches: ['for_statement'],
+  structures: ['expression_switch_statement', 'type_switch_statement', 'select_statement'],
+  // `default_case` is a type of its own.
+  cases: ['expression_case', 'type_case', 'communication_case'],
+  logical: { types: ['binary_expression'], operators: ['&&', '||'] },
+  jumps: ['goto_statement'],
+  labelledJumps: { types: ['break_statement', 'continue_statement'], labels: ['label_name'] },
+};
 
 /**
  * Go, read with tree-sitter's Go grammar (web-tree-sitter and the
@@ -33,7 +48,7 @@ const EXPORTED_NAME = /^\p{Lu}/u;
  */
 export class GoSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Go', GO_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('Go', GO_GRAMMAR, nodeTypesOf, GO_COMPLEXITY);
 
   reads(filename: string): boolean {
     return GO_SOURCE.test(filename);

@@ -1,6 +1,7 @@
 import type { Language, Node } from 'web-tree-sitter';
 import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const JAVA_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-java', wasmFile: 'tree-sitter-java.wasm' };
@@ -29,6 +30,19 @@ const METHOD_DECLARATIONS = new Set([
 /** Bodies whose declarations are members of the type (an enum's members follow its constants). */
 const MEMBER_LISTS = new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body']);
 
+/** What counts toward the complexity of Java functions (`tree-sitter-complexity.ts` has the definitions). */
+const JAVA_COMPLEXITY: ComplexityRules = {
+  functions: ['method_declaration', 'constructor_declaration', 'compact_constructor_declaration'],
+  closures: ['lambda_expression'],
+  ifs: ['if_statement'],
+  branches: ['for_statement', 'enhanced_for_statement', 'while_statement', 'do_statement', 'catch_clause', 'ternary_expression'],
+  // A switch statement is a `switch_expression` in this grammar too.
+  structures: ['switch_expression', 'switch_statement'],
+  cases: ['switch_label'],
+  logical: { types: ['binary_expression'], operators: ['&&', '||'] },
+  labelledJumps: { types: ['break_statement', 'continue_statement'], labels: ['identifier'] },
+};
+
 /**
  * Java, read with tree-sitter's Java grammar (the WebAssembly build that
  * `tree-sitter-java` ships, loaded once per reading thread on its first Java
@@ -42,7 +56,7 @@ const MEMBER_LISTS = new Set(['class_body', 'interface_body', 'enum_body', 'enum
  */
 export class JavaSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Java', JAVA_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('Java', JAVA_GRAMMAR, nodeTypesOf, JAVA_COMPLEXITY);
 
   reads(filename: string): boolean {
     return JAVA_SOURCE.test(filename);

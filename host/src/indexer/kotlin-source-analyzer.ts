@@ -2,6 +2,7 @@ import type { Language, Node } from 'web-tree-sitter';
 import { KOTLIN_SOURCE } from './kotlin-packages.js';
 import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const KOTLIN_GRAMMAR: GrammarSource = { packageName: '@tree-sitter-grammars/tree-sitter-kotlin', wasmFile: 'tree-sitter-kotlin.wasm' };
@@ -10,6 +11,18 @@ const KOTLIN_GRAMMAR: GrammarSource = { packageName: '@tree-sitter-grammars/tree
 const MAX_TYPE_DEPTH = 256;
 /** A qualified name as an import writes it, white space and comments taken out. */
 const QUALIFIED_NAME = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\.[\p{L}_][\p{L}\p{Nd}_]*)*$/u;
+
+/** What counts toward the complexity of Kotlin functions (`tree-sitter-complexity.ts` has the definitions). */
+const KOTLIN_COMPLEXITY: ComplexityRules = {
+  functions: ['function_declaration', 'secondary_constructor', 'getter', 'setter'],
+  closures: ['lambda_literal', 'anonymous_function'],
+  ifs: ['if_expression'],
+  branches: ['for_statement', 'while_statement', 'do_while_statement', 'catch_block'],
+  structures: ['when_expression'],
+  cases: ['when_entry'],
+  // The elvis operator `?:` branches as `??` does.
+  logical: { types: ['binary_expression', 'conjunction_expression', 'disjunction_expression', 'elvis_expression'], operators: ['&&', '||', '?:'] },
+};
 
 /**
  * Kotlin (`.kt`, `.kts`), read with the tree-sitter Kotlin grammar that
@@ -24,7 +37,7 @@ const QUALIFIED_NAME = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\.[\p{L}_][\p{L}\p{Nd}_]*)*$/
  */
 export class KotlinSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Kotlin', KOTLIN_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('Kotlin', KOTLIN_GRAMMAR, nodeTypesOf, KOTLIN_COMPLEXITY);
 
   reads(filename: string): boolean {
     return KOTLIN_SOURCE.test(filename);

@@ -74,6 +74,8 @@ export function countLines(
   bytes: Uint8Array | Uint16Array,
   lineStarts: Int32Array,
   comments: ReadonlyArray<{ start: number; end: number }>,
+  /** When given (one entry per line start), set to 1 at each code line's 0-based index. */
+  codeLines?: Uint8Array,
 ): { lines: number; loc: number } {
   const length = bytes.length;
   if (length === 0) return { lines: 0, loc: 0 };
@@ -98,6 +100,7 @@ export function countLines(
       if (line !== lastCounted) {
         loc++;
         lastCounted = line;
+        if (codeLines) codeLines[line] = 1;
       }
       // Nothing else on this line can add to the count.
       position = line + 1 < lineStarts.length ? lineStarts[line + 1]! : length;

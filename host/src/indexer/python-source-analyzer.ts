@@ -2,6 +2,7 @@ import type { ImportReferenceKind } from '@strata/sdk';
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const PYTHON_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-python', wasmFile: 'tree-sitter-python.wasm' };
@@ -33,6 +34,21 @@ const SCOPE_BLOCKS = new Set([
   'block',
 ]);
 
+/** What counts toward the complexity of Python functions (`tree-sitter-complexity.ts` has the definitions). */
+const PYTHON_COMPLEXITY: ComplexityRules = {
+  functions: ['function_definition'],
+  closures: ['lambda'],
+  ifs: ['if_statement'],
+  elseIfs: ['elif_clause'],
+  elses: ['else_clause'],
+  branches: ['for_statement', 'while_statement', 'except_clause', 'conditional_expression'],
+  // A comprehension's `for` and `if` clauses loop and test as statements do.
+  decisions: ['for_in_clause', 'if_clause'],
+  structures: ['match_statement'],
+  cases: ['case_clause'],
+  logical: { types: ['boolean_operator'], operators: ['and', 'or'] },
+};
+
 /**
  * Python, read with tree-sitter's Python grammar (web-tree-sitter and the
  * WebAssembly build that the `tree-sitter-python` package ships). The
@@ -53,7 +69,7 @@ const SCOPE_BLOCKS = new Set([
  */
 export class PythonSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Python', PYTHON_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('Python', PYTHON_GRAMMAR, nodeTypesOf, PYTHON_COMPLEXITY);
 
   reads(filename: string): boolean {
     return PYTHON_SOURCE.test(filename);

@@ -320,6 +320,7 @@ export class RepositoryGraphModel {
         startLine: symbol.startLine,
         endLine: symbol.endLine,
         exported: symbol.exported,
+        ...(symbol.complexity ?? {}),
       });
       edges.push(containsEdge(container, symbolNodeId));
     }

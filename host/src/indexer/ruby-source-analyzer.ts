@@ -1,6 +1,7 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const RUBY_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-ruby', wasmFile: 'tree-sitter-ruby.wasm' };
@@ -13,6 +14,19 @@ const CLOCK_STRIDE = 4_096;
 
 /** A feature name as `require` takes one: no whitespace, quotes or NUL. */
 const FEATURE = /^[^\s"'`\0]+$/u;
+
+/** What counts toward the complexity of Ruby functions (`tree-sitter-complexity.ts` has the definitions). */
+const RUBY_COMPLEXITY: ComplexityRules = {
+  functions: ['method', 'singleton_method'],
+  closures: ['block', 'do_block', 'lambda'],
+  ifs: ['if', 'unless', 'if_modifier', 'unless_modifier'],
+  elseIfs: ['elsif'],
+  elses: ['else'],
+  branches: ['while', 'until', 'for', 'while_modifier', 'until_modifier', 'rescue', 'rescue_modifier', 'conditional'],
+  structures: ['case', 'case_match'],
+  cases: ['when', 'in_clause'],
+  logical: { types: ['binary'], operators: ['&&', '||', 'and', 'or'] },
+};
 
 /**
  * Ruby, read with tree-sitter's Ruby grammar (the WebAssembly build the
@@ -32,7 +46,7 @@ const FEATURE = /^[^\s"'`\0]+$/u;
  */
 export class RubySourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Ruby', RUBY_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('Ruby', RUBY_GRAMMAR, nodeTypesOf, RUBY_COMPLEXITY);
 
   reads(filename: string): boolean {
     return RUBY_SOURCE.test(filename);

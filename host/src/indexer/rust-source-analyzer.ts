@@ -2,6 +2,7 @@ import type { ImportReferenceKind } from '@strata/sdk';
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 const RUST_GRAMMAR: GrammarSource = { packageName: 'tree-sitter-rust', wasmFile: 'tree-sitter-rust.wasm' };
@@ -29,6 +30,20 @@ const PATH_ATTRIBUTE = /^#\[\s*path\s*=\s*"([^"\\]*)"\s*\]$/;
 export const MOD_DECLARATION = /^(?:#\[path = "([^"]*)"\] )?mod (\S+)$/;
 export const EXTERN_CRATE = /^extern crate (\S+)$/;
 
+/** What counts toward the complexity of Rust functions (`tree-sitter-complexity.ts` has the definitions). */
+const RUST_COMPLEXITY: ComplexityRules = {
+  functions: ['function_item'],
+  closures: ['closure_expression'],
+  ifs: ['if_expression'],
+  elses: ['else_clause'],
+  branches: ['for_expression', 'while_expression'],
+  // `loop` tests nothing: its exits are the conditionals around its `break`s.
+  structures: ['match_expression', 'loop_expression'],
+  cases: ['match_arm'],
+  logical: { types: ['binary_expression'], operators: ['&&', '||'] },
+  labelledJumps: { types: ['break_expression', 'continue_expression'], labels: ['label'] },
+};
+
 /**
  * Rust, read with tree-sitter's Rust grammar (web-tree-sitter and the
  * WebAssembly build that the `tree-sitter-rust` package ships), loaded once
@@ -47,7 +62,7 @@ export const EXTERN_CRATE = /^extern crate (\S+)$/;
  */
 export class RustSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Rust', RUST_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('Rust', RUST_GRAMMAR, nodeTypesOf, RUST_COMPLEXITY);
 
   reads(filename: string): boolean {
     return RUST_SOURCE.test(filename);

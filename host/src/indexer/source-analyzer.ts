@@ -33,6 +33,13 @@ export interface SymbolFacts {
   exported: boolean;
   /** For a method: the name of its class. */
   container?: string;
+  /**
+   * Complexity figures, for languages whose analyzer measures them (see
+   * `tree-sitter-complexity.ts`): a function's or method's own; a class's
+   * (or other type's) the sum of the functions inside its lines. `loc`
+   * counts the code lines of the symbol's lines.
+   */
+  complexity?: { cyclomatic: number; cognitive: number; loc: number };
 }
 
 /** What reading one file's text tells. */
@@ -44,6 +51,9 @@ export interface SourceFileFacts {
   symbols: SymbolFacts[];
   /** Why the file was read only in part (the first syntax error: what was found is kept). */
   error?: string;
+  /** The sums over every function of the file, for languages whose analyzer measures them (code outside functions does not count). */
+  cyclomatic?: number;
+  cognitive?: number;
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { Language, Node, Parser, Tree, TreeCursor } from 'web-tree-sitter';
 import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
 import type { ImportReference, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import {
+  type CompiledComplexityRules,
+  type ComplexityRules,
+  compileComplexityRules,
+  type FunctionFigures,
+  measureFunctions,
+} from './tree-sitter-complexity.js';
 import { type GrammarSource, loadGrammar } from './tree-sitter-grammars.js';
 import { firstSyntaxError } from './tree-sitter-syntax-error.js';
 
@@ -43,12 +50,15 @@ export class ThreadGrammar<Described> {
   private described: Described | undefined;
   private loadError: string | undefined;
   private loading: Promise<void> | undefined;
+  private complexity: CompiledComplexityRules | undefined;
 
   constructor(
     /** The language's name in messages (`Python`, `C++`). */
     private readonly language: string,
     private readonly source: GrammarSource,
     private readonly describe: (language: Language) => Described,
+    /** How its functions are measured (none: the language's files get no complexity figures). */
+    private readonly complexityRules?: ComplexityRules,
   ) {}
 
   /** Whether it is loaded on this thread (a load that failed counts: its files then say why). */
@@ -63,6 +73,7 @@ export class ThreadGrammar<Described> {
         this.newParser = grammar.newParser;
         this.parser = grammar.newParser();
         this.described = this.describe(grammar.language);
+        if (this.complexityRules) this.complexity = compileComplexityRules(grammar.language, this.complexityRules);
       },
       (error: Error) => {
         this.loadError = error.message;
@@ -95,12 +106,27 @@ export class ThreadGrammar<Described> {
     const cursor = tree.walk();
     try {
       const { imports, symbols, comments, complete } = read(tree, cursor, described, overTime);
+      let measured: { functions: FunctionFigures[]; complete: boolean } | undefined;
+      if (this.complexity) {
+        cursor.reset(tree.rootNode);
+        measured = measureFunctions(cursor, this.complexity, overTime);
+      }
       // tree-sitter's offsets into a JavaScript string count UTF-16 code units: for ASCII text they are byte offsets.
       const units = text.length === bytes.length ? bytes : codeUnitsOf(text);
-      const counts = countLines(units, lineStartsOf(units), comments);
+      const lineStarts = lineStartsOf(units);
+      const codeLines = measured ? new Uint8Array(lineStarts.length) : undefined;
+      const counts = countLines(units, lineStarts, comments, codeLines);
       const root = tree.rootNode;
-      const error = !complete ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk` : root.hasError ? firstSyntaxError(root) : undefined;
-      return error === undefined ? { ...counts, imports, symbols } : { ...counts, imports, symbols, error };
+      const error =
+        !complete || (measured && !measured.complete)
+          ? `read in part: its tree took over ${PARSE_TIME_LIMIT_MS / 1000} s to walk`
+          : root.hasError
+            ? firstSyntaxError(root)
+            : undefined;
+      const facts: SourceFileFacts = { ...counts, imports, symbols };
+      if (measured) Object.assign(facts, complexityOf(symbols, measured.functions, codeLines!));
+      if (error !== undefined) facts.error = error;
+      return facts;
     } catch (error) {
       // The runtime failed while the tree was read (out of memory): the next file gets a parser of its own.
       this.parser = this.newParser?.();
@@ -110,6 +136,51 @@ export class ThreadGrammar<Described> {
       tree.delete();
     }
   }
+}
+
+/**
+ * Gives each symbol its figures (a function or method those of the
+ * function it was declared by: the outermost one that ends on its last line
+ * and starts within its lines, so that decorators and comments a symbol
+ * takes in do not matter; a class, interface or type the sums over the
+ * functions inside its lines), and returns the file's sums.
+ */
+function complexityOf(symbols: SymbolFacts[], functions: readonly FunctionFigures[], codeLines: Uint8Array): { cyclomatic: number; cognitive: number } {
+  // Code lines before each line: the code lines of lines a..b are before[b] - before[a - 1].
+  const before = new Int32Array(codeLines.length + 1);
+  for (let line = 0; line < codeLines.length; line++) before[line + 1] = before[line]! + codeLines[line]!;
+  const codeLinesOf = (startLine: number, endLine: number): number =>
+    before[Math.min(endLine, codeLines.length)]! - before[Math.min(startLine - 1, codeLines.length)]!;
+  const byEndLine = new Map<number, FunctionFigures[]>();
+  let cyclomatic = 0;
+  let cognitive = 0;
+  for (const figures of functions) {
+    cyclomatic += figures.cyclomatic;
+    cognitive += figures.cognitive;
+    const list = byEndLine.get(figures.endLine);
+    if (list) list.push(figures);
+    else byEndLine.set(figures.endLine, [figures]);
+  }
+  for (const symbol of symbols) {
+    const loc = codeLinesOf(symbol.startLine, symbol.endLine);
+    if (symbol.kind === 'function' || symbol.kind === 'method') {
+      let found: FunctionFigures | undefined;
+      for (const candidate of byEndLine.get(symbol.endLine) ?? []) {
+        if (candidate.startLine >= symbol.startLine && (!found || candidate.startLine < found.startLine)) found = candidate;
+      }
+      if (found) symbol.complexity = { cyclomatic: found.cyclomatic, cognitive: found.cognitive, loc };
+    } else {
+      let inside = 0;
+      let insideCognitive = 0;
+      for (const figures of functions) {
+        if (figures.startLine < symbol.startLine || figures.endLine > symbol.endLine) continue;
+        inside += figures.cyclomatic;
+        insideCognitive += figures.cognitive;
+      }
+      symbol.complexity = { cyclomatic: inside, cognitive: insideCognitive, loc };
+    }
+  }
+  return { cyclomatic, cognitive };
 }
 
 /** The facts of a file that was not parsed: its lines, and why. */
