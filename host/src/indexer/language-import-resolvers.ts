@@ -4,6 +4,7 @@ import { GoImportResolver } from './go-import-resolver.js';
 import { JavaImportResolver } from './java-import-resolver.js';
 import { KotlinImportResolver } from './kotlin-import-resolver.js';
 import type { LanguageImportResolver, RepositoryFiles } from './language-import-resolver.js';
+import { PhpImportResolver } from './php-import-resolver.js';
 import { PythonImportResolver } from './python-import-resolver.js';
 import { RubyImportResolver } from './ruby-import-resolver.js';
 import { RustImportResolver } from './rust-import-resolver.js';
@@ -23,5 +24,6 @@ export function discoverLanguageResolvers(root: string, repository: RepositoryFi
     KotlinImportResolver.discover(root, repository),
     CSharpImportResolver.discover(root, repository),
     RubyImportResolver.discover(root, repository),
+    PhpImportResolver.discover(root, repository),
   ];
 }

@@ -4,6 +4,7 @@ import { GoSourceAnalyzer } from './go-source-analyzer.js';
 import { JavaSourceAnalyzer } from './java-source-analyzer.js';
 import { JAVASCRIPT_SOURCE_ANALYZER } from './javascript-source-analyzer.js';
 import { KotlinSourceAnalyzer } from './kotlin-source-analyzer.js';
+import { PhpSourceAnalyzer } from './php-source-analyzer.js';
 import { PythonSourceAnalyzer } from './python-source-analyzer.js';
 import { RubySourceAnalyzer } from './ruby-source-analyzer.js';
 import { RustSourceAnalyzer } from './rust-source-analyzer.js';
@@ -25,6 +26,7 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
   new KotlinSourceAnalyzer(),
   new CSharpSourceAnalyzer(),
   new RubySourceAnalyzer(),
+  new PhpSourceAnalyzer(),
 ];
 
 /** The analyzer of files named `filename`, if they are parsed at all. */
