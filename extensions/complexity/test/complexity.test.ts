@@ -12,7 +12,7 @@
  * (`sym:<path>#@<line>:<column>` of the unit's body).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -324,6 +324,45 @@ t.test('a small repository: functions, classes, files and directories', async (t
   });
   t.match(run.logs.join('\n'), /src\/broken\.ts: not parsed: Unexpected token/);
   t.match(run.logs.join('\n'), /src\/huge\.ts: not read: .*larger than the limit/);
+});
+
+t.test('Python and Go files come measured by the indexer: painted from the graph, never read', async (t) => {
+  const repo = await mkdtemp(path.join(tmpdir(), 'strata-complexity-polyglot-'));
+  t.teardown(() => rm(repo, { recursive: true, force: true }));
+  const sources: Record<string, string> = {
+    // f: 1 + if + and = 3; cognitive: if 1, and 1 = 2.
+    'app/a.py': 'def f(x, y):\n    if x and y:\n        return 1\n    return 2\n',
+    // G: 1 + for + if = 3; cognitive: for 1, if (nesting 1) 2 = 3.
+    'app/g.go': 'package app\n\nfunc G(xs []int) int {\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\treturn x\n\t\t}\n\t}\n\treturn 0\n}\n',
+    'web/b.ts': 'export const b = (x: boolean) => (x ? 1 : 2);\n',
+  };
+  for (const [file, text] of Object.entries(sources)) {
+    await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
+    await writeFile(path.join(repo, file), text);
+  }
+  const graph = await indexRepository({ repository: repo, env: { STRATA_DATA_DIR: path.join(repo, '.data') } });
+  const read: string[] = [];
+  const run = await tester.run({
+    graph: { nodes: graph.nodes, edges: graph.edges },
+    capabilities: {
+      'files:read': (file: string) => {
+        read.push(file);
+        return sources[file]!;
+      },
+    },
+  });
+  const figures = (node: string) => ({
+    cyclomatic: run.style('cyclomatic', node)?.value,
+    cognitive: run.style('cognitive', node)?.value,
+    loc: run.style('loc', node)?.value,
+  });
+  t.same(figures('sym:app/a.py#f'), { cyclomatic: 3, cognitive: 2, loc: 4 });
+  t.same(figures('sym:app/g.go#G'), { cyclomatic: 3, cognitive: 3, loc: 8 });
+  t.same(figures('file:app/a.py'), { cyclomatic: 3, cognitive: 2, loc: 4 });
+  t.same(figures('dir:app'), { cyclomatic: 6, cognitive: 5, loc: 13 }, 'a directory adds up its files');
+  t.same(figures('dir:.'), { cyclomatic: 8, cognitive: 6, loc: 14 }, 'with the TypeScript file the plugin measured itself (1 + ?:, cognitive 1)');
+  t.same(read, ['web/b.ts'], 'only the TypeScript file is read');
+  t.match(run.summary, { files: 1, filesMeasuredByIndexer: 2, symbolsMeasuredByIndexer: 2, maxCyclomatic: 3 });
 });
 
 t.test('sizes, colors and legends', async (t) => {
