@@ -26,6 +26,9 @@ import { indexRepository } from '@strata/host';
 
 const REFERENCE = fileURLToPath(new URL('./python-import-reference.py', import.meta.url));
 const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', import.meta.url));
+const JAVA_REFERENCE = fileURLToPath(new URL('./JavaImportReference.java', import.meta.url));
+const C_REFERENCE = fileURLToPath(new URL('./c-include-reference.py', import.meta.url));
+const C_FAMILY = /\.(c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|h\+\+|inl|ipp|tpp|tcc|C|H)$/;
 const SAMPLES = 10;
 
 interface PythonReference {
@@ -56,6 +59,8 @@ async function benchRepository(repository: string): Promise<string[]> {
   if (graph.nodes.some((node) => node.kind === 'file' && /\.pyi?$/.test(node.path))) rows.push(benchPython(repository, graph));
   if (goModules(repository).length > 0) rows.push(benchGo(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.rs'))) rows.push(benchRust(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.java'))) rows.push(benchJava(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && C_FAMILY.test(node.path))) rows.push(benchC(repository, graph));
   return rows;
 }
 
@@ -245,6 +250,174 @@ function benchRust(repository: string, graph: StrataGraph): string {
     expected.set(key, [...(expected.get(key) ?? []), kind === 'mod' ? `mod ${written}` : written]);
   }
   return compared(name, 'Rust', rustFiles, strata, expected);
+}
+
+interface JavaReference {
+  modules: number;
+  files: number;
+  errors: number;
+  edges: Array<[source: string, target: string, imported: string]>;
+  outside: number;
+  unresolved: number;
+  types: Record<string, string>;
+}
+
+/**
+ * Java: file -> file edges of import declarations against javac's own
+ * attribution of them (JavaImportReference.java, run by the JDK's source
+ * launcher: each module's main and test sources compiled together, the other
+ * modules' main sources on the source path). `STRATA_BENCH_JAVA_CLASSPATH`, when
+ * set, is javac's class path (jars of the repository's dependencies): the
+ * edges between the repository's files do not depend on it.
+ */
+function benchJava(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
+  const javaFiles = graph.nodes.filter((node) => node.kind === 'file' && node.path.endsWith('.java')).length;
+  const strata = fileEdges(graph, /\.java$/);
+  const referenceStarted = performance.now();
+  const output = execFileSync('java', [JAVA_REFERENCE, repository, process.env.STRATA_BENCH_JAVA_CLASSPATH ?? ''], {
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  const referenceMs = performance.now() - referenceStarted;
+  const reference = JSON.parse(output) as JavaReference;
+  console.log(
+    `  Java: ${javaFiles} files, ${reference.modules} modules (${reference.files} files compiled, ${reference.errors} errors javac reports: classes of dependencies missing); the reference ${referenceMs.toFixed(0)} ms`,
+  );
+  console.log(`  reference: ${reference.outside} imports lead outside the repository, ${reference.unresolved} to nothing javac has`);
+  const expected = new Map<string, string[]>();
+  for (const [source, target, imported] of reference.edges) {
+    const key = `${source} -> ${target}`;
+    expected.set(key, [...(expected.get(key) ?? []), imported]);
+  }
+  const rows = [compared(name, 'Java', javaFiles, strata, expected)];
+  rows.push(...benchJdeps(repository, strata, reference.types));
+  return rows.join('\n');
+}
+
+/**
+ * Java, where a build is possible: each module's main sources compiled by
+ * javac (module-info.java left out: compiled on the class path), with the
+ * classes of the modules already built and `STRATA_BENCH_JAVA_CLASSPATH` on
+ * the class path (modules tried again while one more builds: the order of
+ * their dependencies), then `jdeps -verbose:class` on each module's classes:
+ * the class -> class dependencies of the bytecode, as file -> file edges (a
+ * nested class as its top-level class's file), those between two packages
+ * only (a class of the same package needs no import, and Strata draws no
+ * edge for it). A module javac cannot build (a dependency missing) is left
+ * out, and said so.
+ */
+function benchJdeps(repository: string, strata: Map<string, string[]>, types: Record<string, string>): string[] {
+  const name = path.basename(repository);
+  const javaSources = execFileSync('git', ['-C', repository, 'ls-files', '-z', '--', '*.java'], { encoding: 'utf8' }).split('\0');
+  const modules = new Map<string, string[]>();
+  for (const file of javaSources) {
+    const module = /^(?:(.*)\/)?src\/main\/(?:java|java-templates)\//.exec(file)?.[1] ?? (/^src\/main\/(?:java|java-templates)\//.test(file) ? '' : undefined);
+    if (module === undefined || file.endsWith('module-info.java')) continue;
+    modules.set(module, [...(modules.get(module) ?? []), file]);
+  }
+  const packageOfFile = new Map(Object.entries(types).map(([type, file]) => [file, type.slice(0, Math.max(0, type.lastIndexOf('.')))]));
+  const classPath = (process.env.STRATA_BENCH_JAVA_CLASSPATH ?? '').split(':').filter((entry) => entry !== '');
+  const scratch = mkdtempSync(path.join(tmpdir(), 'strata-bench-jdeps-'));
+  const built = new Map<string, string>();
+  const failures = new Map<string, string>();
+  try {
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const [module, sources] of modules) {
+        if (built.has(module)) continue;
+        const out = path.join(scratch, `${built.size}-${failures.size}-${module.replace(/\//g, '_') || 'root'}`);
+        try {
+          execFileSync('javac', ['-d', out, '-proc:none', '-nowarn', '-cp', [...classPath, ...built.values()].join(':'), ...sources], {
+            cwd: repository,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            maxBuffer: 1024 * 1024 * 1024,
+          });
+          built.set(module, out);
+          failures.delete(module);
+          progress = true;
+        } catch (error) {
+          const stderr = String((error as { stderr?: string }).stderr ?? error);
+          failures.set(module, `${stderr.match(/^\d+ errors?$/m)?.[0] ?? 'errors'}, the first: ${stderr.split('\n')[0]}`);
+        }
+      }
+    }
+    for (const [module, reason] of failures) console.log(`  Java, jdeps: ${module || '.'} not built by javac, left out (${reason})`);
+    const rows: string[] = [];
+    for (const [module, out] of built) {
+      const output = execFileSync('jdeps', ['--multi-release', '17', '-verbose:class', '-cp', [...classPath, ...built.values()].join(':'), out], {
+        encoding: 'utf8',
+        maxBuffer: 1024 * 1024 * 1024,
+      });
+      const fileOf = (binary: string): string | undefined => types[binary.split('$')[0]!];
+      const packageOf = (binary: string) => binary.slice(0, Math.max(0, binary.lastIndexOf('.')));
+      const expected = new Map<string, string[]>();
+      for (const match of output.matchAll(/^\s+(\S+)\s+->\s+(\S+)/gm)) {
+        const [, from, to] = match as unknown as [string, string, string];
+        const source = fileOf(from);
+        const target = fileOf(to);
+        if (source === undefined || target === undefined || source === target || packageOf(from) === packageOf(to)) continue;
+        const key = `${source} -> ${target}`;
+        expected.set(key, [...(expected.get(key) ?? []), `${from} -> ${to}`]);
+      }
+      const sources = new Set(modules.get(module));
+      const fromModule = new Map(
+        [...strata].filter(([key]) => {
+          const [source, target] = key.split(' -> ') as [string, string];
+          return sources.has(source) && packageOfFile.get(source) !== packageOfFile.get(target);
+        }),
+      );
+      console.log(`  Java, jdeps: ${module || '.'} built (${sources.size} files); its classes' dependencies between packages as file -> file edges`);
+      rows.push(compared(`${name} (${module || '.'}, jdeps)`, 'Java', sources.size, fromModule, expected));
+    }
+    return rows;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+interface CReference {
+  database: string;
+  entries: number;
+  files: number;
+  includes: number;
+  edges: Array<[source: string, target: string, written: string]>;
+  outside: number;
+  missing: Array<[source: string, written: string]>;
+}
+
+/**
+ * C and C++: file -> file edges of `#include` lines against where gcc finds
+ * each with the project's flags (c-include-reference.py: the include options
+ * of a compilation database, the repository's own, else CMake's or `make -n`'s;
+ * each include line handed alone to `gcc -M -MG`).
+ */
+function benchC(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
+  const cFiles = graph.nodes.filter((node) => node.kind === 'file' && C_FAMILY.test(node.path)).length;
+  const strata = fileEdges(graph, C_FAMILY);
+  const referenceStarted = performance.now();
+  const output = execFileSync('python3', [C_REFERENCE, repository], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  const referenceMs = performance.now() - referenceStarted;
+  const reference = JSON.parse(output) as CReference;
+  console.log(
+    `  C/C++: ${cFiles} files, ${reference.includes} include lines; flags from ${reference.database} (${reference.entries} compile commands); the reference ${referenceMs.toFixed(0)} ms`,
+  );
+  const missing = new Map<string, number>();
+  for (const [, written] of reference.missing) missing.set(written, (missing.get(written) ?? 0) + 1);
+  console.log(
+    `  reference: ${reference.outside} includes lead to system headers, ${reference.missing.length} are found nowhere (${[...missing]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, SAMPLES)
+      .map(([written, count]) => `${written} ${count}`)
+      .join(', ')})`,
+  );
+  const expected = new Map<string, string[]>();
+  for (const [source, target, written] of reference.edges) {
+    const key = `${source} -> ${target}`;
+    expected.set(key, [...(expected.get(key) ?? []), written]);
+  }
+  return compared(name, 'C/C++', cFiles, strata, expected);
 }
 
 const repositories = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
