@@ -79,7 +79,13 @@ export interface GraphNode {
   path: string;
   /** Id of the containing node (directory, file, or class for a method); absent on the root directory and on packages. */
   parent?: string;
-  /** Language of a file (`typescript`, `javascript`, `json`, ...); absent when unknown. */
+  /**
+   * Language of a file, by GitHub Linguist's names in lower case
+   * (`typescript`, `tsx`, `javascript`, `python`, `go`, `rust`, `java`,
+   * `kotlin`, `c#`, `ruby`, `php`, `c`, `c++`, `json`, ...); absent when
+   * unknown. Files of the languages named here up to `c++` are parsed
+   * (imports and symbols); the others are nodes without edges.
+   */
   language?: string;
   /** Size of a file in bytes. */
   bytes?: number;
@@ -107,7 +113,7 @@ export interface GraphNode {
   binary?: boolean;
   /** For a symbol: whether the file exports it. */
   exported?: boolean;
-  /** For a package: true for a built-in module, Node.js's (`node:fs`), in Python's or Go's standard library (`python:os`, `go:net/http`), a C or C++ standard header (`c:stdio.h`, `c:vector`), the Java platform's (`java:java.util`) or a crate of Rust's compiler (`rust:std`). */
+  /** For a package: true for a built-in module, Node.js's (`node:fs`), in Python's or Go's standard library (`python:os`, `go:net/http`), a C or C++ standard header (`c:stdio.h`, `c:vector`), the Java platform's (`java:java.util`), Kotlin's, .NET's `System` namespaces, a crate of Rust's compiler (`rust:std`), Ruby's standard library, or PHP's core and bundled extensions. */
   builtin?: boolean;
   /** Why a file could only be indexed in part (for example a syntax error). */
   error?: string;

@@ -31,7 +31,12 @@ export const GraphNodeSchema = Type.Object({
   name: Type.String(),
   path: Type.String({ description: 'Repository-relative path with forward slashes; `.` for the root; the package name for a package.' }),
   parent: Type.Optional(Type.String({ description: 'Id of the containing node.' })),
-  language: Type.Optional(Type.String()),
+  language: Type.Optional(
+    Type.String({
+      description:
+        "A file's language, by GitHub Linguist's names in lower case, from its extension or name (`typescript`, `tsx`, `javascript`, `python`, `go`, `rust`, `java`, `kotlin`, `c#`, `ruby`, `php`, `c`, `c++`, `json`, `markdown`, ...; a `.h` file is `c` unless its text is C++). Files of the first twelve are parsed: imports, symbols and, but for TypeScript, JavaScript and PHP, `cyclomatic` and `cognitive`; files of any other language are nodes without edges.",
+    }),
+  ),
   bytes: Type.Optional(Type.Integer({ minimum: 0 })),
   lines: Type.Optional(Type.Integer({ minimum: 0 })),
   loc: Type.Optional(Type.Integer({ minimum: 0, description: 'Lines holding something other than white space and comments.' })),
@@ -51,7 +56,7 @@ export const GraphNodeSchema = Type.Object({
   builtin: Type.Optional(
     Type.Boolean({
       description:
-        "For a package: a built-in module, of Node.js, of Python's or Go's standard library, a C or C++ standard header, or the Java platform's (java., javax., jdk.).",
+        "For a package: part of the language or its platform: a Node.js built-in (`node:fs`), a module of Python's standard library, a package of Go's, a C or C++ standard header, the Java platform's packages (java., javax., jdk.), Kotlin's (kotlin.), .NET's `System` namespaces, a crate of Rust's compiler (std, core, alloc, proc_macro, test), Ruby's standard library and default gems, PHP's core and bundled extensions.",
     }),
   ),
   error: Type.Optional(Type.String({ description: 'Why the node could only be indexed in part.' })),
@@ -68,7 +73,10 @@ export const GraphEdgeSchema = Type.Object({
   id: Type.String({ description: '`<kind>:<source>-><target>`.' }),
   source: Type.String(),
   target: Type.String(),
-  kind: StringEnum(['contains', 'imports'] as const),
+  kind: StringEnum(['contains', 'imports'] as const, {
+    description:
+      "`contains`: directory -> file -> symbol -> method. `imports`: a file to the file, directory or package its import names, resolved as the language's toolchain does: TypeScript's module resolution (tsconfig paths, package exports, workspaces); Python's import system from the project's source roots; a Go import path to the package's directory (go.mod, go.work, replace, vendor); Rust's module tree (`mod`, `use crate::`/`super::`/`self::`, workspace crates); Java and Kotlin by declared packages; C# `using` to the files declaring the namespace; C and C++ `#include` as GCC searches (compile_commands.json, else include/ folders); Ruby `require_relative` and `require` along lib/; PHP includes and Composer's PSR-4/PSR-0 autoload. The README's graph section states each rule.",
+  }),
   references: Type.Optional(Type.Array(StringEnum(REFERENCE_KINDS))),
   specifiers: Type.Optional(Type.Array(Type.String())),
 });
