@@ -16,6 +16,8 @@ const CLOCK_STRIDE = 4_096;
 const PATH = /^[^\0\r\n"'`]+$/u;
 /** A namespace-qualified name as `use` writes it, white space taken out, without its leading backslash. */
 const QUALIFIED_NAME = /^[\p{L}_\x80-\uffff][\p{L}\p{N}_\x80-\uffff]*(?:\\[\p{L}_\x80-\uffff][\p{L}\p{N}_\x80-\uffff]*)*$/u;
+/** A longer path is none (Linux's PATH_MAX). */
+const MAX_PATH = 4_096;
 /** `dirname(dirname(...))` deeper than this is a computed path. */
 const MAX_DIRNAME_NESTING = 16;
 /** The longest expression text kept as the specifier of a computed include. */
@@ -227,7 +229,7 @@ function includeReference(include: Node): ImportReference | undefined {
     if (text === undefined) return dynamic(argument);
     path += text;
   }
-  if (!PATH.test(path)) return dynamic(argument);
+  if (!PATH.test(path) || path.length > MAX_PATH) return dynamic(argument);
   if (levels === undefined) return { specifier: path, kind: 'require' };
   return { specifier: `${levels === 0 ? '__DIR__' : `dirname(__DIR__, ${levels})`} . '${path}'`, kind: 'require' };
 }
