@@ -50,6 +50,56 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
   t.ok(legend.includes(JSON.stringify('^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$')), 'legend colors are #rgb or #rrggbb, as the SDK checks them');
 });
 
+t.test('the document names every language the indexer parses, and its import rule', async (t) => {
+  // One file per parsed language, each declaring a function: a language whose files get symbols is parsed.
+  const repo = await makeRepo(t, {
+    'a.ts': 'export function a() {}\n',
+    'b.tsx': 'export function b() { return <p />; }\n',
+    'c.js': 'export function c() {}\n',
+    'd.py': 'def d():\n    pass\n',
+    'e.go': 'package e\n\nfunc E() {}\n',
+    'f.rs': 'pub fn f() {}\n',
+    'G.java': 'class G { void g() {} }\n',
+    'h.kt': 'fun h() {}\n',
+    'I.cs': 'class I { void M() {} }\n',
+    'j.rb': 'def j; end\n',
+    'k.php': '<?php\nfunction k() {}\n',
+    'l.c': 'void l(void) {}\n',
+    'm.cpp': 'void m() {}\n',
+    'notes.txt': 'not parsed\n',
+  });
+  const server = await startTestServer(t, repo);
+  const graph = (await server.api('/api/graph')).body.data as { nodes: Array<{ id: string; kind: string; path: string; language?: string }> };
+  const parsed = new Set(
+    graph.nodes.filter((node) => node.id.startsWith('sym:')).map((node) => graph.nodes.find((file) => file.id === `file:${node.path}`)?.language),
+  );
+  t.equal(parsed.size, 13, 'each fixture file got its symbol');
+  const document = (await server.api('/api/openapi.json')).body;
+  const schema = document.paths['/api/graph'].get.responses['200'].content['application/json'].schema.properties.data.properties;
+  const languageText: string = schema.nodes.items.properties.language.description;
+  const importsText: string = schema.edges.items.properties.kind.description;
+  /** How the imports rule names each language. */
+  const named: Record<string, string> = {
+    typescript: 'TypeScript',
+    tsx: 'TypeScript',
+    javascript: 'TypeScript',
+    python: 'Python',
+    go: 'Go',
+    rust: 'Rust',
+    java: 'Java',
+    kotlin: 'Kotlin',
+    'c#': 'C#',
+    ruby: 'Ruby',
+    php: 'PHP',
+    c: 'C and C++',
+    'c++': 'C and C++',
+  };
+  for (const language of parsed) {
+    t.ok(languageText.includes(`\`${language}\``), `the language field names \`${language}\``);
+    t.ok(importsText.includes(named[language!] ?? `(no rule for ${language})`), `the imports edge states ${language}'s rule`);
+  }
+});
+
 t.test('with authToken set, the document says every operation needs the bearer token', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const token = 'a-long-enough-secret-token';
