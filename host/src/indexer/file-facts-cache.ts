@@ -145,6 +145,7 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
       treeSitterKotlin: packageVersion('@tree-sitter-grammars/tree-sitter-kotlin'),
       treeSitterCSharp: packageVersion('tree-sitter-c-sharp'),
       treeSitterRuby: packageVersion('tree-sitter-ruby'),
+      treeSitterPhp: packageVersion('tree-sitter-php'),
       isbinaryfile: packageVersion('isbinaryfile'),
     }),
   );
