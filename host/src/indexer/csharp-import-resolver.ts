@@ -1,4 +1,5 @@
-import { CSHARP_SOURCE, CSharpNamespaces } from './csharp-namespaces.js';
+import { CSHARP_SOURCE, discoverCSharpNamespaces } from './csharp-namespaces.js';
+import type { DeclaredNames } from './declared-names.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { ImportReference } from './source-analyzer.js';
 
@@ -20,10 +21,10 @@ export const MAX_NAMESPACE_FILES = 50;
 export class CSharpImportResolver implements LanguageImportResolver {
   private readonly importersOf = new Map<string, Set<string>>();
 
-  private constructor(private readonly namespaces: CSharpNamespaces) {}
+  private constructor(private readonly namespaces: DeclaredNames) {}
 
   static discover(root: string, repository: RepositoryFiles): CSharpImportResolver {
-    return new CSharpImportResolver(CSharpNamespaces.discover(root, repository));
+    return new CSharpImportResolver(discoverCSharpNamespaces(root, repository));
   }
 
   resolves(file: string): boolean {

@@ -1,5 +1,6 @@
+import type { DeclaredNames } from './declared-names.js';
 import { JavaPackages } from './java-packages.js';
-import { KOTLIN_SOURCE, KotlinPackages } from './kotlin-packages.js';
+import { discoverKotlinPackages, KOTLIN_SOURCE } from './kotlin-packages.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { ImportReference } from './source-analyzer.js';
 
@@ -28,12 +29,12 @@ export class KotlinImportResolver implements LanguageImportResolver {
   private readonly importersOf = new Map<string, Set<string>>();
 
   private constructor(
-    private readonly kotlin: KotlinPackages,
+    private readonly kotlin: DeclaredNames,
     private readonly java: JavaPackages,
   ) {}
 
   static discover(root: string, repository: RepositoryFiles): KotlinImportResolver {
-    return new KotlinImportResolver(KotlinPackages.discover(root, repository), JavaPackages.discover(root, repository));
+    return new KotlinImportResolver(discoverKotlinPackages(root, repository), JavaPackages.discover(root, repository));
   }
 
   resolves(file: string): boolean {
