@@ -297,6 +297,32 @@ const cases: PhpResolutionCase[] = [
     expect: { 'pkg:php:Site': ['Site\\Nav'], 'file:admin.php': ['admin.php'], 'file:footer.php': ["__DIR__ . '/footer.php'"] },
   },
   {
+    name: 'fully qualified names after extends, implements and new are references; relative ones are not followed',
+    files: {
+      'composer.json': composer({ autoload: { 'psr-4': { 'App\\': 'src/' } } }),
+      'src/Report.php': [
+        '<?php',
+        'namespace App;',
+        'class Report extends \\App\\Base implements \\JsonSerializable, \\App\\Contracts\\Exportable, Local',
+        '{',
+        '    public function make() { return [new \\DateTime(), new \\App\\Models\\Row(), new Relative\\Thing(), new Plain()]; }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/Base.php': '<?php',
+      'src/Contracts/Exportable.php': '<?php',
+      'src/Models/Row.php': '<?php',
+    },
+    from: 'src/Report.php',
+    expect: {
+      'file:src/Base.php': ['App\\Base'],
+      'pkg:php:ext-json': ['JsonSerializable'],
+      'file:src/Contracts/Exportable.php': ['App\\Contracts\\Exportable'],
+      'pkg:php:ext-date': ['DateTime'],
+      'file:src/Models/Row.php': ['App\\Models\\Row'],
+    },
+  },
+  {
     name: 'a broken or absent composer.json means no autoload rules, and no crash',
     files: { 'composer.json': '{ "autoload": ', 'main.php': '<?php\nuse App\\Thing;\n', 'src/Thing.php': '<?php' },
     from: 'main.php',

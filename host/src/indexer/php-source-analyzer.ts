@@ -44,11 +44,13 @@ const TYPE_DECLARATIONS: Readonly<Record<string, SymbolFacts['kind']>> = {
  * (`DIRECTORY_SEPARATOR` as `/`), written in one form: `__DIR__ . '/x.php'`
  * or `dirname(__DIR__, n) . '/x.php'`; any other expression (a variable, a
  * constant, interpolation) is kept as its text, kind `dynamic`, for the
- * resolver to report. Symbols: functions (`function`), classes and enums
- * (`class`), interfaces, traits (`type`: a mixin, never instantiated) by
- * their plain name (not their namespace's, as Java's and C#'s), and the
- * methods of named classes, interfaces, traits and enums (`method`, in
- * their type); declarations inside functions or conditionals count (PHP
+ * resolver to report. A fully qualified name after `extends`, `implements`
+ * or `new` (`new \A\B()`) is a reference as a `use` of it would be (a
+ * name relative to the namespace is not followed). Symbols: functions
+ * (`function`), classes and enums (`class`), interfaces, traits (`type`: a
+ * mixin, never instantiated) by their plain name (not their namespace's,
+ * as Java's and C#'s), and the methods of named classes, interfaces,
+ * traits and enums (`method`, in their type); declarations inside functions or conditionals count (PHP
  * declares them when that code runs), anonymous classes' methods do not.
  * Exported: every function and type; a method unless `private` or
  * `protected` (no modifier is public). Comments are not lines of code (the
@@ -83,6 +85,8 @@ interface NodeTypes {
   anonymousClass: ReadonlySet<number>;
   method: ReadonlySet<number>;
   function: ReadonlySet<number>;
+  /** `extends`, `implements` and `new`, whose fully qualified names are references too. */
+  naming: ReadonlySet<number>;
   /** Nodes with nothing declared inside: strings. */
   opaque: ReadonlySet<number>;
 }
@@ -97,6 +101,7 @@ function nodeTypesOf(language: Language): NodeTypes {
     anonymousClass: ids('anonymous_class'),
     method: ids('method_declaration'),
     function: ids('function_definition'),
+    naming: ids('base_clause', 'class_interface_clause', 'object_creation_expression'),
     opaque: ids('string', 'encapsed_string', 'heredoc', 'nowdoc'),
   };
 }
@@ -136,6 +141,11 @@ function walk(
       const reference = includeReference(cursor.currentNode);
       if (reference) imports.push(reference);
       descend = false;
+    } else if (types.naming.has(type)) {
+      for (const name of cursor.currentNode.namedChildren) {
+        const written = name?.type === 'qualified_name' ? name.text.replace(/\s+/g, '') : '';
+        if (written.startsWith('\\') && QUALIFIED_NAME.test(written.slice(1))) imports.push({ specifier: written.slice(1), kind: 'static' });
+      }
     } else if (types.type.has(type) || types.anonymousClass.has(type) || types.method.has(type) || types.function.has(type)) {
       const start = cursor.startIndex;
       while (containers.length > 0 && start >= containers.at(-1)!.end) containers.pop();
