@@ -3,7 +3,7 @@
 Used by test/bench/polyglot.bench.ts as the reference Strata's C and C++ edges
 are compared with. Prints one JSON object on stdout:
 
-    {"database": how the flags were found, "entries": N, "files": N, "includes": N,
+    {"database": how the flags were found, "entries": N, "commands": [the database's entries], "files": N, "includes": N,
      "edges": [[source, target, written], ...], "outside": N, "missing": [[source, written], ...]}
 
 The project's flags come from a compilation database: the repository's own
@@ -202,6 +202,6 @@ for file, kind, name, flags in work:
 
 print(
     json.dumps(
-        {"database": source, "entries": len(entries), "files": len(files), "includes": len(work), "edges": sorted(edges), "outside": outside, "missing": missing}
+        {"database": source, "entries": len(entries), "commands": [{"directory": d, "file": f, "arguments": w} for d, f, w in entries], "files": len(files), "includes": len(work), "edges": sorted(edges), "outside": outside, "missing": missing}
     )
 )
