@@ -34,6 +34,8 @@ export class FileFactsCache {
   private entries = new Map<string, { signature: FileSignature; facts: CachedFacts }>();
   /** The key of the loaded cache; undefined when it could not be made (then nothing is written). */
   private key: string | undefined;
+  /** `currentKey`, once worked out (null: it could not be). */
+  private madeKey: string | null | undefined;
 
   constructor(@inject(StrataConfig) private readonly config: StrataConfig) {}
 
@@ -47,7 +49,7 @@ export class FileFactsCache {
     this.key = undefined;
     if (!this.config.index.cache) return 0;
     try {
-      this.key = cacheKey(this.config.repositoryRoot, this.config.index.maxFileBytes);
+      this.key = this.currentKey();
       const content = JSON.parse(readFileSync(this.file, 'utf8')) as CacheFileContent;
       if (content.key === this.key && Array.isArray(content.entries)) {
         for (const [file, signature, facts] of content.entries) this.entries.set(file, { signature, facts });
@@ -56,6 +58,22 @@ export class FileFactsCache {
       // No cache yet, one that cannot be read, or a key that cannot be made: everything is read.
     }
     return this.entries.size;
+  }
+
+  /**
+   * What the facts are made by and of (the indexer's code, the parsers, the
+   * settings, the repository), as the cache is keyed; undefined when it
+   * cannot be made. Worked out once.
+   */
+  currentKey(): string | undefined {
+    if (this.madeKey === undefined) {
+      try {
+        this.madeKey = cacheKey(this.config.repositoryRoot, this.config.index.maxFileBytes);
+      } catch {
+        this.madeKey = null;
+      }
+    }
+    return this.madeKey ?? undefined;
   }
 
   /**

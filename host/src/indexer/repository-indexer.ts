@@ -12,6 +12,7 @@ import { ImportResolver } from './import-resolver.js';
 import { discoverLanguageResolvers } from './language-import-resolvers.js';
 import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
 import { type RepositoryListing, RepositoryWalker } from './repository-walker.js';
+import { type BuildSources, type GraphParts, SavedGraph, savedText } from './saved-graph.js';
 import { sourceAnalyzerFor } from './source-analyzers.js';
 import { TrackedFiles } from './tracked-files.js';
 import { WorkspacePackages } from './workspace-packages.js';
@@ -50,6 +51,16 @@ export class RepositoryIndexer implements GraphSource {
   private cacheWrite: Promise<void> | undefined;
   /** How many files' facts the last full build took from the cache. */
   private cachedFiles = 0;
+  private readonly savedGraph: SavedGraph;
+  /**
+   * After a start that served the saved graph: its JSON, until the model behind it is made (`modelMade`), which
+   * starts soon after the start (on the first refresh at the latest) and is compared with it.
+   */
+  private servedText: string | undefined;
+  private modelMaking: Promise<void> | undefined;
+  private modelTimer: NodeJS.Timeout | undefined;
+  /** The model made after the saved graph was served differs from it (files changed in between): the next refresh builds anew. */
+  private divergent = false;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -57,9 +68,47 @@ export class RepositoryIndexer implements GraphSource {
     @inject(FileFactsCache) private readonly factsCache: FileFactsCache,
   ) {
     this.pool = new FileReaderPool(config.repositoryRoot, config.index.maxFileBytes);
+    this.savedGraph = new SavedGraph(config, factsCache);
   }
 
+  /**
+   * Builds the whole graph; or, when nothing it was made from changed, serves
+   * the last build's graph as it was saved, and makes the model behind it
+   * (what later refreshes work on) soon after, in the background.
+   */
   async build(onProgress: (progress: BuildProgress) => void = () => {}): Promise<CodeGraph> {
+    const started = performance.now();
+    await this.cacheWrite;
+    const held = await this.savedGraph.load();
+    if (!held) return this.buildAll(onProgress);
+    this.state = undefined;
+    this.cachedFiles = held.fileCount;
+    this.servedText = held.text;
+    this.divergent = false;
+    this.modelMaking = undefined;
+    clearTimeout(this.modelTimer);
+    // Not at once: a caller that only wanted the graph (`indexRepository`) closes first.
+    this.modelTimer = setTimeout(() => void this.modelMade().catch(() => {}), 0);
+    const { nodes, edges, skipped, unresolvedCount, unresolved } = held.parts;
+    onProgress({ phase: 'resolving', done: held.fileCount, total: held.fileCount });
+    const build: GraphBuildInfo = {
+      repository: path.basename(this.config.repositoryRoot),
+      indexedAt: new Date().toISOString(),
+      durationMs: Math.round(performance.now() - started),
+      cachedFiles: held.fileCount,
+      skipped,
+      unresolvedCount,
+      unresolved,
+    };
+    this.logger.info(
+      { files: held.fileCount, nodes: nodes.length, edges: edges.length, durationMs: build.durationMs, savedGraph: true },
+      'indexed repository: nothing changed since the last build, its graph served',
+    );
+    return { nodes, edges, build };
+  }
+
+  /** Lists, reads (or takes from the facts cache) and resolves the whole repository; `saveGraph`: and saves the graph. */
+  private async buildAll(onProgress: (progress: BuildProgress) => void = () => {}, saveGraph = true): Promise<CodeGraph> {
     const started = performance.now();
     const startedAt = Date.now();
     const root = this.config.repositoryRoot;
@@ -136,8 +185,14 @@ export class RepositoryIndexer implements GraphSource {
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { tracked, walker, resolver, model };
     this.pool.warmUp(sampleSources(listing.files));
-    if (read.length > 0) this.cacheWrite = this.writeCache(facts, startedAt);
     const build = this.buildInfo(model, started);
+    const saved = saveGraph
+      ? {
+          parts: { nodes: nodes.slice(), edges: edges.slice(), skipped: build.skipped, unresolvedCount: build.unresolvedCount, unresolved: build.unresolved },
+          sources: { directories: listing.directories, facts, ruleFiles: walker.ruleFiles(), skipped: listing.skipped, tracked },
+        }
+      : undefined;
+    if (read.length > 0 || saved) this.cacheWrite = this.writeCache(read.length > 0 ? facts : undefined, saved, startedAt);
     this.logger.info(
       {
         files: total,
@@ -156,7 +211,11 @@ export class RepositoryIndexer implements GraphSource {
   async refresh(changedPaths: readonly string[]): Promise<GraphRefresh> {
     const started = performance.now();
     const changed = new Set(changedPaths.map(normalize).filter((p) => p !== ''));
-    if (!this.state || [...changed].some((p) => LISTING_FILES.test(p))) return { kind: 'rebuilt', graph: await this.build() };
+    await this.modelMade().catch(() => (this.divergent = true));
+    if (this.divergent || !this.state || [...changed].some((p) => LISTING_FILES.test(p))) {
+      this.divergent = false;
+      return { kind: 'rebuilt', graph: await this.buildAll() };
+    }
     const { tracked, walker, resolver, model } = this.state;
     // What git tracks is listed whatever the ignore rules say; the watcher does not see git's index (under .git), so
     // files that came into it or left it since (`git add -f`, `git rm --cached`) are looked at with the changes.
@@ -293,6 +352,9 @@ export class RepositoryIndexer implements GraphSource {
   }
 
   async stalePaths(): Promise<string[] | undefined> {
+    await this.modelMade().catch(() => (this.divergent = true));
+    // The graph served is not the model's: every file is to be looked at again (the refresh builds anew).
+    if (this.divergent) return this.state ? [...this.state.model.filePaths()] : ['.'];
     if (!this.state) return undefined;
     const { model } = this.state;
     const root = this.config.repositoryRoot;
@@ -316,19 +378,48 @@ export class RepositoryIndexer implements GraphSource {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.modelTimer);
+    this.servedText = undefined;
     try {
+      await this.modelMaking?.catch(() => {});
       await this.cacheWrite;
     } finally {
       await this.pool.close();
     }
   }
 
-  /** Writes the facts cache once the build's caller has its graph (after the current task). Never rejects. */
-  private async writeCache(facts: readonly FileFacts[], startedAt: number): Promise<void> {
+  /**
+   * After a start that served the saved graph, makes the model behind it (once), by a build whose graph is
+   * compared with the one served; a difference (a file changed since the check) makes `divergent` true. Resolves
+   * at once otherwise.
+   */
+  private modelMade(): Promise<void> {
+    clearTimeout(this.modelTimer);
+    const served = this.servedText;
+    if (served !== undefined) {
+      this.servedText = undefined;
+      this.modelMaking = this.buildAll(undefined, false).then((graph) => {
+        if (savedText(graphParts(graph)) !== served) {
+          this.divergent = true;
+          this.logger.info('the graph made after a start from the saved graph differs from it: it is built anew');
+        }
+      });
+    }
+    return this.modelMaking ?? Promise.resolve();
+  }
+
+  /** Writes the facts cache and the saved graph once the build's caller has its graph (after the current task). Never rejects. */
+  private async writeCache(
+    facts: readonly FileFacts[] | undefined,
+    saved: { parts: GraphParts; sources: BuildSources } | undefined,
+    startedAt: number,
+  ): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     try {
-      const failure = await this.factsCache.save(facts, startedAt);
+      const failure = facts && (await this.factsCache.save(facts, startedAt));
       if (failure) this.logger.warn({ reason: failure }, 'could not write the file facts cache');
+      const graphFailure = saved && (await this.savedGraph.save(saved.parts, saved.sources, startedAt));
+      if (graphFailure) this.logger.warn({ reason: graphFailure }, 'could not save the graph');
     } catch (error) {
       this.logger.warn({ err: error }, 'could not write the file facts cache');
     }
@@ -343,6 +434,11 @@ export class RepositoryIndexer implements GraphSource {
       ...model.diagnostics(),
     };
   }
+}
+
+function graphParts(graph: CodeGraph): GraphParts {
+  const { skipped, unresolvedCount, unresolved } = graph.build;
+  return { nodes: graph.nodes, edges: graph.edges, skipped, unresolvedCount, unresolved };
 }
 
 /** Walks on until `count` more files are listed; answers whether any directory is left to list. */

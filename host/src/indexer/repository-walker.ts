@@ -111,6 +111,13 @@ export class RepositoryWalker {
     return this.isIgnoredByRules(relativePath, isDirectory) && !this.isTracked(relativePath, isDirectory);
   }
 
+  /** The `.gitignore` files read so far (repository-relative). */
+  ruleFiles(): string[] {
+    const files: string[] = [];
+    for (const [directory, rules] of this.rulesByDirectory) if (rules) files.push(directory === '' ? '.gitignore' : `${directory}/.gitignore`);
+    return files;
+  }
+
   /** Forgets cached ignore rules (after a `.gitignore` changed). */
   forgetRules(): void {
     this.rulesByDirectory.clear();

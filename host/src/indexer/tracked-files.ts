@@ -38,9 +38,24 @@ export class TrackedFiles {
     if (reading) this.take(reading.files);
   }
 
-  /** Reads the index of the work tree `root` is in (absolute). Never rejects. */
-  static async read(root: string): Promise<TrackedFiles> {
-    return new TrackedFiles(root, await readIndex(root));
+  /** Reads the index of the work tree `root` is in (absolute), or the index file `indexFile` when known. Never rejects. */
+  static async read(root: string, indexFile?: string): Promise<TrackedFiles> {
+    return new TrackedFiles(root, await readIndex(root, indexFile));
+  }
+
+  /** What tells that an index file was written again since (undefined when there is none). */
+  static indexSignature(indexFile: string): string | undefined {
+    return signatureOf(indexFile);
+  }
+
+  /** The index file and its signature when it was read; undefined outside a work tree. */
+  indexState(): { indexFile: string; signature: string | undefined } | undefined {
+    return this.reading && { indexFile: this.reading.indexFile, signature: this.reading.signature };
+  }
+
+  /** The tracked paths. */
+  paths(): Iterable<string> {
+    return this.files;
   }
 
   /** Whether git tracks the file (or symbolic link) at this repository path. */

@@ -1,0 +1,248 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, type Stats, statSync } from 'node:fs';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { GraphEdge, GraphNode } from '@strata/sdk';
+import type { StrataConfig } from '../config/strata-config.js';
+import type { SkippedEntry, UnresolvedImport } from '../graph/code-graph.js';
+import { createDataDirectory } from '../storage/create-data-directory.js';
+import { COMPILATION_DATABASES } from './c-include-directories.js';
+import { FILE_FACTS_CACHE_FILE, type FileFactsCache } from './file-facts-cache.js';
+import { type FileFacts, type FileSignature, isRacy } from './file-reader.js';
+import { TrackedFiles } from './tracked-files.js';
+
+/** The saved graph's file in the data directory. */
+export const SAVED_GRAPH_FILE = 'graph.json';
+
+/** Raised when what the file holds, or how it is checked, changes. */
+const FORMAT = 1;
+
+/** What a build gave, as served: the graph and the diagnostics of its build info. */
+export interface GraphParts {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  skipped: SkippedEntry[];
+  unresolvedCount: number;
+  unresolved: UnresolvedImport[];
+}
+
+/** What a build was made from, to check a later start against. */
+export interface BuildSources {
+  /** The listed directories (the root excluded), as the walk gave them. */
+  directories: readonly string[];
+  /** Every listed file's facts, with the signature it had when it was read. */
+  facts: readonly FileFacts[];
+  /** The `.gitignore` files the walk read (repository-relative). */
+  ruleFiles: readonly string[];
+  /** What the walk left out for a reason other than an ignore rule (links that lead nowhere, unreadable directories...). */
+  skipped: readonly SkippedEntry[];
+  tracked: TrackedFiles;
+}
+
+/** A path's size, modification time, change time and inode, or null when there is nothing there (or it cannot be looked at). */
+type PathSignature = FileSignature | null;
+
+/** The first line of the file: what the graph was made by and from. The graph itself (`GraphParts` as JSON) is the second. */
+interface SavedHeader {
+  format: number;
+  key: string;
+  /** Every listed file and its signature as read. */
+  files: Array<[path: string, signature: FileSignature]>;
+  /** The root ('') and every listed directory: any entry made, removed or renamed in one changes its times. */
+  directories: Array<[path: string, signature: FileSignature]>;
+  /** Other paths (absolute) that listing or resolving reads: ignore files, compilation databases, node_modules folders, skipped entries... */
+  others: Array<[path: string, signature: PathSignature]>;
+  /**
+   * The facts cache as it was when the graph was saved: the two go together (a facts cache written since, by
+   * another build, means this graph may not be the last one).
+   */
+  factsFile: PathSignature;
+  /** git's index (its file as it was, and a hash of the tracked paths), or null outside a work tree. */
+  tracked: { indexFile: string; signature: string | undefined; hash: string } | null;
+}
+
+/** A saved graph that still holds. */
+export interface HeldGraph {
+  parts: GraphParts;
+  /** Its JSON, to compare with a graph made later from the files. */
+  text: string;
+  fileCount: number;
+}
+
+/**
+ * The last build's graph, kept in the data directory (`graph.json`) beside
+ * the facts cache, with what it was made from: every listed file's and
+ * directory's size, times and inode, the ignore files, git's index and
+ * what the resolvers read beside the listed files. A start with nothing
+ * changed serves it as it is, without listing, reading or resolving:
+ * a directory's times change with any entry made, removed or renamed in it,
+ * a file's with its content. The graph is saved only when nothing it was
+ * made from changed shortly before or during the build (as the facts cache
+ * leaves out such files: a later change within the same tick of the clock
+ * would go unseen). Outside its folders (`node_modules` below its top
+ * level, directories the ignore rules leave out, files above the
+ * repository) nothing is checked, as the watcher does not watch them either.
+ */
+export class SavedGraph {
+  constructor(
+    private readonly config: StrataConfig,
+    private readonly factsCache: FileFactsCache,
+  ) {}
+
+  private get file(): string {
+    return path.join(this.config.dataDir, SAVED_GRAPH_FILE);
+  }
+
+  /**
+   * The saved graph, when `index.cache` is on and nothing it was made from
+   * changed; undefined otherwise (and when it cannot be read). Never rejects.
+   */
+  async load(): Promise<HeldGraph | undefined> {
+    if (!this.config.index.cache) return undefined;
+    try {
+      const content = readFileSync(this.file, 'utf8');
+      const newline = content.indexOf('\n');
+      if (newline === -1) return undefined;
+      const header = JSON.parse(content.slice(0, newline)) as SavedHeader;
+      if (header.format !== FORMAT || header.key !== this.key()) return undefined;
+      // Joined by hand: path.join's normalizing cost more than the stats (paths from a walk need none).
+      const prefix = this.config.repositoryRoot + path.sep;
+      for (const [file, signature] of header.files) if (!holds(prefix + file, signature)) return undefined;
+      for (const [directory, signature] of header.directories) if (!holds(prefix + directory, signature)) return undefined;
+      for (const [other, signature] of header.others) if (!holds(other, signature)) return undefined;
+      if (!holds(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE), header.factsFile)) return undefined;
+      if (header.tracked && !(await trackedHold(this.config.repositoryRoot, header.tracked))) return undefined;
+      const text = content.slice(newline + 1);
+      return { parts: JSON.parse(text) as GraphParts, text, fileCount: header.files.length };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Saves a build's graph with what it was made from, when `index.cache` is
+   * on; when something it was made from changed shortly before
+   * `buildStartedAt` (a `Date.now()`) or since, removes the saved one
+   * instead. Resolves with why it could not, if it could not; never rejects.
+   */
+  async save(parts: GraphParts, sources: BuildSources, buildStartedAt: number): Promise<string | undefined> {
+    if (!this.config.index.cache) return undefined;
+    let output: FileHandle | undefined;
+    const temporary = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      const header = headerOf(this.config.repositoryRoot, this.key(), sources, buildStartedAt);
+      // Written just before (renamed into place: a new inode each time), so not racy.
+      if (header) header.factsFile = signatureOf(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE));
+      if (!header) {
+        rmSync(this.file, { force: true });
+        return undefined;
+      }
+      const text = savedText(parts);
+      createDataDirectory(this.config.dataDir);
+      output = await open(temporary, 'w');
+      await output.write(`${JSON.stringify(header)}\n`);
+      await output.write(text);
+      await output.close();
+      output = undefined;
+      await rename(temporary, this.file);
+      return undefined;
+    } catch (error) {
+      await output?.close().catch(() => {});
+      await rm(temporary, { force: true }).catch(() => {});
+      return (error as Error).message;
+    }
+  }
+
+  /** What the graph depends on beside the files: the facts cache's key (the indexer's code, the parsers, the settings, the repository), the graph's own modules and the data directory (left out of the listing). */
+  private key(): string {
+    const hash = createHash('sha256').update(JSON.stringify([FORMAT, this.factsCache.currentKey() ?? null, this.config.dataDir]));
+    for (const module of GRAPH_MODULES) hash.update(readFileSync(new URL(module, import.meta.url)));
+    return hash.digest('hex');
+  }
+}
+
+/** Modules outside this folder whose code decides what the graph holds (node ids, the size of the unresolved sample). */
+const GRAPH_MODULES = ['../graph/node-ids.js', '../graph/code-graph.js'];
+
+/** What ancestors of the repository may hold that the JavaScript resolver reads (a package, a tsconfig, installed packages) or that makes it a work tree. */
+const ANCESTOR_ENTRIES = ['node_modules', 'package.json', 'tsconfig.json', 'jsconfig.json', '.git'];
+
+/** The graph's JSON as saved, and as compared with a graph made later. */
+export function savedText(parts: GraphParts): string {
+  return JSON.stringify({
+    nodes: parts.nodes,
+    edges: parts.edges,
+    skipped: parts.skipped,
+    unresolvedCount: parts.unresolvedCount,
+    unresolved: parts.unresolved,
+  });
+}
+
+/** The header of a build's graph, or undefined when something it was made from changed shortly before the build or since. */
+function headerOf(root: string, key: string, sources: BuildSources, buildStartedAt: number): SavedHeader | undefined {
+  const files: SavedHeader['files'] = [];
+  const listed = new Set<string>();
+  for (const facts of sources.facts) {
+    const { signature } = facts;
+    // A file that could not be read may be readable later unchanged.
+    if (!signature || isRacy(signature, buildStartedAt) || facts.error?.startsWith('unreadable')) return undefined;
+    files.push([facts.path, signature]);
+    listed.add(facts.path);
+  }
+  const directories: SavedHeader['directories'] = [];
+  for (const directory of ['', ...sources.directories]) {
+    const signature = signatureOf(path.join(root, directory));
+    if (!signature || isRacy(signature, buildStartedAt)) return undefined;
+    directories.push([directory, signature]);
+  }
+  const others = new Set<string>([path.join(root, '.git', 'info', 'exclude'), ...COMPILATION_DATABASES.map((file) => path.join(root, file))]);
+  for (const file of sources.ruleFiles) if (!listed.has(file)) others.add(path.join(root, file));
+  for (const entry of sources.skipped) others.add(path.join(root, entry.path));
+  for (const directory of ['', ...sources.directories]) {
+    const modules = path.join(root, directory, 'node_modules');
+    if (signatureOf(modules)) others.add(modules);
+  }
+  for (let directory = path.dirname(root); ; directory = path.dirname(directory)) {
+    for (const entry of ANCESTOR_ENTRIES) others.add(path.join(directory, entry));
+    if (path.dirname(directory) === directory) break;
+  }
+  const checked: SavedHeader['others'] = [];
+  for (const other of others) {
+    const signature = signatureOf(other);
+    if (signature && isRacy(signature, buildStartedAt)) return undefined;
+    checked.push([other, signature]);
+  }
+  const index = sources.tracked.indexState();
+  const tracked = index && { indexFile: index.indexFile, signature: index.signature, hash: trackedHash(sources.tracked.paths()) };
+  return { format: FORMAT, key, files, directories, others: checked, factsFile: null, tracked: tracked ?? null };
+}
+
+/** Whether git's index lists the same paths: the same index file, or the same paths listed again. */
+async function trackedHold(root: string, saved: NonNullable<SavedHeader['tracked']>): Promise<boolean> {
+  if (saved.signature !== undefined && TrackedFiles.indexSignature(saved.indexFile) === saved.signature) return true;
+  const now = await TrackedFiles.read(root, saved.indexFile);
+  return trackedHash(now.paths()) === saved.hash;
+}
+
+function trackedHash(paths: Iterable<string>): string {
+  return createHash('sha256')
+    .update([...paths].sort().join('\0'))
+    .digest('hex');
+}
+
+/** A path's signature (following symbolic links), or null when there is nothing to look at there. */
+function signatureOf(absolute: string): PathSignature {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(absolute, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  return stat ? [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino] : null;
+}
+
+function holds(absolute: string, signature: PathSignature): boolean {
+  const now = signatureOf(absolute);
+  if (now === null || signature === null) return now === signature;
+  return now[0] === signature[0] && now[1] === signature[1] && now[2] === signature[2] && now[3] === signature[3];
+}
