@@ -35,7 +35,8 @@ const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', impor
 const JAVA_REFERENCE = fileURLToPath(new URL('./JavaImportReference.java', import.meta.url));
 const C_REFERENCE = fileURLToPath(new URL('./c-include-reference.py', import.meta.url));
 const C_FAMILY = /\.(c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|h\+\+|inl|ipp|tpp|tcc|C|H)$/;
-const SAMPLES = 10;
+/** Differences shown per list (`STRATA_BENCH_SAMPLES` for more). */
+const SAMPLES = Number(process.env.STRATA_BENCH_SAMPLES ?? 10);
 
 interface PythonReference {
   files: number;

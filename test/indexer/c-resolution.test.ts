@@ -123,6 +123,32 @@ const cases: CResolutionCase[] = [
     expect: ['file:win.h', 'file:posix.h', 'pkg:c:never.h'],
   },
   {
+    name: 'without a database, a header the search misses that one file alone ends with is that file (a vendored library under -I../deps/...); two candidates: none taken',
+    files: {
+      'src/server.c': '#include <hiredis.h>\n#include "lua.h"\n#include "sds/sds.h"\n#include "config.h"\n',
+      'deps/hiredis/hiredis.h': EMPTY,
+      'deps/lua/src/lua.h': EMPTY,
+      'deps/hiredis/sds/sds.h': EMPTY,
+      'deps/a/config.h': EMPTY,
+      'deps/b/config.h': EMPTY,
+    },
+    from: 'src/server.c',
+    expect: ['file:deps/hiredis/hiredis.h', 'file:deps/lua/src/lua.h', 'file:deps/hiredis/sds/sds.h'],
+    unresolved: { 'config.h': /^no config\.h in src, \.$/ },
+    // What redis's src/Makefile passes.
+    gcc: ['-I../deps/hiredis', '-I../deps/lua/src'].map((flag) => flag.replace('..', '.')),
+  },
+  {
+    name: 'with a database, only its directories count: a header outside them is a package node as gcc would not find it',
+    files: {
+      'compile_commands.json': JSON.stringify([{ directory: '.', file: 'src/server.c', arguments: ['cc', '-Iinclude', '-c', 'src/server.c'] }]),
+      'src/server.c': '#include <hiredis.h>\n',
+      'deps/hiredis/hiredis.h': EMPTY,
+    },
+    from: 'src/server.c',
+    expect: ['pkg:c:hiredis.h'],
+  },
+  {
     name: 'a quoted header found nowhere is unresolved with the directories searched; a quoted standard header is the built-in package',
     files: { 'src/main.c': '#include "config.h"\n#include "string.h"\n#include "../../outside.h"\n' },
     from: 'src/main.c',
