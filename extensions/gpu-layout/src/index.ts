@@ -18,6 +18,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
 import { removeOverlaps } from './overlap.js';
+import { purifyRegions, separateRegions } from './separation.js';
 import { normalizedStart } from './start.js';
 import { openWebGpu } from './webgpu-device.js';
 import '@tensorflow/tfjs-backend-cpu';
@@ -90,6 +91,11 @@ export function createLayoutEngine(): LayoutEngine {
         positions = await forceLayout({ ...input, settings: { ...input.settings, learningRate: rate } }, progress, 0);
       } else {
         positions = await (input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0));
+      }
+      if (input.parent && input.parent.length === input.nodeCount) {
+        // Sibling directories' regions parted, and each node moved into its directory's region (separation.ts).
+        separateRegions(positions, input.parent);
+        purifyRegions(positions, input.parent);
       }
       // Nodes whose drawn discs would overlap are parted (overlap.ts).
       removeOverlaps(positions);
