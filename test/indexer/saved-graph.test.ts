@@ -131,6 +131,23 @@ t.test('a start with nothing changed serves the saved graph, which is the graph 
   t.ok(hasMarker(await index(f)), 'again');
 });
 
+t.test('a large repository, whose listing is checked on a thread of its own', async (t) => {
+  const files: FixtureFiles = {};
+  // Long enough a listing (over 150 KB of header) to be checked on a thread.
+  for (let i = 0; i < 2_000; i++) files[`src/module-${Math.floor(i / 100)}/a-directory-with-a-long-name/file-${i}.ts`] = `export const f${i} = ${i};\n`;
+  const f = await fixture(t, files);
+  await sleep(RACY_WAIT_MS);
+  await changeIsSeen(
+    t,
+    f,
+    () => appendFile(path.join(f.repo, 'src/module-19/a-directory-with-a-long-name/file-1999.ts'), 'export const late = 1;\n'),
+    'an edit of the last file',
+  );
+  const g = await fixture(t, files);
+  await sleep(RACY_WAIT_MS);
+  await changeIsSeen(t, g, () => mkdir(path.join(g.repo, 'src/module-19/a-directory-with-a-long-name/new')), 'a directory made in the last one');
+});
+
 t.test('no saved graph is made from files changed just before the build; a broken one is ignored', async (t) => {
   const f = await fixture(t);
   await index(f);

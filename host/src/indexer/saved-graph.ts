@@ -1,21 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, type Stats, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import type { GraphEdge, GraphNode } from '@strata/sdk';
+import { startThread } from '../concurrency/start-thread.js';
 import type { StrataConfig } from '../config/strata-config.js';
 import type { SkippedEntry, UnresolvedImport } from '../graph/code-graph.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
 import { COMPILATION_DATABASES } from './c-include-directories.js';
 import { FILE_FACTS_CACHE_FILE, type FileFactsCache } from './file-facts-cache.js';
-import { type FileFacts, type FileSignature, isRacy } from './file-reader.js';
+import { type FileFacts, isRacy } from './file-reader.js';
+import { type CheckRequest, checkListing, holds, type ListingCheck, type SavedHeader, signatureOf } from './saved-graph-check.js';
 import { TrackedFiles } from './tracked-files.js';
 
-/** The saved graph's file in the data directory. */
+/** The saved graph's files in the data directory: the graph, and what it was made by and from (read first, on a thread of its own). */
 export const SAVED_GRAPH_FILE = 'graph.json';
+export const SAVED_GRAPH_CHECK_FILE = 'graph-check.json';
 
-/** Raised when what the file holds, or how it is checked, changes. */
+/** Raised when what the files hold, or how they are checked, changes. */
 const FORMAT = 1;
+
+/** A header this long or longer (about 1,000 files) is checked on a thread of its own while the graph is parsed; a shorter one on this thread, after. */
+const THREAD_CHECK_BYTES = 150_000;
 
 /** What a build gave, as served: the graph and the diagnostics of its build info. */
 export interface GraphParts {
@@ -37,28 +44,6 @@ export interface BuildSources {
   /** What the walk left out for a reason other than an ignore rule (links that lead nowhere, unreadable directories...). */
   skipped: readonly SkippedEntry[];
   tracked: TrackedFiles;
-}
-
-/** A path's size, modification time, change time and inode, or null when there is nothing there (or it cannot be looked at). */
-type PathSignature = FileSignature | null;
-
-/** The first line of the file: what the graph was made by and from. The graph itself (`GraphParts` as JSON) is the second. */
-interface SavedHeader {
-  format: number;
-  key: string;
-  /** Every listed file and its signature as read. */
-  files: Array<[path: string, signature: FileSignature]>;
-  /** The root ('') and every listed directory: any entry made, removed or renamed in one changes its times. */
-  directories: Array<[path: string, signature: FileSignature]>;
-  /** Other paths (absolute) that listing or resolving reads: ignore files, compilation databases, node_modules folders, skipped entries... */
-  others: Array<[path: string, signature: PathSignature]>;
-  /**
-   * The facts cache as it was when the graph was saved: the two go together (a facts cache written since, by
-   * another build, means this graph may not be the last one).
-   */
-  factsFile: PathSignature;
-  /** git's index (its file as it was, and a hash of the tracked paths), or null outside a work tree. */
-  tracked: { indexFile: string; signature: string | undefined; hash: string } | null;
 }
 
 /** A saved graph that still holds. */
@@ -89,31 +74,45 @@ export class SavedGraph {
     private readonly factsCache: FileFactsCache,
   ) {}
 
-  private get file(): string {
+  private get graphFile(): string {
     return path.join(this.config.dataDir, SAVED_GRAPH_FILE);
+  }
+
+  private get checkFile(): string {
+    return path.join(this.config.dataDir, SAVED_GRAPH_CHECK_FILE);
   }
 
   /**
    * The saved graph, when `index.cache` is on and nothing it was made from
    * changed; undefined otherwise (and when it cannot be read). Never rejects.
+   * The listed files and directories are looked at on a thread of their
+   * own (for a large repository) while this one reads and parses the graph.
    */
   async load(): Promise<HeldGraph | undefined> {
     if (!this.config.index.cache) return undefined;
+    const request: CheckRequest = { headerFile: this.checkFile, prefix: this.config.repositoryRoot + path.sep };
+    let size: number;
     try {
-      const content = readFileSync(this.file, 'utf8');
+      size = statSync(request.headerFile).size;
+    } catch {
+      return undefined;
+    }
+    const onThread = size >= THREAD_CHECK_BYTES ? checkOnThread(request) : undefined;
+    try {
+      const content = readFileSync(this.graphFile, 'utf8');
       const newline = content.indexOf('\n');
       if (newline === -1) return undefined;
-      const header = JSON.parse(content.slice(0, newline)) as SavedHeader;
-      if (header.format !== FORMAT || header.key !== this.key()) return undefined;
-      // Joined by hand: path.join's normalizing cost more than the stats (paths from a walk need none).
-      const prefix = this.config.repositoryRoot + path.sep;
-      for (const [file, signature] of header.files) if (!holds(prefix + file, signature)) return undefined;
-      for (const [directory, signature] of header.directories) if (!holds(prefix + directory, signature)) return undefined;
+      const text = content.slice(newline + 1);
+      const key = this.key();
+      const parts = JSON.parse(text) as GraphParts;
+      const check = onThread ? await onThread : checkListing(request);
+      if (!check?.listingHolds) return undefined;
+      const { header } = check;
+      if (header.format !== FORMAT || header.token !== content.slice(0, newline) || header.key !== key) return undefined;
       for (const [other, signature] of header.others) if (!holds(other, signature)) return undefined;
       if (!holds(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE), header.factsFile)) return undefined;
       if (header.tracked && !(await trackedHold(this.config.repositoryRoot, header.tracked))) return undefined;
-      const text = content.slice(newline + 1);
-      return { parts: JSON.parse(text) as GraphParts, text, fileCount: header.files.length };
+      return { parts, text, fileCount: check.fileCount };
     } catch {
       return undefined;
     }
@@ -127,28 +126,21 @@ export class SavedGraph {
    */
   async save(parts: GraphParts, sources: BuildSources, buildStartedAt: number): Promise<string | undefined> {
     if (!this.config.index.cache) return undefined;
-    let output: FileHandle | undefined;
-    const temporary = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       const header = headerOf(this.config.repositoryRoot, this.key(), sources, buildStartedAt);
-      // Written just before (renamed into place: a new inode each time), so not racy.
-      if (header) header.factsFile = signatureOf(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE));
       if (!header) {
-        rmSync(this.file, { force: true });
+        rmSync(this.checkFile, { force: true });
+        rmSync(this.graphFile, { force: true });
         return undefined;
       }
-      const text = savedText(parts);
+      // Written just before (renamed into place: a new inode each time), so not racy.
+      header.factsFile = signatureOf(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE));
       createDataDirectory(this.config.dataDir);
-      output = await open(temporary, 'w');
-      await output.write(`${JSON.stringify(header)}\n`);
-      await output.write(text);
-      await output.close();
-      output = undefined;
-      await rename(temporary, this.file);
+      // The graph first: until the header that names its token is in place, no start takes it.
+      await writeWhole(this.graphFile, [`${header.token}\n`, savedText(parts)]);
+      await writeWhole(this.checkFile, [JSON.stringify(header)]);
       return undefined;
     } catch (error) {
-      await output?.close().catch(() => {});
-      await rm(temporary, { force: true }).catch(() => {});
       return (error as Error).message;
     }
   }
@@ -214,7 +206,7 @@ function headerOf(root: string, key: string, sources: BuildSources, buildStarted
   }
   const index = sources.tracked.indexState();
   const tracked = index && { indexFile: index.indexFile, signature: index.signature, hash: trackedHash(sources.tracked.paths()) };
-  return { format: FORMAT, key, files, directories, others: checked, factsFile: null, tracked: tracked ?? null };
+  return { format: FORMAT, token: randomBytes(12).toString('hex'), key, files, directories, others: checked, factsFile: null, tracked: tracked ?? null };
 }
 
 /** Whether git's index lists the same paths: the same index file, or the same paths listed again. */
@@ -230,19 +222,43 @@ function trackedHash(paths: Iterable<string>): string {
     .digest('hex');
 }
 
-/** A path's signature (following symbolic links), or null when there is nothing to look at there. */
-function signatureOf(absolute: string): PathSignature {
-  let stat: Stats | undefined;
+/** Writes a file whole under a temporary name, then renames it into place. */
+async function writeWhole(file: string, pieces: readonly string[]): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  let output: FileHandle | undefined;
   try {
-    stat = statSync(absolute, { throwIfNoEntry: false });
-  } catch {
-    return null;
+    output = await open(temporary, 'w');
+    for (const piece of pieces) await output.write(piece);
+    await output.close();
+    output = undefined;
+    await rename(temporary, file);
+  } catch (error) {
+    await output?.close().catch(() => {});
+    await rm(temporary, { force: true }).catch(() => {});
+    throw error;
   }
-  return stat ? [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino] : null;
 }
 
-function holds(absolute: string, signature: PathSignature): boolean {
-  const now = signatureOf(absolute);
-  if (now === null || signature === null) return now === signature;
-  return now[0] === signature[0] && now[1] === signature[1] && now[2] === signature[2] && now[3] === signature[3];
+/** The listing checked on a thread of its own; on this one when no thread can be started. Never rejects. */
+function checkOnThread(request: CheckRequest): Promise<ListingCheck | undefined> {
+  const inline = (): ListingCheck | undefined => {
+    try {
+      return checkListing(request);
+    } catch {
+      return undefined;
+    }
+  };
+  return new Promise((resolve) => {
+    let thread: Worker;
+    try {
+      thread = startThread(new URL('./saved-graph-check.js', import.meta.url), { workerData: { savedGraphCheck: request } });
+    } catch {
+      resolve(inline());
+      return;
+    }
+    thread.once('message', (answer: ListingCheck | undefined) => resolve(answer));
+    thread.once('error', () => resolve(inline()));
+    // After the message, this changes nothing.
+    thread.once('exit', () => resolve(undefined));
+  });
 }
