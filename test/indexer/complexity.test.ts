@@ -297,6 +297,49 @@ t.test('C and C++: do-while, cases, goto, catch, lambdas, range for, `and`', asy
   t.same(figures('sym:b.cpp#K'), { cyclomatic: 7, cognitive: 8, loc: 8 });
 });
 
+t.test('PHP: elseif and else if, ?: and ??, ??=, switch and match arms but the defaults, closures, goto', async (t) => {
+  const repo = await makeRepo(t, {
+    'a.php': `<?php
+function f($x) {
+  if ($a && $b || $c and $d) { g(); } elseif ($x) { h(); } else if ($y) { i(); } else { j(); }
+  $y = $x ? 1 : 2; $z = $x ?: 3; $w = $x ?? 4; $v ??= 5;
+  switch ($x) { case 1: case 2: break; default: break; }
+  $m = match($x) { 1, 2 => 3, default => 4 };
+  foreach ($xs as $q) { while ($q) {} }
+  try {} catch (E $e) {}
+  $c = function() { if (1) {} };
+  $d = fn($p) => $p ? 1 : 0;
+  goto end;
+  end:
+}
+`,
+  });
+  const nodes = (await indexRepository({ repository: repo, env: {} })).nodes;
+  // 1 + if + && + || + and + elseif + else-if + ?: (ternary) + ?: (short) + ?? + ??= + case 1 + case 2 + the arm `1, 2` + foreach + while
+  // + catch + the closure's if + the arrow function's ternary = 19.
+  // Cognitive: if 1, && || and (three sequences) 3, elseif 1, else if 1, else 1, ternary 1, ?: 1, ?? 1, switch 1, match 1, foreach 1,
+  // while (1) 2, catch 1, if in a closure (1) 2, ternary in an arrow function (1) 2, goto 1 = 21 (??= counts for cyclomatic only).
+  t.same(figuresOf(nodes, 'sym:a.php#f'), { cyclomatic: 19, cognitive: 21, loc: 12 });
+});
+
+t.test('conditions of #if are no code; a case counts each label and its guard; logical assignments count for cyclomatic only', async (t) => {
+  const repo = await makeRepo(t, {
+    'a.c': '#include <stdio.h>\nint f(void) {\n#if defined(A) && defined(B)\n  return 1;\n#elif C || D\n  return 3;\n#endif\n  return 0;\n}\n',
+    'A.cs':
+      'class A {\n  int F(int x) {\n#if DEBUG && TRACE\n    x++;\n#endif\n    switch (x) { case 1: case 2: return 1; case 3 when x > 0: return 3; default: return 0; }\n  }\n  void G() { y ??= 3; }\n}\n',
+    'a.rs': 'fn f(x: Option<i32>) -> i32 {\n    match x { Some(y) if y > 0 => 1, Some(_) => 3, _ => 2 }\n}\n',
+    'a.rb': 'def f\n  a ||= 1\n  b &&= 2\nend\n',
+  });
+  const nodes = (await indexRepository({ repository: repo, env: {} })).nodes;
+  t.same(figuresOf(nodes, 'sym:a.c#f'), { cyclomatic: 1, cognitive: 0, loc: 8 }, 'C: `#if A && B` and `#elif C || D` count nothing');
+  // 1 + `case 1:` + `case 2:` (one section, two labels) + `case 3` + its `when` = 5; cognitive: switch 1.
+  t.same(figuresOf(nodes, 'sym:A.cs#A.F'), { cyclomatic: 5, cognitive: 1, loc: 6 }, 'C#: labels, when, #if');
+  t.same(figuresOf(nodes, 'sym:A.cs#A.G'), { cyclomatic: 2, cognitive: 0, loc: 1 }, 'C#: ??=');
+  // 1 + the arm with its guard (1 + 1) + `Some(_)` = 4 (`_` is the default); cognitive: match 1.
+  t.same(figuresOf(nodes, 'sym:a.rs#f'), { cyclomatic: 4, cognitive: 1, loc: 3 }, 'Rust: a match guard');
+  t.same(figuresOf(nodes, 'sym:a.rb#f'), { cyclomatic: 3, cognitive: 0, loc: 4 }, 'Ruby: ||= and &&=');
+});
+
 t.test('files of languages the indexer does not measure carry no complexity', async (t) => {
   const repo = await makeRepo(t, { 'src/a.ts': 'export function f(a: boolean) { return a ? 1 : 2; }\n', 'notes.md': '# notes\n' });
   const nodes = (await indexRepository({ repository: repo, env: {} })).nodes;

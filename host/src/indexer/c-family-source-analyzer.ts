@@ -54,6 +54,8 @@ const C_FAMILY_COMPLEXITY: ComplexityRules = {
   cases: ['case_statement'],
   // C++ also spells them `and` and `or`.
   logical: { types: ['binary_expression'], operators: ['&&', '||', 'and', 'or'] },
+  // `#if A && B` is not code of the function.
+  preprocessorConditions: ['preproc_if', 'preproc_elif'],
   jumps: ['goto_statement'],
 };
 

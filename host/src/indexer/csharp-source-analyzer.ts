@@ -38,7 +38,11 @@ const CSHARP_COMPLEXITY: ComplexityRules = {
   branches: ['for_statement', 'foreach_statement', 'while_statement', 'do_statement', 'catch_clause', 'conditional_expression'],
   structures: ['switch_statement', 'switch_expression'],
   cases: ['switch_section', 'switch_expression_arm'],
+  // A case's `when` filter tests one more condition.
+  decisions: ['when_clause'],
   logical: { types: ['binary_expression'], operators: ['&&', '||', '??'] },
+  logicalAssignments: { types: ['assignment_expression'], operators: ['??='] },
+  preprocessorConditions: ['preproc_if', 'preproc_elif'],
   jumps: ['goto_statement'],
 };
 

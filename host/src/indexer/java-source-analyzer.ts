@@ -39,6 +39,8 @@ const JAVA_COMPLEXITY: ComplexityRules = {
   // A switch statement is a `switch_expression` in this grammar too.
   structures: ['switch_expression', 'switch_statement'],
   cases: ['switch_label'],
+  // A pattern case's `when` guard (Java 21).
+  decisions: ['guard'],
   logical: { types: ['binary_expression'], operators: ['&&', '||'] },
   labelledJumps: { types: ['break_statement', 'continue_statement'], labels: ['identifier'] },
 };

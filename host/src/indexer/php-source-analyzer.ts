@@ -1,6 +1,7 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
 /** The grammar that reads a whole `.php` file: HTML (`text`) around `<?php ... ?>` blocks (`php_only` reads PHP alone). */
@@ -28,6 +29,22 @@ const TYPE_DECLARATIONS: Readonly<Record<string, SymbolFacts['kind']>> = {
   enum_declaration: 'class',
   interface_declaration: 'interface',
   trait_declaration: 'type',
+};
+
+/** What counts toward the complexity of PHP functions (`tree-sitter-complexity.ts` has the definitions). */
+const PHP_COMPLEXITY: ComplexityRules = {
+  functions: ['function_definition', 'method_declaration'],
+  closures: ['anonymous_function', 'arrow_function'],
+  ifs: ['if_statement'],
+  elseIfs: ['else_if_clause'],
+  elses: ['else_clause'],
+  branches: ['for_statement', 'foreach_statement', 'while_statement', 'do_statement', 'catch_clause', 'conditional_expression'],
+  structures: ['switch_statement', 'match_expression'],
+  // `default_statement` and `match_default_expression` are types of their own.
+  cases: ['case_statement', 'match_conditional_expression'],
+  logical: { types: ['binary_expression'], operators: ['&&', '||', 'and', 'or', '??'] },
+  logicalAssignments: { types: ['augmented_assignment_expression'], operators: ['??='] },
+  jumps: ['goto_statement'],
 };
 
 /**
@@ -58,7 +75,7 @@ const TYPE_DECLARATIONS: Readonly<Record<string, SymbolFacts['kind']>> = {
  */
 export class PhpSourceAnalyzer implements SourceAnalyzer {
   readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('PHP', PHP_GRAMMAR, nodeTypesOf);
+  private readonly grammar = new ThreadGrammar('PHP', PHP_GRAMMAR, nodeTypesOf, PHP_COMPLEXITY);
 
   reads(filename: string): boolean {
     return PHP_SOURCE.test(filename);

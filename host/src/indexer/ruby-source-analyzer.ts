@@ -26,6 +26,7 @@ const RUBY_COMPLEXITY: ComplexityRules = {
   structures: ['case', 'case_match'],
   cases: ['when', 'in_clause'],
   logical: { types: ['binary'], operators: ['&&', '||', 'and', 'or'] },
+  logicalAssignments: { types: ['operator_assignment'], operators: ['||=', '&&='] },
 };
 
 /**

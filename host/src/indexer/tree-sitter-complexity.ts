@@ -40,10 +40,19 @@ export interface ComplexityRules {
   decisions?: readonly string[];
   /** Structures that count for cognitive complexity only (switch, match, an unconditional loop): their cases count for cyclomatic. */
   structures?: readonly string[];
-  /** The arms of a switch or match: each but the default one (first token `default` or `else`, or the pattern `_`). */
+  /**
+   * The arms of a switch or match: each but the default one (first token
+   * `default` or `else`, or the pattern `_`), once per `case` label it has
+   * (C#'s `case 1: case 2:` is one section), and once more for a guard
+   * written as an `if` token in its pattern (Rust's `Some(x) if x > 0 =>`).
+   */
   cases?: readonly string[];
   /** Binary expressions, with the operator tokens among their children that count (`&&`, `||`, `and`, `or`, `??`). */
   logical?: { types: readonly string[]; operators: readonly string[] };
+  /** Assignments that branch (`a ||= b`, `a ??= b`): the node types and their operator tokens; cyclomatic only, as ESLint counts them. */
+  logicalAssignments?: { types: readonly string[]; operators: readonly string[] };
+  /** Preprocessor conditionals (`#if`, `#elif`): their `condition` is not code of the function, and is not counted. */
+  preprocessorConditions?: readonly string[];
   /** Jumps that always count for cognitive complexity (`goto`). */
   jumps?: readonly string[];
   /** Jumps that count for cognitive complexity when they name a label (`break outer`): the jump types and the label's node types. */
@@ -72,11 +81,17 @@ const ROLE_LOGICAL = 9;
 const ROLE_JUMP = 10;
 const ROLE_LABELLED_JUMP = 11;
 const ROLE_DECISION = 12;
+const ROLE_LOGICAL_ASSIGNMENT = 13;
+const ROLE_PREPROCESSOR = 14;
 
 /** The rules as a grammar's node type ids: a role per id, the operator and label ids, the `else` token ids. */
 export interface CompiledComplexityRules {
   roles: Uint8Array;
   operators: Set<number>;
+  assignmentOperators: Set<number>;
+  caseTokens: Set<number>;
+  guardTokens: Set<number>;
+  conditionField: number;
   labels: Set<number>;
   elseTokens: Set<number>;
   ifTypes: Set<number>;
@@ -107,11 +122,17 @@ export function compileComplexityRules(language: Language, rules: ComplexityRule
   assign(rules.structures, ROLE_STRUCTURE);
   assign(rules.cases, ROLE_CASE);
   assign(rules.logical?.types, ROLE_LOGICAL);
+  assign(rules.logicalAssignments?.types, ROLE_LOGICAL_ASSIGNMENT);
+  assign(rules.preprocessorConditions, ROLE_PREPROCESSOR);
   assign(rules.jumps, ROLE_JUMP);
   assign(rules.labelledJumps?.types, ROLE_LABELLED_JUMP);
   return {
     roles,
     operators: ids(rules.logical?.operators, false),
+    assignmentOperators: ids(rules.logicalAssignments?.operators, false),
+    caseTokens: ids(['case'], false),
+    guardTokens: ids(['if'], false),
+    conditionField: language.fields.indexOf('condition'),
     labels: ids(rules.labelledJumps?.labels, true),
     elseTokens: ids(['else'], false),
     ifTypes: ids(rules.ifs, true),
@@ -132,7 +153,7 @@ export function measureFunctions(
   overTime: () => boolean,
 ): { functions: FunctionFigures[]; complete: boolean } {
   const functions: FunctionFigures[] = [];
-  const { roles, operators, labels, elseTokens, ifTypes } = rules;
+  const { roles, operators, assignmentOperators, labels, elseTokens, ifTypes, caseTokens, guardTokens, conditionField } = rules;
   // State of the node at each depth of the walk.
   let capacity = 256;
   let nesting = new Int32Array(capacity); // the nesting level of what the node holds
@@ -144,10 +165,12 @@ export function measureFunctions(
   unit[0] = -1;
   operator[0] = -1;
   let depth = 0;
+  /** Whether the walk goes into the children of the node just visited (not into a preprocessor condition). */
+  let descend = true;
   for (let visited = 1; ; visited++) {
     if (visited % CLOCK_STRIDE === 0 && overTime()) return { functions, complete: false };
     // To the next node in document order.
-    if (cursor.gotoFirstChild()) {
+    if (descend && cursor.gotoFirstChild()) {
       depth++;
       if (depth === capacity) {
         capacity *= 2;
@@ -165,6 +188,7 @@ export function measureFunctions(
       }
       if (depth === 0) return { functions, complete: true };
     }
+    descend = true;
     const parent = depth - 1;
     const parentRole = role[parent]!;
     let outerLevel = nesting[parent]!;
@@ -176,6 +200,10 @@ export function measureFunctions(
     operator[depth] = -1;
     role[depth] = ROLE_NONE;
     elseSeen[depth] = 0;
+    if (parentRole === ROLE_PREPROCESSOR && cursor.currentFieldId === conditionField) {
+      descend = false;
+      continue;
+    }
     if (!cursor.nodeIsNamed) {
       if (elseTokens.has(type) && (parentRole === ROLE_IF || parentRole === ROLE_ELSE_IF)) elseSeen[parent] = 1;
       continue;
@@ -258,7 +286,10 @@ export function measureFunctions(
         nesting[depth] = outerLevel + 1;
         break;
       case ROLE_CASE:
-        if (figures && !isDefaultCase(cursor)) figures.cyclomatic++;
+        if (figures && !isDefaultCase(cursor)) figures.cyclomatic += caseCount(cursor, caseTokens, guardTokens);
+        break;
+      case ROLE_LOGICAL_ASSIGNMENT:
+        if (figures && operatorOf(cursor, assignmentOperators) !== -1) figures.cyclomatic++;
         break;
       case ROLE_LOGICAL: {
         const found = operatorOf(cursor, operators);
@@ -299,6 +330,32 @@ function operatorOf(cursor: TreeCursor, operators: ReadonlySet<number>): number 
   } while (cursor.gotoNextSibling());
   cursor.gotoParent();
   return found;
+}
+
+/**
+ * What a case that is not the default one adds: one per `case` token among
+ * its children (at least one), and one for an `if` token (a guard) among the
+ * children of its first named child, the pattern.
+ */
+function caseCount(cursor: TreeCursor, caseTokens: ReadonlySet<number>, guardTokens: ReadonlySet<number>): number {
+  if (!cursor.gotoFirstChild()) return 1;
+  let labels = 0;
+  let guards = 0;
+  let patternSeen = false;
+  do {
+    if (!cursor.nodeIsNamed) {
+      if (caseTokens.has(cursor.nodeTypeId)) labels++;
+    } else if (!patternSeen) {
+      patternSeen = true;
+      if (cursor.gotoFirstChild()) {
+        do if (!cursor.nodeIsNamed && guardTokens.has(cursor.nodeTypeId)) guards++;
+        while (cursor.gotoNextSibling());
+        cursor.gotoParent();
+      }
+    }
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  return Math.max(1, labels) + guards;
 }
 
 /** Whether the node at the cursor has a named child of a label type. */
