@@ -55,3 +55,34 @@ t.test('C# files added, edited, removed and renamed, and a changed namespace, ch
   t.notOk(edgeIds(graph).has(`${APP}file:Core/Engine.cs`));
   await matchesColdIndex(t, graph, repo);
 });
+
+t.test('.csproj project references added and removed change which namespaces a file sees, as a cold index does', async (t) => {
+  const noReferences = '<Project Sdk="Microsoft.NET.Sdk" />\n';
+  const withCore = '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <ProjectReference Include="..\\Core\\Core.csproj" />\n  </ItemGroup>\n</Project>\n';
+  const repo = await makeRepo(t, {
+    'App/App.csproj': noReferences,
+    'App/App.cs': 'using Acme.Core;\nnamespace Acme.App;\nclass App {}\n',
+    'Core/Core.csproj': noReferences,
+    'Core/Engine.cs': 'namespace Acme.Core;\npublic class Engine {}\n',
+  });
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  t.ok(edgeIds(graph).has(`${APP}pkg:csharp:Acme.Core`), 'App does not reference Core: its namespace is as if absent');
+
+  await writeFile(path.join(repo, 'App/App.csproj'), withCore);
+  graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has(`${APP}file:Core/Engine.cs`));
+  t.notOk(edgeIds(graph).has(`${APP}pkg:csharp:Acme.Core`), 'the reference added: the using leads to Core');
+  await matchesColdIndex(t, graph, repo);
+
+  await rm(path.join(repo, 'Core/Core.csproj'));
+  await writeFile(path.join(repo, 'App/App.csproj'), noReferences);
+  graph = await nextGraph(
+    server,
+    graph.meta.revision,
+    (g) =>
+      g.data.nodes.every((n: { id: string }) => n.id !== 'file:Core/Core.csproj') &&
+      g.data.nodes.find((n: { id: string }) => n.id === 'file:App/App.csproj')?.bytes === Buffer.byteLength(noReferences),
+  );
+  t.ok(edgeIds(graph).has(`${APP}file:Core/Engine.cs`), 'Core/Engine.cs is in no project now: every file sees it');
+  await matchesColdIndex(t, graph, repo);
+});

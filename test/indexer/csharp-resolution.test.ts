@@ -49,6 +49,41 @@ const cases: CSharpResolutionCase[] = [
     },
     unresolved: { 'static Acme.Generated': /^no file declares Acme\.Generated: namespace Acme has no Generated$/ },
   },
+  {
+    name: '.csproj project references: a file sees its own project and those it references, transitively (MSBuild backslash paths); other projects of the solution as if absent',
+    files: {
+      'src/App/App.csproj':
+        '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <ProjectReference Include="..\\Core\\Core.csproj" />\n  </ItemGroup>\n</Project>\n',
+      'src/App/Program.cs': 'using Acme.Shared;\nusing Acme.Base;\nusing Acme.Hidden;\nnamespace Acme.App;\nclass Program {}\n',
+      'src/App/Local.cs': 'namespace Acme.Shared;\npublic class Local {}\n',
+      'src/Core/Core.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><ProjectReference Include="../Base/Base.csproj"/></ItemGroup></Project>\n',
+      'src/Core/Shared.cs': 'namespace Acme.Shared;\npublic class Shared {}\n',
+      'src/Base/Base.csproj': '<Project Sdk="Microsoft.NET.Sdk" />\n',
+      'src/Base/Root.cs': 'namespace Acme.Base;\npublic class Root {}\n',
+      'src/Other/Other.csproj': '<Project Sdk="Microsoft.NET.Sdk" />\n',
+      'src/Other/Shared.cs': 'namespace Acme.Shared;\npublic class OtherShared {}\n',
+      'src/Other/Hidden.cs': 'namespace Acme.Hidden;\npublic class Hidden {}\n',
+    },
+    from: 'src/App/Program.cs',
+    expect: {
+      'file:src/App/Local.cs': ['Acme.Shared'],
+      'file:src/Core/Shared.cs': ['Acme.Shared'],
+      'file:src/Base/Root.cs': ['Acme.Base'],
+      'pkg:csharp:Acme.Hidden': ['Acme.Hidden'],
+    },
+  },
+  {
+    name: 'a file outside every project, and a project that does not parse, see every namespace',
+    files: {
+      'tools/Broken.csproj': '<Project><ItemGroup><ProjectReference Include=',
+      'tools/Tool.cs': 'using Acme.Lib;\nclass Tool {}\n',
+      'lib/Lib.csproj': '<Project Sdk="Microsoft.NET.Sdk" />\n',
+      'lib/Lib.cs': 'namespace Acme.Lib;\npublic class Lib {}\n',
+      'Loose.cs': 'using Acme.Lib;\nclass Loose {}\n',
+    },
+    from: 'tools/Tool.cs',
+    expect: { 'file:lib/Lib.cs': ['Acme.Lib'] },
+  },
 ];
 
 for (const c of cases) {

@@ -1,4 +1,5 @@
 import { CSHARP_SOURCE, discoverCSharpNamespaces } from './csharp-namespaces.js';
+import { CSHARP_PROJECT, CSharpProjects } from './csharp-projects.js';
 import type { DeclaredNames } from './declared-names.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { ImportReference } from './source-analyzer.js';
@@ -15,16 +16,22 @@ export const MAX_NAMESPACE_FILES = 50;
  * namespace's files). Found nowhere: a package node named by the first two
  * segments (`csharp:System.Collections`), built in for `System`, external
  * for `Microsoft.` and the others; a type missing from a namespace the
- * repository declares is unresolved. Project references (`.csproj`) are
- * not read.
+ * repository declares is unresolved. Within a solution, a file sees only
+ * the namespaces' files of its own project and of the projects it
+ * references (`CSharpProjects`, from the `.csproj` files): those of other
+ * projects are as if the repository did not declare them.
  */
 export class CSharpImportResolver implements LanguageImportResolver {
   private readonly importersOf = new Map<string, Set<string>>();
 
-  private constructor(private readonly namespaces: DeclaredNames) {}
+  private constructor(
+    private readonly root: string,
+    private readonly namespaces: DeclaredNames,
+    private projects: CSharpProjects,
+  ) {}
 
   static discover(root: string, repository: RepositoryFiles): CSharpImportResolver {
-    return new CSharpImportResolver(discoverCSharpNamespaces(root, repository));
+    return new CSharpImportResolver(root, discoverCSharpNamespaces(root, repository), CSharpProjects.discover(root, repository));
   }
 
   resolves(file: string): boolean {
@@ -39,19 +46,20 @@ export class CSharpImportResolver implements LanguageImportResolver {
     const segments = name.split('.');
     if (!isStatic) {
       this.note(name, file);
-      const files = [...(this.namespaces.filesOf(name) ?? [])].filter((path) => path !== file).sort();
+      const declaring = this.visibleFilesOf(name, file);
+      const files = declaring.filter((path) => path !== file).sort();
       if (files.length > 0) return files.slice(0, MAX_NAMESPACE_FILES).map((path) => ({ specifier, target: { kind: 'file', path } }));
-      if (this.namespaces.filesOf(name) && !alias) return [];
+      if (declaring.length > 0 && !alias) return [];
     }
     let declared: string | undefined;
     if (isStatic || alias) {
       for (let length = segments.length - 1; length >= 1; length--) {
         const namespace = segments.slice(0, length).join('.');
         this.note(namespace, file);
-        const files = this.namespaces.filesOf(namespace);
-        if (!files) continue;
+        const files = this.visibleFilesOf(namespace, file);
+        if (files.length === 0) continue;
         declared ??= namespace;
-        const found = [...files].filter((path) => this.namespaces.declares(path, segments[length]!)).sort();
+        const found = files.filter((path) => this.namespaces.declares(path, segments[length]!)).sort();
         if (found.length > 0) return [{ specifier, target: { kind: 'file', path: found[0]! } }];
       }
     }
@@ -64,9 +72,23 @@ export class CSharpImportResolver implements LanguageImportResolver {
   }
 
   afterChange(changedPaths: readonly string[], repository: RepositoryFiles): 'all' | string[] {
+    const changedNamespaces = this.namespaces.update(changedPaths, repository);
+    // A project came, went or changed its references (or a folder went, and projects with it).
+    if (changedPaths.some((changed) => CSHARP_PROJECT.test(changed) || !repository.isFile(changed))) {
+      const projects = CSharpProjects.discover(this.root, repository);
+      if (!projects.equals(this.projects)) {
+        this.projects = projects;
+        return 'all';
+      }
+    }
     const again = new Set<string>();
-    for (const name of this.namespaces.update(changedPaths, repository)) for (const importer of this.importersOf.get(name) ?? []) again.add(importer);
+    for (const name of changedNamespaces) for (const importer of this.importersOf.get(name) ?? []) again.add(importer);
     return [...again];
+  }
+
+  /** The files declaring namespace `name` that code in `file` sees. */
+  private visibleFilesOf(name: string, file: string): string[] {
+    return [...(this.namespaces.filesOf(name) ?? [])].filter((candidate) => this.projects.sees(file, candidate));
   }
 
   private note(name: string, file: string): void {
