@@ -1,7 +1,7 @@
 import type { Language, Node } from 'web-tree-sitter';
 import { CSHARP_SOURCE } from './csharp-namespaces.js';
-import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { SymbolFacts } from './source-analyzer.js';
+import { importsAndComments, namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -56,24 +56,9 @@ const CSHARP_COMPLEXITY: ComplexityRules = {
  * Exported: declared `public` (`internal` is the assembly's only), or a
  * member of a public interface not declared otherwise.
  */
-export class CSharpSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf, CSHARP_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return CSHARP_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class CSharpSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(CSHARP_SOURCE, new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf, CSHARP_COMPLEXITY), (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = importsAndComments(cursor, types.usingDirective, types.comment, usingSpecifier, overTime);
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });

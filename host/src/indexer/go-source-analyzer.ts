@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ImportReference, SymbolFacts } from './source-analyzer.js';
+import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -46,24 +46,9 @@ const GO_COMPLEXITY: ComplexityRules = {
  * letter, as Go defines it. Comments are not lines of code. A syntax error
  * keeps what was found around it; nesting is on tree-sitter's heap.
  */
-export class GoSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Go', GO_GRAMMAR, nodeTypesOf, GO_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return GO_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class GoSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(GO_SOURCE, new ThreadGrammar('Go', GO_GRAMMAR, nodeTypesOf, GO_COMPLEXITY), (tree, cursor, types, overTime) => {
       const { comments, complete } = commentsOf(cursor, types, overTime);
       return { ...declarationsOf(tree.rootNode), comments, complete };
     });

@@ -1,6 +1,6 @@
 import type { Language, Node } from 'web-tree-sitter';
-import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { SymbolFacts } from './source-analyzer.js';
+import { importsAndComments, namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -56,24 +56,9 @@ const JAVA_COMPLEXITY: ComplexityRules = {
  * their type. Exported: declared `public`, or a member of a public interface
  * or annotation type (public without saying so, unless `private`).
  */
-export class JavaSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Java', JAVA_GRAMMAR, nodeTypesOf, JAVA_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return JAVA_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class JavaSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(JAVA_SOURCE, new ThreadGrammar('Java', JAVA_GRAMMAR, nodeTypesOf, JAVA_COMPLEXITY), (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = importsAndComments(cursor, types.importDeclaration, types.comment, importSpecifier, overTime);
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });

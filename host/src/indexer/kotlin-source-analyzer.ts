@@ -1,7 +1,7 @@
 import type { Language, Node } from 'web-tree-sitter';
 import { KOTLIN_SOURCE } from './kotlin-packages.js';
-import type { SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { importsAndComments, namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { SymbolFacts } from './source-analyzer.js';
+import { importsAndComments, namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -35,24 +35,9 @@ const KOTLIN_COMPLEXITY: ComplexityRules = {
  * types under their type; properties are not symbols. Exported: not declared
  * `private` or `internal`, within an exported type.
  */
-export class KotlinSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Kotlin', KOTLIN_GRAMMAR, nodeTypesOf, KOTLIN_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return KOTLIN_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class KotlinSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(KOTLIN_SOURCE, new ThreadGrammar('Kotlin', KOTLIN_GRAMMAR, nodeTypesOf, KOTLIN_COMPLEXITY), (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = importsAndComments(cursor, types.importDeclaration, types.comment, importSpecifier, overTime);
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });

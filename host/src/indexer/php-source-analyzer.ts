@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ImportReference, SymbolFacts } from './source-analyzer.js';
+import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -73,24 +73,9 @@ const PHP_COMPLEXITY: ComplexityRules = {
  * `protected` (no modifier is public). Comments are not lines of code (the
  * HTML around the PHP is); a syntax error keeps what was found around it.
  */
-export class PhpSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('PHP', PHP_GRAMMAR, nodeTypesOf, PHP_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return PHP_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (_tree, cursor, types, overTime) => walk(cursor, types, overTime));
+export class PhpSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(PHP_SOURCE, new ThreadGrammar('PHP', PHP_GRAMMAR, nodeTypesOf, PHP_COMPLEXITY), (_tree, cursor, types, overTime) => walk(cursor, types, overTime));
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ImportReferenceKind } from '@strata/sdk';
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ImportReference, SymbolFacts } from './source-analyzer.js';
+import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -67,24 +67,9 @@ const PYTHON_COMPLEXITY: ComplexityRules = {
  * in `loc`. Tree-sitter keeps its parse stack on the heap, so nesting does
  * not endanger the thread; a syntax error keeps what was found around it.
  */
-export class PythonSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Python', PYTHON_GRAMMAR, nodeTypesOf, PYTHON_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return PYTHON_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class PythonSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(PYTHON_SOURCE, new ThreadGrammar('Python', PYTHON_GRAMMAR, nodeTypesOf, PYTHON_COMPLEXITY), (tree, cursor, types, overTime, text) => {
       const { imports, comments, complete } = walkTree(cursor, types, IMPORT_CALL.test(text), overTime);
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });

@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ImportReference, SymbolFacts } from './source-analyzer.js';
+import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -45,24 +45,9 @@ const RUBY_COMPLEXITY: ComplexityRules = {
  * in the same body (until `public`), and `private def x`. Comments are not
  * lines of code; a syntax error keeps what was found around it.
  */
-export class RubySourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Ruby', RUBY_GRAMMAR, nodeTypesOf, RUBY_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return RUBY_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class RubySourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(RUBY_SOURCE, new ThreadGrammar('Ruby', RUBY_GRAMMAR, nodeTypesOf, RUBY_COMPLEXITY), (tree, cursor, types, overTime) => {
       const { comments, complete } = commentsOf(cursor, types, overTime);
       const facts = declarationsOf(tree.rootNode, overTime);
       return { imports: facts.imports, symbols: facts.symbols, comments, complete: complete && facts.complete };

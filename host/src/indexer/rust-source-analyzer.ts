@@ -1,7 +1,7 @@
 import type { ImportReferenceKind } from '@strata/sdk';
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
-import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar } from './tree-sitter-analysis.js';
+import type { ImportReference, SymbolFacts } from './source-analyzer.js';
+import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -60,24 +60,9 @@ const RUST_COMPLEXITY: ComplexityRules = {
  * as the trait. Comments are not lines of code. A syntax error keeps what
  * was found around it; nesting is on tree-sitter's heap.
  */
-export class RustSourceAnalyzer implements SourceAnalyzer {
-  readonly recursesPerNestingLevel = false;
-  private readonly grammar = new ThreadGrammar('Rust', RUST_GRAMMAR, nodeTypesOf, RUST_COMPLEXITY);
-
-  reads(filename: string): boolean {
-    return RUST_SOURCE.test(filename);
-  }
-
-  get loaded(): boolean {
-    return this.grammar.loaded;
-  }
-
-  load(): Promise<void> {
-    return this.grammar.load();
-  }
-
-  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
-    return this.grammar.analyze(text, bytes, (tree, cursor, types, overTime) => {
+export class RustSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
+  constructor() {
+    super(RUST_SOURCE, new ThreadGrammar('Rust', RUST_GRAMMAR, nodeTypesOf, RUST_COMPLEXITY), (tree, cursor, types, overTime) => {
       const { imports, comments, complete } = walkTree(cursor, types, overTime);
       const { symbols, local } = declaredSymbols(tree.rootNode);
       return { imports: imports.filter((reference) => !namesLocalItem(reference, local)), symbols, comments, complete };

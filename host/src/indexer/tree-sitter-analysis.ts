@@ -1,6 +1,6 @@
 import type { Language, Node, Parser, Tree, TreeCursor } from 'web-tree-sitter';
 import { codeUnitsOf, countLines, countTextLines, lineStartsOf } from './line-counts.js';
-import type { ImportReference, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
+import type { ImportReference, SourceAnalyzer, SourceFileFacts, SymbolFacts } from './source-analyzer.js';
 import {
   type CompiledComplexityRules,
   type ComplexityRules,
@@ -30,8 +30,8 @@ export interface TreeFacts {
   complete: boolean;
 }
 
-/** How a language reads a tree: from its cursor (at the root), with what `describe` gave, stopping when `overTime` says so. */
-export type TreeReader<Described> = (tree: Tree, cursor: TreeCursor, described: Described, overTime: () => boolean) => TreeFacts;
+/** How a language reads a tree: from its cursor (at the root), with what `describe` gave, stopping when `overTime` says so (`text`: the file's text). */
+export type TreeReader<Described> = (tree: Tree, cursor: TreeCursor, described: Described, overTime: () => boolean, text: string) => TreeFacts;
 
 /**
  * One tree-sitter grammar on a reading thread, as the `SourceAnalyzer` of
@@ -105,7 +105,7 @@ export class ThreadGrammar<Described> {
     if (!tree) return unparsedFacts(bytes, `parsing took over ${PARSE_TIME_LIMIT_MS / 1000} s`);
     const cursor = tree.walk();
     try {
-      const { imports, symbols, comments, complete } = read(tree, cursor, described, overTime);
+      const { imports, symbols, comments, complete } = read(tree, cursor, described, overTime, text);
       let measured: { functions: FunctionFigures[]; complete: boolean } | undefined;
       if (this.complexity) {
         cursor.reset(tree.rootNode);
@@ -135,6 +135,38 @@ export class ThreadGrammar<Described> {
       cursor.delete();
       tree.delete();
     }
+  }
+}
+
+/**
+ * The `SourceAnalyzer` of a language read with one tree-sitter grammar: the
+ * files `source` matches, parsed by `grammar` (on the reading threads, which
+ * load it first), their trees read by `read`. tree-sitter does not recurse
+ * on the native stack, so any thread can take any file.
+ */
+export class TreeSitterAnalyzer<Described> implements SourceAnalyzer {
+  readonly recursesPerNestingLevel = false;
+
+  constructor(
+    private readonly source: RegExp,
+    private readonly grammar: ThreadGrammar<Described>,
+    private readonly read: TreeReader<Described>,
+  ) {}
+
+  reads(filename: string): boolean {
+    return this.source.test(filename);
+  }
+
+  get loaded(): boolean {
+    return this.grammar.loaded;
+  }
+
+  load(): Promise<void> {
+    return this.grammar.load();
+  }
+
+  analyze(_filename: string, text: string, bytes: Uint8Array): SourceFileFacts {
+    return this.grammar.analyze(text, bytes, this.read);
   }
 }
 
