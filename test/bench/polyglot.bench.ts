@@ -11,7 +11,10 @@
  * (`rust-import-reference.py`). Java: against javac's attribution of each
  * import (`JavaImportReference.java`), and jdeps on the modules javac can
  * build. C and C++: against where `gcc -M` finds each `#include` with the
- * project's flags (`c-include-reference.py`). The README's polyglot section
+ * project's flags (`c-include-reference.py`). Ruby: file -> file edges of
+ * `require` and `require_relative` against Ruby's own loader
+ * (`ruby-require-reference.rb`: Ripper, `$LOAD_PATH.resolve_feature_path`).
+ * The README's polyglot section
  * says what each reference checks and what it does not.
  *
  *   npm run bench:polyglot -- <repository> [<repository> ...]
@@ -34,6 +37,8 @@ const REFERENCE = fileURLToPath(new URL('./python-import-reference.py', import.m
 const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', import.meta.url));
 const JAVA_REFERENCE = fileURLToPath(new URL('./JavaImportReference.java', import.meta.url));
 const C_REFERENCE = fileURLToPath(new URL('./c-include-reference.py', import.meta.url));
+const RUBY_REFERENCE = fileURLToPath(new URL('./ruby-require-reference.rb', import.meta.url));
+const RUBY_FILE = /(?:\.rb|\.rake|\.gemspec|(?:^|\/)Rakefile|(?:^|\/)Gemfile)$/;
 const C_FAMILY = /\.(c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|h\+\+|inl|ipp|tpp|tcc|C|H)$/;
 /** Differences shown per list (`STRATA_BENCH_SAMPLES` for more). */
 const SAMPLES = Number(process.env.STRATA_BENCH_SAMPLES ?? 10);
@@ -68,6 +73,7 @@ async function benchRepository(repository: string): Promise<string[]> {
   if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.rs'))) rows.push(benchRust(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.java'))) rows.push(benchJava(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && C_FAMILY.test(node.path))) rows.push(await benchC(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && RUBY_FILE.test(node.path))) rows.push(benchRuby(repository, graph));
   return rows;
 }
 
@@ -440,6 +446,74 @@ async function benchC(repository: string, graph: StrataGraph): Promise<string> {
     }
   }
   return rows.join('\n');
+}
+
+interface RubyReference {
+  files: number;
+  syntaxErrors: number;
+  loadPath: string[];
+  edges: Array<[source: string, target: string, specifier: string]>;
+  outside: number;
+  missing: Array<[source: string, specifier: string]>;
+  nonLiteral: number;
+  autoloads: Array<[source: string, target: string, specifier: string]>;
+}
+
+/**
+ * Ruby: file -> file edges of `require` and `require_relative` against
+ * Ruby's own loader (ruby-require-reference.rb: Ripper for the calls,
+ * `$LOAD_PATH.resolve_feature_path` for where they lead, no code of the
+ * repository run), with the load path Strata's README says it uses: the
+ * `lib/` of the root and of each folder holding a `*.gemspec`, shallowest
+ * first. Strata's edges of `load` (not in the reference) are left out and
+ * counted.
+ */
+function benchRuby(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
+  const rubyFiles = graph.nodes.filter((node) => node.kind === 'file' && RUBY_FILE.test(node.path)).length;
+  const gems = execFileSync('git', ['-C', repository, 'ls-files', '-z', '--', '*.gemspec'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => file.endsWith('.gemspec'))
+    .map((file) => path.posix.dirname(file));
+  const loadPath = [...new Set(['.', ...gems])]
+    .map((gem) => (gem === '.' ? 'lib' : `${gem}/lib`))
+    .filter((lib) => existsSync(path.join(repository, lib)))
+    .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  const loads = new Map<string, string[]>();
+  const strata = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'imports' || !edge.source.startsWith('file:') || !edge.target.startsWith('file:') || !RUBY_FILE.test(edge.source)) continue;
+    const key = `${edge.source.slice(5)} -> ${edge.target.slice(5)}`;
+    // A `load` is a reference of kind `dynamic`; the reference reads requires only.
+    (edge.references?.every((kind) => kind === 'dynamic') ? loads : strata).set(key, edge.specifiers ?? []);
+  }
+  const referenceStarted = performance.now();
+  const output = execFileSync('ruby', ['--disable-gems', RUBY_REFERENCE, repository, ...loadPath], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  const referenceMs = performance.now() - referenceStarted;
+  const reference = JSON.parse(output) as RubyReference;
+  console.log(
+    `  Ruby: ${rubyFiles} files (${reference.syntaxErrors} that Ripper cannot parse), load path ${JSON.stringify(loadPath)}; the reference ${referenceMs.toFixed(0)} ms`,
+  );
+  const missing = new Map<string, number>();
+  for (const [, feature] of reference.missing) missing.set(feature, (missing.get(feature) ?? 0) + 1);
+  console.log(
+    `  reference: ${reference.outside} requires lead outside the repository (the standard library), ${reference.missing.length} are found nowhere on that load path (gems, test helpers: ${[
+      ...missing,
+    ]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, SAMPLES)
+      .map(([feature, count]) => `${feature} ${count}`)
+      .join(', ')}), ${reference.nonLiteral} name no string literal`,
+  );
+  console.log(
+    `  not compared: ${loads.size} edges of Strata's from \`load\`; ${reference.autoloads.length} \`autoload\` calls that Ruby resolves to the repository's files (Strata does not follow autoload)`,
+  );
+  const expected = new Map<string, string[]>();
+  for (const [source, target, specifier] of reference.edges) {
+    const key = `${source} -> ${target}`;
+    expected.set(key, [...(expected.get(key) ?? []), specifier]);
+  }
+  return compared(name, 'Ruby', rubyFiles, strata, expected);
 }
 
 const repositories = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
