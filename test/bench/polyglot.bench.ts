@@ -14,7 +14,10 @@
  * project's flags (`c-include-reference.py`). Ruby: file -> file edges of
  * `require` and `require_relative` against Ruby's own loader
  * (`ruby-require-reference.rb`: Ripper, `$LOAD_PATH.resolve_feature_path`).
- * The README's polyglot section
+ * PHP: file -> file edges of `use` declarations against Composer's own
+ * `ClassLoader::findFile`, and of includes with a static path against PHP's
+ * `realpath` (`php-import-reference.php`, after `composer dump-autoload`
+ * in a scratch copy). The README's polyglot section
  * says what each reference checks and what it does not.
  *
  *   npm run bench:polyglot -- <repository> [<repository> ...]
@@ -27,7 +30,7 @@
  * are printed with the specifiers that led to them, up to 10 of each kind.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +42,8 @@ const JAVA_REFERENCE = fileURLToPath(new URL('./JavaImportReference.java', impor
 const C_REFERENCE = fileURLToPath(new URL('./c-include-reference.py', import.meta.url));
 const RUBY_REFERENCE = fileURLToPath(new URL('./ruby-require-reference.rb', import.meta.url));
 const RUBY_FILE = /(?:\.rb|\.rake|\.gemspec|(?:^|\/)Rakefile|(?:^|\/)Gemfile)$/;
+const PHP_REFERENCE = fileURLToPath(new URL('./php-import-reference.php', import.meta.url));
+const PHP_FILE = /(?<!\.blade)\.(?:php[345]?|phtml)$/;
 const C_FAMILY = /\.(c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|h\+\+|inl|ipp|tpp|tcc|C|H)$/;
 /** Differences shown per list (`STRATA_BENCH_SAMPLES` for more). */
 const SAMPLES = Number(process.env.STRATA_BENCH_SAMPLES ?? 10);
@@ -74,6 +79,7 @@ async function benchRepository(repository: string): Promise<string[]> {
   if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.java'))) rows.push(benchJava(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && C_FAMILY.test(node.path))) rows.push(await benchC(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && RUBY_FILE.test(node.path))) rows.push(benchRuby(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && PHP_FILE.test(node.path))) rows.push(benchPhp(repository, graph));
   return rows;
 }
 
@@ -514,6 +520,89 @@ function benchRuby(repository: string, graph: StrataGraph): string {
     expected.set(key, [...(expected.get(key) ?? []), specifier]);
   }
   return compared(name, 'Ruby', rubyFiles, strata, expected);
+}
+
+interface PhpReference {
+  files: number;
+  tokenErrors: number;
+  loaders: string[];
+  edges: Array<[source: string, target: string, specifier: string]>;
+  outside: number;
+  missing: Array<[source: string, specifier: string]>;
+  notCompared: { computedIncludes: Array<[source: string, written: string]>; declaredNotAutoloaded: number };
+}
+
+/**
+ * PHP: file -> file edges of `use` declarations (and fully qualified names
+ * after `extends`, `implements`, `new`) against Composer's own autoloader,
+ * and of includes with a static path against PHP's `realpath`
+ * (php-import-reference.php, `token_get_all` for the names). The repository
+ * is copied to a scratch folder (`.git` and `vendor/` left out) and
+ * `composer dump-autoload --dev` run there in each folder with a `composer.json`
+ * (no network, no scripts, no plugins): the reference builds Composer's
+ * `ClassLoader` from what that wrote and asks it `findFile` of each class.
+ * Needs php and composer (Debian's `php-cli`, `composer`).
+ */
+function benchPhp(repository: string, graph: StrataGraph): string {
+  const name = path.basename(repository);
+  const phpFiles = graph.nodes.filter((node) => node.kind === 'file' && PHP_FILE.test(node.path)).length;
+  const strata = fileEdges(graph, PHP_FILE);
+  const manifests = execFileSync('git', ['-C', repository, 'ls-files', '-z', '--', '*composer.json'], { encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => path.posix.basename(file) === 'composer.json' && !/(^|\/)vendor\//.test(file))
+    .map((file) => (path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file)))
+    .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  const scratch = mkdtempSync(path.join(tmpdir(), 'strata-bench-php-'));
+  const referenceStarted = performance.now();
+  let output: string;
+  try {
+    cpSync(repository, scratch, { recursive: true, filter: (source) => !/(^|\/)(\.git|vendor)$/.test(path.relative(repository, source)) });
+    for (const folder of manifests) {
+      execFileSync(
+        'composer',
+        ['dump-autoload', '--dev', '--no-scripts', '--no-plugins', '--no-interaction', '--quiet', `--working-dir=${path.join(scratch, folder)}`],
+        {
+          env: { ...process.env, COMPOSER_DISABLE_NETWORK: '1', COMPOSER_ALLOW_SUPERUSER: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+    }
+    output = execFileSync('php', [PHP_REFERENCE, repository, scratch, ...(manifests.length > 0 ? manifests : [''])], {
+      encoding: 'utf8',
+      maxBuffer: 1024 * 1024 * 1024,
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const referenceMs = performance.now() - referenceStarted;
+  const reference = JSON.parse(output) as PhpReference;
+  console.log(
+    `  PHP: ${phpFiles} files (${reference.tokenErrors} that PHP cannot parse), ${manifests.length} composer.json (${JSON.stringify(manifests)}); the reference ${referenceMs.toFixed(0)} ms`,
+  );
+  const missing = new Map<string, number>();
+  for (const [, specifier] of reference.missing) {
+    const prefix = specifier.startsWith('require ') ? specifier : specifier.split('\\').slice(0, 2).join('\\');
+    missing.set(prefix, (missing.get(prefix) ?? 0) + 1);
+  }
+  console.log(
+    `  reference: ${reference.outside} names are PHP's own (or lead outside the repository), ${reference.missing.length} are found nowhere (dependencies not installed: ${[
+      ...missing,
+    ]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, SAMPLES)
+      .map(([prefix, count]) => `${prefix} ${count}`)
+      .join(', ')})`,
+  );
+  const computed = reference.notCompared.computedIncludes;
+  console.log(
+    `  not compared: ${computed.length} includes of a computed path${computed.length > 0 ? ` (${JSON.stringify(computed.slice(0, SAMPLES))})` : ''}; ${reference.notCompared.declaredNotAutoloaded} functions or constants declared in a file Composer does not load`,
+  );
+  const expected = new Map<string, string[]>();
+  for (const [source, target, specifier] of reference.edges) {
+    const key = `${source} -> ${target}`;
+    expected.set(key, [...(expected.get(key) ?? []), specifier]);
+  }
+  return compared(name, 'PHP', phpFiles, strata, expected);
 }
 
 const repositories = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
