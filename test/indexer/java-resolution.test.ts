@@ -83,6 +83,23 @@ const cases: JavaResolutionCase[] = [
     },
   },
   {
+    name: "mixed Java and Kotlin: a Kotlin class, a Kotlin file's facade class (UtilKt) and an on-demand import of a Kotlin package",
+    files: {
+      'src/main/kotlin/com/ex/model/Order.kt': 'package com.ex.model\n\ndata class Order(val id: Int)\n\nclass Line\n',
+      'src/main/kotlin/com/ex/model/Util.kt': 'package com.ex.model\n\nfun total(): Int = 0\n',
+      'src/main/kotlin/com/ex/shop/Cart.kt': 'package com.ex.shop\n\nclass Cart\n',
+      'src/main/java/com/ex/app/App.java':
+        'package com.ex.app;\n\nimport com.ex.model.Line;\nimport static com.ex.model.UtilKt.total;\nimport com.ex.shop.*;\nimport com.ex.model.Missing;\n\nclass App {}\n',
+    },
+    from: 'src/main/java/com/ex/app/App.java',
+    expect: {
+      'file:src/main/kotlin/com/ex/model/Order.kt': ['com.ex.model.Line'],
+      'file:src/main/kotlin/com/ex/model/Util.kt': ['static com.ex.model.UtilKt.total'],
+      'file:src/main/kotlin/com/ex/shop/Cart.kt': ['com.ex.shop.*'],
+    },
+    unresolved: { 'com.ex.model.Missing': /^no file declares com\.ex\.model\.Missing: package com\.ex\.model has no Missing\.java$/ },
+  },
+  {
     name: 'a type missing from a package the repository declares is unresolved (a generated class); other packages are nodes',
     files: {
       'src/com/ex/Known.java': type('com.ex', 'Known'),

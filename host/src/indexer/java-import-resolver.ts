@@ -1,5 +1,7 @@
+import type { DeclaredNames } from './declared-names.js';
 import { JavaPackages } from './java-packages.js';
 import { JAVA_SOURCE } from './java-source-analyzer.js';
+import { discoverKotlinPackages } from './kotlin-packages.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { ImportReference } from './source-analyzer.js';
 
@@ -26,16 +28,23 @@ const PLATFORM_PACKAGES = /^(?:java|javax|jdk)\./;
  * `javax.` and `jdk.`; an on-demand import of a package that no file
  * declares is one too. A type missing from a package that the repository
  * declares is unresolved (a generated class). References within a package
- * need no import and get no edge.
+ * need no import and get no edge. A type no Java file declares may be a
+ * Kotlin one (mixed builds): the Kotlin file of the package that declares
+ * `C` at its top level, or, for `CKt` (the class holding a Kotlin file's
+ * top-level functions), the file `C.kt` of the package; `import a.b.*;`
+ * takes the package's Kotlin files too.
  */
 export class JavaImportResolver implements LanguageImportResolver {
   /** Package → files whose imports named it (resolved again when the package's files change). */
   private readonly importersOf = new Map<string, Set<string>>();
 
-  private constructor(private readonly packages: JavaPackages) {}
+  private constructor(
+    private readonly packages: JavaPackages,
+    private readonly kotlin: DeclaredNames,
+  ) {}
 
   static discover(root: string, repository: RepositoryFiles): JavaImportResolver {
-    return new JavaImportResolver(JavaPackages.discover(root, repository));
+    return new JavaImportResolver(JavaPackages.discover(root, repository), discoverKotlinPackages(root, repository));
   }
 
   resolves(file: string): boolean {
@@ -54,8 +63,7 @@ export class JavaImportResolver implements LanguageImportResolver {
     if (onDemand && !isStatic) {
       this.note(name, file);
       const seesTests = TEST_SOURCE.test(file);
-      const files = [...(this.packages.directoriesOf(name)?.values() ?? [])]
-        .flatMap((set) => [...set])
+      const files = [...[...(this.packages.directoriesOf(name)?.values() ?? [])].flatMap((set) => [...set]), ...(this.kotlin.filesOf(name) ?? [])]
         .filter((path) => seesTests || !TEST_SOURCE.test(path))
         .sort();
       if (files.length > 0) return files.map((path) => ({ specifier, target: { kind: 'file', path } }));
@@ -66,9 +74,13 @@ export class JavaImportResolver implements LanguageImportResolver {
       const packageName = segments.slice(0, length).join('.');
       this.note(packageName, file);
       const directories = this.packages.directoriesOf(packageName);
-      if (!directories) continue;
+      const kotlinFiles = this.kotlin.filesOf(packageName);
+      if (!directories && !kotlinFiles) continue;
       declared ??= packageName;
-      const found = nearest(file, directories, `${segments[length]}.java`, TEST_SOURCE.test(file));
+      const seesTests = TEST_SOURCE.test(file);
+      const found =
+        (directories && nearest(file, directories, `${segments[length]}.java`, seesTests)) ??
+        (kotlinFiles && this.kotlinFileOf(kotlinFiles, segments[length]!, seesTests));
       if (found !== undefined) return [{ specifier, target: { kind: 'file', path: found } }];
     }
     return [{ specifier, target: this.outside(segments, segments.join('.'), declared) }];
@@ -84,9 +96,22 @@ export class JavaImportResolver implements LanguageImportResolver {
 
   afterChange(changedPaths: readonly string[], repository: RepositoryFiles): 'all' | string[] {
     const changed = this.packages.update(changedPaths, repository);
+    for (const name of this.kotlin.update(changedPaths, repository)) changed.add(name);
     const again = new Set<string>();
     for (const name of changed) for (const importer of this.importersOf.get(name) ?? []) again.add(importer);
     return [...again];
+  }
+
+  /** The Kotlin file (of a package's `files`) that declares type `name` at its top level, or whose facade class `name` is (`UtilKt`: `Util.kt`); the first in path order. */
+  private kotlinFileOf(files: ReadonlySet<string>, name: string, seesTests: boolean): string | undefined {
+    const facade = name.endsWith('Kt') ? `${name.slice(0, -2)}.kt` : undefined;
+    let found: string | undefined;
+    for (const candidate of files) {
+      if (!seesTests && TEST_SOURCE.test(candidate)) continue;
+      const matches = this.kotlin.declares(candidate, name) || (facade !== undefined && (candidate === facade || candidate.endsWith(`/${facade}`)));
+      if (matches && (found === undefined || candidate < found)) found = candidate;
+    }
+    return found;
   }
 
   /** Records that `file` looked `name` up, so that a change of its files resolves `file` again. */
