@@ -96,7 +96,7 @@ export interface GraphNode {
   /**
    * Cyclomatic complexity, where the indexer measures it (files and symbols
    * of the languages it parses with tree-sitter: Python, Go, Rust, Java,
-   * Kotlin, C#, Ruby, C, C++): a function's own; a class's or file's the sum
+   * Kotlin, C#, Ruby, PHP, C, C++): a function's own; a class's or file's the sum
    * over the functions inside it. TypeScript and JavaScript are measured by
    * the complexity plugin instead.
    */

@@ -115,7 +115,7 @@ export default definePlugin({
       name: 'Cyclomatic Complexity',
       type: 'size',
       description:
-        "Size by cyclomatic complexity as ESLint's complexity rule counts it (TypeScript, JavaScript) or as the indexer measures it (McCabe's count: Python, Go, Rust, Java, Kotlin, C#, Ruby, C, C++): per function; files add up their functions, directories their files.",
+        "Size by cyclomatic complexity as ESLint's complexity rule counts it (TypeScript, JavaScript) or as the indexer measures it (McCabe's count: Python, Go, Rust, Java, Kotlin, C#, Ruby, PHP, C, C++): per function; files add up their functions, directories their files.",
       legend: CYCLOMATIC_LEGEND,
     },
     {

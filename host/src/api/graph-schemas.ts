@@ -34,7 +34,7 @@ export const GraphNodeSchema = Type.Object({
   language: Type.Optional(
     Type.String({
       description:
-        "A file's language, by GitHub Linguist's names in lower case, from its extension or name (`typescript`, `tsx`, `javascript`, `python`, `go`, `rust`, `java`, `kotlin`, `c#`, `ruby`, `php`, `c`, `c++`, `json`, `markdown`, ...; a `.h` file is `c` unless its text is C++). Files of the first twelve are parsed: imports, symbols and, but for TypeScript, JavaScript and PHP, `cyclomatic` and `cognitive`; files of any other language are nodes without edges.",
+        "A file's language, by GitHub Linguist's names in lower case, from its extension or name (`typescript`, `tsx`, `javascript`, `python`, `go`, `rust`, `java`, `kotlin`, `c#`, `ruby`, `php`, `c`, `c++`, `json`, `markdown`, ...; a `.h` file is `c` unless its text is C++). Files of the first twelve are parsed: imports, symbols and, but for TypeScript and JavaScript (which the complexity plugin measures), `cyclomatic` and `cognitive`; files of any other language are nodes without edges.",
     }),
   ),
   bytes: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -44,7 +44,7 @@ export const GraphNodeSchema = Type.Object({
     Type.Integer({
       minimum: 0,
       description:
-        "Cyclomatic complexity where the indexer measures it (files and symbols of Python, Go, Rust, Java, Kotlin, C#, Ruby, C and C++): a function's own, a class's or file's the sum over its functions.",
+        "Cyclomatic complexity where the indexer measures it (files and symbols of Python, Go, Rust, Java, Kotlin, C#, Ruby, PHP, C and C++): a function's own, a class's or file's the sum over its functions.",
     }),
   ),
   cognitive: Type.Optional(Type.Integer({ minimum: 0, description: 'Cognitive complexity where the indexer measures it (as `cyclomatic`).' })),
