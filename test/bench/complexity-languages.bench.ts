@@ -1,6 +1,6 @@
 /**
  * The cyclomatic figures of the tree-sitter languages' functions (Python,
- * Go, Rust, Java, Kotlin, C#, Ruby, C, C++) against lizard's, on real
+ * Go, Rust, Java, Kotlin, C#, Ruby, PHP, C, C++) against lizard's, on real
  * repositories fetched for the purpose (never committed), in the same run.
  * Lizard (terryyin/lizard) is pure Python and token-based; it runs from a
  * checkout of it (never committed either) through `lizard-reference.py`,
@@ -46,7 +46,7 @@ const REFERENCE = fileURLToPath(new URL('./lizard-reference.py', import.meta.url
 const SAMPLES = 4;
 
 /** Rule table parts that count toward the cyclomatic figure. */
-type CountingRules = Pick<ComplexityRules, 'ifs' | 'elseIfs' | 'elses' | 'branches' | 'decisions' | 'cases' | 'logical'>;
+type CountingRules = Pick<ComplexityRules, 'ifs' | 'elseIfs' | 'elses' | 'branches' | 'decisions' | 'cases' | 'logical' | 'logicalAssignments'>;
 
 /** One class of a language: what lizard counts for it and what Strata counts. */
 interface DifferenceClass {
@@ -200,6 +200,27 @@ const LANGUAGES: Record<string, LanguageSpec> = {
       { name: '`&&`, `||`, `and`, `or`', lizard: ['&&', '||', 'and', 'or'], strata: LOGICAL(['binary'], ['&&', '||', 'and', 'or']) },
     ],
   },
+  php: {
+    label: 'PHP',
+    grammar: { packageName: 'tree-sitter-php', wasmFile: 'tree-sitter-php.wasm' },
+    functions: ['function_definition', 'method_declaration'],
+    closures: ['anonymous_function', 'arrow_function'],
+    classes: [
+      { name: '`if` (and `else if`)', lizard: ['if'], strata: IFS(['if_statement'], [], ['else_clause']) },
+      { name: '`elseif`', lizard: ['elseif'], strata: { elseIfs: ['else_if_clause'] } },
+      { name: '`for`', lizard: ['for'], strata: BRANCHES('for_statement') },
+      { name: '`foreach`', lizard: ['foreach'], strata: BRANCHES('foreach_statement') },
+      { name: '`while` (and `do` … `while`)', lizard: ['while'], strata: BRANCHES('while_statement', 'do_statement') },
+      { name: '`catch`', lizard: ['catch'], strata: BRANCHES('catch_clause') },
+      { name: '`case`', lizard: ['case'], strata: { cases: ['case_statement'] } },
+      { name: '`match` (lizard: 1 a match; Strata: 1 an arm but `default`)', lizard: ['match'], strata: { cases: ['match_conditional_expression'] } },
+      { name: '`?` (conditional expression; lizard: not `?:`)', lizard: ['?'], strata: BRANCHES('conditional_expression') },
+      { name: '`&&`, `||`', lizard: ['&&', '||'], strata: LOGICAL(['binary_expression'], ['&&', '||']) },
+      { name: '`and`, `or`', lizard: [], strata: LOGICAL(['binary_expression'], ['and', 'or']) },
+      { name: '`??`', lizard: [], strata: LOGICAL(['binary_expression'], ['??']) },
+      { name: '`??=`', lizard: [], strata: { logicalAssignments: { types: ['augmented_assignment_expression'], operators: ['??='] } } },
+    ],
+  },
   c: cFamily('C', { packageName: 'tree-sitter-c', wasmFile: 'tree-sitter-c.wasm' }),
   cpp: cFamily('C++', { packageName: 'tree-sitter-cpp', wasmFile: 'tree-sitter-cpp.wasm' }),
 };
@@ -243,6 +264,8 @@ function languageOf(file: string, text: () => string): string | undefined {
       return 'csharp';
     case 'rb':
       return 'ruby';
+    case 'php':
+      return 'php';
     case 'c':
       return 'c';
     case 'h':
@@ -339,6 +362,10 @@ function classRules(key: string, language: Language): ReturnType<typeof compileC
       decisions: names((part) => part.decisions),
       cases: names((part) => part.cases),
       logical: { types: names((part) => part.logical?.types), operators: names((part) => part.logical?.operators) },
+      logicalAssignments: {
+        types: names((part) => part.logicalAssignments?.types),
+        operators: names((part) => part.logicalAssignments?.operators),
+      },
     };
   };
   found = [...spec.classes.map((cls) => table([cls.strata])), table(spec.classes.map((cls) => cls.strata))].map((rules) =>
