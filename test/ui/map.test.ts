@@ -111,6 +111,24 @@ t.test('search finds a node by a fuzzy name, with the keyboard, and the node pan
   t.same(watched.problems, [], 'no console error');
 });
 
+t.test('the node panel shows the complexity the indexer measured (a Python function, its file)', async (t) => {
+  // total: 1 + for + if = 3; cognitive: for 1, if (nesting 1) 2 = 3.
+  const repo = await makeRepo(t, { 'app/calc.py': 'def total(xs):\n    s = 0\n    for x in xs:\n        if x > 0:\n            s += x\n    return s\n' });
+  const server = await startTestServer(t, repo);
+  const watched = await openPage(browser);
+  await openUi(watched, `${server.url}/#node=${encodeURIComponent('sym:app/calc.py#total')}`);
+  const panel = watched.page.getByRole('complementary', { name: 'Node' });
+  await panel.getByRole('heading', { name: 'total' }).waitFor();
+  const facts = await panel
+    .locator('dl.facts')
+    .evaluate((list) => Object.fromEntries([...list.querySelectorAll('dt')].map((term) => [term.textContent, term.nextElementSibling?.textContent])));
+  t.match(facts, { 'Cyclomatic complexity': '3', 'Cognitive complexity': '3', 'Lines of code': '6' });
+  await panel.getByRole('button', { name: 'Parent' }).click();
+  await panel.getByRole('heading', { name: 'calc.py' }).waitFor();
+  t.match(await panel.textContent(), /Cyclomatic complexity3/, 'the file: the sum over its functions');
+  t.same(watched.problems, [], 'no console error');
+});
+
 t.test('clicking a node on the map selects it and highlights its neighbours; a copied link shows the same view', async (t) => {
   const server = sample;
   const watched = await openPage(browser);

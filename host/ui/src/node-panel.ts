@@ -93,6 +93,8 @@ export class NodePanel {
       ['Lines of code', node.loc],
       ['Bytes', node.bytes],
       ['Files below', node.files],
+      ['Cyclomatic complexity', node.cyclomatic],
+      ['Cognitive complexity', node.cognitive],
       ['Lines in file', node.startLine !== undefined ? `${node.startLine}–${node.endLine ?? node.startLine}` : undefined],
       ['Exported', node.exported === undefined ? undefined : node.exported ? 'yes' : 'no'],
       ['Problem', node.error],
