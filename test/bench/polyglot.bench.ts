@@ -585,7 +585,7 @@ function benchPhp(repository: string, graph: StrataGraph): string {
     missing.set(prefix, (missing.get(prefix) ?? 0) + 1);
   }
   console.log(
-    `  reference: ${reference.outside} names are PHP's own (or lead outside the repository), ${reference.missing.length} are found nowhere (dependencies not installed: ${[
+    `  reference: ${reference.outside} names are PHP's own (or lead outside the repository), ${reference.missing.length} are found nowhere (not installed, or no such file: ${[
       ...missing,
     ]
       .sort((a, b) => b[1] - a[1])
