@@ -6,7 +6,8 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
-import { type FileFacts, type FileSignature, isRacy, signatureHolds } from './file-reader.js';
+import type { FileFacts, FileSignature } from './file-reader.js';
+import { holds } from './saved-graph-check.js';
 
 /** The cache's file in the data directory. */
 export const FILE_FACTS_CACHE_FILE = 'file-facts.json';
@@ -87,7 +88,7 @@ export class FileFactsCache {
       const file = files[i]!;
       const entry = this.entries.get(file);
       if (!entry) continue;
-      if (signatureHolds(path.join(this.config.repositoryRoot, file), entry.signature)) {
+      if (holds(path.join(this.config.repositoryRoot, file), entry.signature)) {
         cached[i] = { path: file, signature: entry.signature, ...entry.facts };
       }
     }
@@ -105,6 +106,8 @@ export class FileFactsCache {
    */
   async save(facts: readonly FileFacts[], buildStartedAt: number): Promise<string | undefined> {
     if (!this.config.index.cache || this.key === undefined) return undefined;
+    // Loaded by the build that made the facts (the parsers come with it).
+    const { isRacy } = await import('./file-reader.js');
     const temporary = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     let output: FileHandle | undefined;
     try {

@@ -6,16 +6,53 @@ import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-grap
 import type { BuildProgress, GraphRefresh, GraphSource } from '../graph/graph-source.js';
 import { Logger } from '../logging/logger.js';
 import { FileFactsCache } from './file-facts-cache.js';
-import { type FileFacts, isRacy, signatureHolds } from './file-reader.js';
-import { FileReaderPool, type GrowingFileList } from './file-reader-pool.js';
-import { ImportResolver } from './import-resolver.js';
-import { discoverLanguageResolvers } from './language-import-resolvers.js';
-import { RepositoryGraphModel, specifierStem } from './repository-graph-model.js';
-import { type RepositoryListing, RepositoryWalker } from './repository-walker.js';
+import type { FileFacts } from './file-reader.js';
+import type { FileReaderPool, GrowingFileList } from './file-reader-pool.js';
+import type { ImportResolver } from './import-resolver.js';
+import type { RepositoryGraphModel } from './repository-graph-model.js';
+import type { RepositoryListing, RepositoryWalker } from './repository-walker.js';
 import { type BuildSources, type GraphParts, SavedGraph, savedText } from './saved-graph.js';
-import { sourceAnalyzerFor } from './source-analyzers.js';
 import { TrackedFiles } from './tracked-files.js';
-import { WorkspacePackages } from './workspace-packages.js';
+
+/**
+ * The modules of a full build, loaded by the first one: a start that serves
+ * the saved graph needs none of them (the parsers' native bindings, the
+ * resolvers), and loading them was a good part of its time.
+ */
+async function loadBuildModules() {
+  const [fileReader, fileReaderPool, importResolver, languageResolvers, graphModel, walker, sourceAnalyzers, workspacePackages] = await Promise.all([
+    import('./file-reader.js'),
+    import('./file-reader-pool.js'),
+    import('./import-resolver.js'),
+    import('./language-import-resolvers.js'),
+    import('./repository-graph-model.js'),
+    import('./repository-walker.js'),
+    import('./source-analyzers.js'),
+    import('./workspace-packages.js'),
+  ]);
+  return {
+    isRacy: fileReader.isRacy,
+    signatureHolds: fileReader.signatureHolds,
+    FileReaderPool: fileReaderPool.FileReaderPool,
+    ImportResolver: importResolver.ImportResolver,
+    discoverLanguageResolvers: languageResolvers.discoverLanguageResolvers,
+    RepositoryGraphModel: graphModel.RepositoryGraphModel,
+    specifierStem: graphModel.specifierStem,
+    RepositoryWalker: walker.RepositoryWalker,
+    sourceAnalyzerFor: sourceAnalyzers.sourceAnalyzerFor,
+    WorkspacePackages: workspacePackages.WorkspacePackages,
+  };
+}
+
+type BuildModules = Awaited<ReturnType<typeof loadBuildModules>>;
+let buildModulesLoading: Promise<BuildModules> | undefined;
+/** Set once `buildModulesLoading` is done: what the functions below a build use. */
+let m: BuildModules;
+
+function buildModules(): Promise<BuildModules> {
+  buildModulesLoading ??= loadBuildModules().then((loaded) => (m = loaded));
+  return buildModulesLoading;
+}
 
 /** Files whose change alters how every import resolves. */
 const RESOLUTION_FILES = /(^|\/)(tsconfig(\.[\w-]+)?\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
@@ -46,7 +83,8 @@ interface IndexState {
 @injectable()
 export class RepositoryIndexer implements GraphSource {
   private state: IndexState | undefined;
-  private readonly pool: FileReaderPool;
+  /** Made by the first full build. */
+  private poolMade: FileReaderPool | undefined;
   /** The facts cache being written after a build, awaited by `close`. */
   private cacheWrite: Promise<void> | undefined;
   /** How many files' facts the last full build took from the cache. */
@@ -67,7 +105,6 @@ export class RepositoryIndexer implements GraphSource {
     @inject(Logger) private readonly logger: Logger,
     @inject(FileFactsCache) private readonly factsCache: FileFactsCache,
   ) {
-    this.pool = new FileReaderPool(config.repositoryRoot, config.index.maxFileBytes);
     this.savedGraph = new SavedGraph(config, factsCache);
   }
 
@@ -110,6 +147,7 @@ export class RepositoryIndexer implements GraphSource {
   /** Lists, reads (or takes from the facts cache) and resolves the whole repository; `saveGraph`: and saves the graph. */
   private async buildAll(onProgress: (progress: BuildProgress) => void = () => {}, saveGraph = true): Promise<CodeGraph> {
     const started = performance.now();
+    const { ImportResolver, RepositoryGraphModel, RepositoryWalker, WorkspacePackages, discoverLanguageResolvers } = await buildModules();
     const startedAt = Date.now();
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
@@ -217,6 +255,7 @@ export class RepositoryIndexer implements GraphSource {
       return { kind: 'rebuilt', graph: await this.buildAll() };
     }
     const { tracked, walker, resolver, model } = this.state;
+    const { WorkspacePackages } = await buildModules();
     // What git tracks is listed whatever the ignore rules say; the watcher does not see git's index (under .git), so
     // files that came into it or left it since (`git add -f`, `git rm --cached`) are looked at with the changes.
     for (const file of await tracked.reread()) {
@@ -361,6 +400,7 @@ export class RepositoryIndexer implements GraphSource {
     // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
     // every few milliseconds. A walker of its own: ignore rules, and git's index, as they are now.
     const turn = eventLoopTurns();
+    const { RepositoryWalker } = await buildModules();
     const walk = new RepositoryWalker(root, [this.config.dataDir], await TrackedFiles.read(root)).walkInSteps();
     while (walk.step()) await turn();
     const { listing } = walk;
@@ -384,7 +424,7 @@ export class RepositoryIndexer implements GraphSource {
       await this.modelMaking?.catch(() => {});
       await this.cacheWrite;
     } finally {
-      await this.pool.close();
+      await this.poolMade?.close();
     }
   }
 
@@ -425,6 +465,12 @@ export class RepositoryIndexer implements GraphSource {
     }
   }
 
+  /** The reading threads (the build modules are loaded first). */
+  private get pool(): FileReaderPool {
+    this.poolMade ??= new m.FileReaderPool(this.config.repositoryRoot, this.config.index.maxFileBytes);
+    return this.poolMade;
+  }
+
   private buildInfo(model: RepositoryGraphModel, started: number): GraphBuildInfo {
     return {
       repository: path.basename(this.config.repositoryRoot),
@@ -455,7 +501,7 @@ function normalize(p: string): string {
 /** Names an import of a new file could end with: its stem, and its directory's name for an index file (or a Python package's `__init__`). */
 function stemsOf(file: string): string[] {
   const segments = file.split('/');
-  const stem = specifierStem(segments.at(-1)!);
+  const stem = m.specifierStem(segments.at(-1)!);
   return (stem === 'index' || stem === '__init__') && segments.length > 1 ? [stem, segments.at(-2)!] : [stem];
 }
 
@@ -463,7 +509,7 @@ function stemsOf(file: string): string[] {
 function sampleSources(files: readonly string[]): string[] {
   const samples = new Map<unknown, string>();
   for (const file of files) {
-    const analyzer = sourceAnalyzerFor(file.slice(file.lastIndexOf('/') + 1));
+    const analyzer = m.sourceAnalyzerFor(file.slice(file.lastIndexOf('/') + 1));
     if (analyzer && !samples.has(analyzer)) samples.set(analyzer, file);
   }
   return [...samples.values()];
@@ -490,7 +536,7 @@ function changedFilesOf(files: readonly string[], model: RepositoryGraphModel, r
   const changed: string[] = [];
   for (const file of files) {
     const signature = model.signatureOf(file);
-    if (!signature || isRacy(signature, now) || !signatureHolds(path.join(root, file), signature)) changed.push(file);
+    if (!signature || m.isRacy(signature, now) || !m.signatureHolds(path.join(root, file), signature)) changed.push(file);
   }
   return changed;
 }

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import type { GraphEdge, GraphNode } from '@strata/sdk';
 import { startThread } from '../concurrency/start-thread.js';
 import type { StrataConfig } from '../config/strata-config.js';
@@ -10,8 +9,8 @@ import type { SkippedEntry, UnresolvedImport } from '../graph/code-graph.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
 import { COMPILATION_DATABASES } from './c-include-directories.js';
 import { FILE_FACTS_CACHE_FILE, type FileFactsCache } from './file-facts-cache.js';
-import { type FileFacts, isRacy } from './file-reader.js';
-import { type CheckRequest, checkListing, holds, type ListingCheck, type SavedHeader, signatureOf } from './saved-graph-check.js';
+import type { FileFacts, FileSignature } from './file-reader.js';
+import { checkListing, type HelpRequest, holds, type SavedHeader, SHARED_SLOTS, signatureOf } from './saved-graph-check.js';
 import { TrackedFiles } from './tracked-files.js';
 
 /** The saved graph's files in the data directory: the graph, and what it was made by and from (read first, on a thread of its own). */
@@ -19,9 +18,9 @@ export const SAVED_GRAPH_FILE = 'graph.json';
 export const SAVED_GRAPH_CHECK_FILE = 'graph-check.json';
 
 /** Raised when what the files hold, or how they are checked, changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
-/** A header this long or longer (about 1,000 files) is checked on a thread of its own while the graph is parsed; a shorter one on this thread, after. */
+/** A header this long or longer (about 1,000 files) has a helper thread start its check while the graph is parsed; a shorter one is checked on this thread alone. */
 const THREAD_CHECK_BYTES = 150_000;
 
 /** What a build gave, as served: the graph and the diagnostics of its build info. */
@@ -90,29 +89,25 @@ export class SavedGraph {
    */
   async load(): Promise<HeldGraph | undefined> {
     if (!this.config.index.cache) return undefined;
-    const request: CheckRequest = { headerFile: this.checkFile, prefix: this.config.repositoryRoot + path.sep };
-    let size: number;
+    const prefix = this.config.repositoryRoot + path.sep;
     try {
-      size = statSync(request.headerFile).size;
-    } catch {
-      return undefined;
-    }
-    const onThread = size >= THREAD_CHECK_BYTES ? checkOnThread(request) : undefined;
-    try {
+      const headerText = readFileSync(this.checkFile, 'utf8');
+      const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
+      // A helper thread starts on the stats while this one reads and parses the graph, then joins it.
+      if (headerText.length >= THREAD_CHECK_BYTES) startHelper({ headerText, prefix, shared: shared.buffer as SharedArrayBuffer });
       const content = readFileSync(this.graphFile, 'utf8');
       const newline = content.indexOf('\n');
       if (newline === -1) return undefined;
       const text = content.slice(newline + 1);
       const key = this.key();
-      const parts = JSON.parse(text) as GraphParts;
-      const check = onThread ? await onThread : checkListing(request);
-      if (!check?.listingHolds) return undefined;
-      const { header } = check;
+      const parts = decodeGraph(text);
+      const header = JSON.parse(headerText) as SavedHeader;
       if (header.format !== FORMAT || header.token !== content.slice(0, newline) || header.key !== key) return undefined;
+      if (!checkListing(header, prefix, shared)) return undefined;
       for (const [other, signature] of header.others) if (!holds(other, signature)) return undefined;
       if (!holds(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE), header.factsFile)) return undefined;
       if (header.tracked && !(await trackedHold(this.config.repositoryRoot, header.tracked))) return undefined;
-      return { parts, text, fileCount: check.fileCount };
+      return { parts, text, fileCount: header.fileCount };
     } catch {
       return undefined;
     }
@@ -127,7 +122,9 @@ export class SavedGraph {
   async save(parts: GraphParts, sources: BuildSources, buildStartedAt: number): Promise<string | undefined> {
     if (!this.config.index.cache) return undefined;
     try {
-      const header = headerOf(this.config.repositoryRoot, this.key(), sources, buildStartedAt);
+      // Loaded by the build that made the graph (the parsers come with it).
+      const { isRacy } = await import('./file-reader.js');
+      const header = headerOf(this.config.repositoryRoot, this.key(), sources, buildStartedAt, isRacy);
       if (!header) {
         rmSync(this.checkFile, { force: true });
         rmSync(this.graphFile, { force: true });
@@ -159,33 +156,97 @@ const GRAPH_MODULES = ['../graph/node-ids.js', '../graph/code-graph.js'];
 /** What ancestors of the repository may hold that the JavaScript resolver reads (a package, a tsconfig, installed packages) or that makes it a work tree. */
 const ANCESTOR_ENTRIES = ['node_modules', 'package.json', 'tsconfig.json', 'jsconfig.json', '.git'];
 
-/** The graph's JSON as saved, and as compared with a graph made later. */
+/** The id prefix of the node kinds whose id is the prefix and the path (`node-ids.ts`). */
+const PATH_ID_PREFIXES: Readonly<Record<string, string>> = { directory: 'dir:', file: 'file:', package: 'pkg:' };
+
+/** An edge whose id is `kind:source->target` between two nodes of the graph: [source, target] for `contains`, else [source, target, kind, its other fields]. */
+type SavedEdge = [source: number, target: number] | [source: number, target: number, kind: string, rest?: Record<string, unknown>];
+
+/**
+ * The graph's JSON as saved, and as compared with a graph made later: what
+ * can be made again from the rest is left out, which makes it less than
+ * half as long and quicker to parse (and to collect after). A node's id
+ * when it is its kind's prefix and its path, a node's parent and an edge's
+ * ends as the index of their node, an edge's id. Each is left out only when
+ * what it would be made from gives it exactly, so `decodeGraph` gives the
+ * same graph, fields in the same order.
+ */
 export function savedText(parts: GraphParts): string {
-  return JSON.stringify({
-    nodes: parts.nodes,
-    edges: parts.edges,
-    skipped: parts.skipped,
-    unresolvedCount: parts.unresolvedCount,
-    unresolved: parts.unresolved,
+  const indexes = new Map<string, number>();
+  for (let i = 0; i < parts.nodes.length; i++) indexes.set(parts.nodes[i]!.id, i);
+  const nodes = parts.nodes.map((node) => {
+    const { id, ...rest } = node as GraphNode & { parent?: unknown };
+    // A derivable id stays as 0, so that the parsed object has its fields in their order and takes the id in place.
+    const out: Record<string, unknown> = { id: Object.keys(node)[0] === 'id' && id === PATH_ID_PREFIXES[node.kind] + node.path ? 0 : id, ...rest };
+    const parent = typeof rest.parent === 'string' ? indexes.get(rest.parent) : undefined;
+    if (parent !== undefined) out.parent = parent;
+    return out;
   });
+  const edges = parts.edges.map((edge): SavedEdge | GraphEdge => {
+    const { id, source, target, kind, ...rest } = edge;
+    const from = indexes.get(source);
+    const to = indexes.get(target);
+    const keys = Object.keys(edge);
+    if (
+      from === undefined ||
+      to === undefined ||
+      id !== `${kind}:${source}->${target}` ||
+      keys[0] !== 'id' ||
+      keys[1] !== 'source' ||
+      keys[2] !== 'target' ||
+      keys[3] !== 'kind'
+    )
+      return edge;
+    if (keys.length === 4) return kind === 'contains' ? [from, to] : [from, to, kind];
+    return [from, to, kind, rest];
+  });
+  return JSON.stringify({ nodes, edges, skipped: parts.skipped, unresolvedCount: parts.unresolvedCount, unresolved: parts.unresolved });
+}
+
+/** The graph `savedText` wrote. */
+function decodeGraph(text: string): GraphParts {
+  const saved = JSON.parse(text) as Omit<GraphParts, 'nodes' | 'edges'> & { nodes: Array<Record<string, unknown>>; edges: Array<SavedEdge | GraphEdge> };
+  // In place: a new object per node was as much again to collect.
+  const nodes = saved.nodes;
+  for (const node of nodes) if (node.id === 0) node.id = PATH_ID_PREFIXES[node.kind as string]! + (node.path as string);
+  const ids = nodes.map((node) => node.id as string);
+  for (const node of nodes) if (typeof node.parent === 'number') node.parent = ids[node.parent];
+  const edges = saved.edges.map((edge): GraphEdge => {
+    if (!Array.isArray(edge)) return edge;
+    const source = ids[edge[0]]!;
+    const target = ids[edge[1]]!;
+    const kind = edge.length === 2 ? 'contains' : edge[2];
+    const made = { id: `${kind}:${source}->${target}`, source, target, kind };
+    return (edge.length === 4 ? { ...made, ...edge[3] } : made) as GraphEdge;
+  });
+  return { nodes: nodes as unknown as GraphNode[], edges, skipped: saved.skipped, unresolvedCount: saved.unresolvedCount, unresolved: saved.unresolved };
 }
 
 /** The header of a build's graph, or undefined when something it was made from changed shortly before the build or since. */
-function headerOf(root: string, key: string, sources: BuildSources, buildStartedAt: number): SavedHeader | undefined {
-  const files: SavedHeader['files'] = [];
+function headerOf(
+  root: string,
+  key: string,
+  sources: BuildSources,
+  buildStartedAt: number,
+  isRacy: (signature: FileSignature, moment: number) => boolean,
+): SavedHeader | undefined {
+  const paths: string[] = [];
+  const signatures: number[] = [];
   const listed = new Set<string>();
   for (const facts of sources.facts) {
     const { signature } = facts;
     // A file that could not be read may be readable later unchanged.
     if (!signature || isRacy(signature, buildStartedAt) || facts.error?.startsWith('unreadable')) return undefined;
-    files.push([facts.path, signature]);
+    paths.push(facts.path);
+    signatures.push(...signature);
     listed.add(facts.path);
   }
-  const directories: SavedHeader['directories'] = [];
+  const fileCount = paths.length;
   for (const directory of ['', ...sources.directories]) {
     const signature = signatureOf(path.join(root, directory));
     if (!signature || isRacy(signature, buildStartedAt)) return undefined;
-    directories.push([directory, signature]);
+    paths.push(directory);
+    signatures.push(...signature);
   }
   const others = new Set<string>([path.join(root, '.git', 'info', 'exclude'), ...COMPILATION_DATABASES.map((file) => path.join(root, file))]);
   for (const file of sources.ruleFiles) if (!listed.has(file)) others.add(path.join(root, file));
@@ -206,7 +267,17 @@ function headerOf(root: string, key: string, sources: BuildSources, buildStarted
   }
   const index = sources.tracked.indexState();
   const tracked = index && { indexFile: index.indexFile, signature: index.signature, hash: trackedHash(sources.tracked.paths()) };
-  return { format: FORMAT, token: randomBytes(12).toString('hex'), key, files, directories, others: checked, factsFile: null, tracked: tracked ?? null };
+  return {
+    format: FORMAT,
+    token: randomBytes(12).toString('hex'),
+    key,
+    paths,
+    signatures,
+    fileCount,
+    others: checked,
+    factsFile: null,
+    tracked: tracked ?? null,
+  };
 }
 
 /** Whether git's index lists the same paths: the same index file, or the same paths listed again. */
@@ -239,26 +310,14 @@ async function writeWhole(file: string, pieces: readonly string[]): Promise<void
   }
 }
 
-/** The listing checked on a thread of its own; on this one when no thread can be started. Never rejects. */
-function checkOnThread(request: CheckRequest): Promise<ListingCheck | undefined> {
-  const inline = (): ListingCheck | undefined => {
-    try {
-      return checkListing(request);
-    } catch {
-      return undefined;
-    }
-  };
-  return new Promise((resolve) => {
-    let thread: Worker;
-    try {
-      thread = startThread(new URL('./saved-graph-check.js', import.meta.url), { workerData: { savedGraphCheck: request } });
-    } catch {
-      resolve(inline());
-      return;
-    }
-    thread.once('message', (answer: ListingCheck | undefined) => resolve(answer));
-    thread.once('error', () => resolve(inline()));
-    // After the message, this changes nothing.
-    thread.once('exit', () => resolve(undefined));
-  });
+/** Starts a thread that helps check the listing; none when it cannot start (the caller checks it all). */
+function startHelper(request: HelpRequest): void {
+  try {
+    const helper = startThread(new URL('./saved-graph-check.js', import.meta.url), { workerData: { savedGraphCheck: request } });
+    helper.on('error', () => {});
+    // It must not keep the process alive, nor be waited for at exit.
+    helper.unref();
+  } catch {
+    // Not started.
+  }
 }
