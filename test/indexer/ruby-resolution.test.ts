@@ -85,6 +85,17 @@ const cases: RubyResolutionCase[] = [
     expect: { 'pkg:ruby:z': ['z'] },
   },
   {
+    name: 'autoload :Name, "feature" requires the feature along the load path (Rack\'s way); without a literal path it is nothing',
+    files: {
+      'lib/rack.rb':
+        "module Rack\n  autoload :Builder, 'rack/builder'\n  autoload(:Lint, 'rack/lint')\n  autoload :Gone, 'rack/gone'\n  autoload :Dynamic, path\nend\n",
+      'lib/rack/builder.rb': '',
+      'lib/rack/lint.rb': '',
+    },
+    from: 'lib/rack.rb',
+    expect: { 'file:lib/rack/builder.rb': ['rack/builder'], 'file:lib/rack/lint.rb': ['rack/lint'], 'pkg:ruby:rack': ['rack/gone'] },
+  },
+  {
     name: 'requires inside methods, blocks and conditionals count',
     files: {
       'main.rb': "def setup\n  require 'yaml'\nend\n\nif ENV['X']\n  require_relative 'extra'\nend\n\n[1].each { require 'csv' }\n",

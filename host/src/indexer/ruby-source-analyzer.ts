@@ -34,7 +34,8 @@ const RUBY_COMPLEXITY: ComplexityRules = {
  * `tree-sitter-ruby` package ships), loaded once per reading thread.
  * Imports: `require 'x'` (kind `require`, searched along the load path by
  * the resolver), `require_relative 'x'` (written `./x` when it does not
- * start with a dot: relative to the file's directory) and `load 'x.rb'`
+ * start with a dot: relative to the file's directory), `autoload :X,
+ * 'x'` (kind `require`: required when `X` is first used) and `load 'x.rb'`
  * (kind `dynamic`), each with a literal string without interpolation,
  * anywhere in the file (Ruby requires at run time, often inside methods).
  * Symbols: classes (`class`), modules (`type`: a namespace and mixin, not
@@ -121,6 +122,13 @@ function declarationsOf(root: Node, overTime: () => boolean): { imports: ImportR
                 const relative = method === 'require_relative' && !feature.startsWith('.') && !feature.startsWith('/');
                 imports.push({ specifier: relative ? `./${feature}` : feature, kind: method === 'load' ? 'dynamic' : 'require' });
               }
+              continue;
+            }
+            if (method === 'autoload') {
+              // `autoload :Name, 'feature'`: the feature is required when Name is first used.
+              const path = child.childForFieldName('arguments')?.namedChild(1);
+              const feature = path ? literal(path) : undefined;
+              if (feature !== undefined) imports.push({ specifier: feature, kind: 'require' });
               continue;
             }
             if (
