@@ -249,6 +249,28 @@ const cases: PhpResolutionCase[] = [
     expect: { 'pkg:php:guzzlehttp/guzzle': ['GuzzleHttp\\Client'] },
   },
   {
+    name: "without vendor/, a name its namespace ties to a required package is that package, even under the repository's own prefix",
+    files: {
+      'composer.json': composer({
+        name: 'guzzlehttp/guzzle',
+        require: { php: '^8.1', 'guzzlehttp/psr7': '^2.7', 'psr/http-message': '^2.0', 'symfony/console': '^7', 'monolog/monolog': '^3' },
+        'require-dev': { 'ext-curl': '*' },
+        autoload: { 'psr-4': { 'GuzzleHttp\\': 'src/' } },
+      }),
+      'src/Client.php':
+        '<?php\nuse GuzzleHttp\\Psr7\\Uri;\nuse Psr\\Http\\Message\\RequestInterface;\nuse Symfony\\Component\\Console\\Application;\nuse Monolog\\Logger;\nuse GuzzleHttp\\Missing;\nuse Other\\Thing;\n',
+    },
+    from: 'src/Client.php',
+    expect: {
+      'pkg:php:guzzlehttp/psr7': ['GuzzleHttp\\Psr7\\Uri'],
+      'pkg:php:psr/http-message': ['Psr\\Http\\Message\\RequestInterface'],
+      'pkg:php:symfony/console': ['Symfony\\Component\\Console\\Application'],
+      'pkg:php:monolog/monolog': ['Monolog\\Logger'],
+      'pkg:php:Other': ['Other\\Thing'],
+    },
+    unresolved: { 'GuzzleHttp\\Missing': /^no file for GuzzleHttp\\Missing: src\/Missing\.php \(psr-4 GuzzleHttp\\ in composer\.json\)$/ },
+  },
+  {
     name: "PHP's own classes, functions and constants are built-in package nodes, before any autoload rule",
     files: {
       'composer.json': composer({ autoload: { 'psr-4': { '': 'src/' } } }),

@@ -37,6 +37,8 @@ export class ComposerAutoload {
     private readonly files: ReadonlyMap<string, readonly string[]>,
     /** Installed packages' prefixes, the longest first, and the package that declares each (`monolog/monolog`). */
     readonly vendorPrefixes: ReadonlyArray<readonly [string, string]>,
+    /** The packages the manifests require (`require`, `require-dev`), by their names with only letters and digits, lower case (`guzzlehttp/psr7`). */
+    private readonly required: ReadonlyMap<string, string>,
   ) {}
 
   static discover(root: string, repository: RepositoryFiles): ComposerAutoload {
@@ -44,6 +46,7 @@ export class ComposerAutoload {
     const psr0: AutoloadRule[] = [];
     const files = new Map<string, string[]>();
     const vendor = new Map<string, string>();
+    const required = new Map<string, string>();
     const manifests = [...repository.filePaths()]
       .filter((file) => COMPOSER_MANIFEST.test(file) && !VENDORED.test(file))
       .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
@@ -76,6 +79,10 @@ export class ComposerAutoload {
           }
       }
       files.set(manifest, listed);
+      for (const section of [json.require, json['require-dev']]) {
+        if (!isObject(section)) continue;
+        for (const name of Object.keys(section)) if (name.includes('/')) required.set(comparable(name), name);
+      }
       const config = isObject(json.config) ? json.config : {};
       const vendorDir = typeof config['vendor-dir'] === 'string' ? config['vendor-dir'] : 'vendor';
       readVendor(path.join(root, directory, vendorDir), vendor);
@@ -87,6 +94,7 @@ export class ComposerAutoload {
       psr0.sort(byLength),
       files,
       [...vendor].sort((a, b) => b[0].length - a[0].length || a[0].localeCompare(b[0])),
+      required,
     );
   }
 
@@ -100,13 +108,40 @@ export class ComposerAutoload {
     return this.vendorPrefixes.find(([prefix]) => name.startsWith(prefix))?.[1];
   }
 
+  /**
+   * The required package a fully qualified name most likely belongs to,
+   * when nothing installed says (no `vendor/`): by Composer's naming habit,
+   * the package named after the namespace's first segment and the second,
+   * the second and third, or the third (`GuzzleHttp\Psr7\Uri`:
+   * guzzlehttp/psr7; `Psr\Http\Message\X`: psr/http-message;
+   * `Symfony\Component\Console\X`: symfony/console), or the first again
+   * (`Monolog\Logger`: monolog/monolog).
+   */
+  requiredPackageOf(name: string): string | undefined {
+    const segments = name.split('\\').slice(0, -1);
+    if (segments.length === 0 || this.required.size === 0) return undefined;
+    const vendor = comparable(segments[0]!);
+    const candidates = [segments[1], segments[1] !== undefined && segments[2] !== undefined ? segments[1] + segments[2] : undefined, segments[2], segments[0]];
+    for (const candidate of candidates) {
+      if (candidate === undefined) continue;
+      const found = this.required.get(`${vendor}/${comparable(candidate)}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
   equals(other: ComposerAutoload): boolean {
     return JSON.stringify(this.state()) === JSON.stringify(other.state());
   }
 
   private state(): unknown {
-    return [this.psr4, this.psr0, [...this.files], this.vendorPrefixes];
+    return [this.psr4, this.psr0, [...this.files], this.vendorPrefixes, [...this.required]];
   }
+}
+
+/** A package name or namespace segment with only its letters and digits, lower case (`http-message` and `HttpMessage` alike). */
+function comparable(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9/]/g, '');
 }
 
 /** Adds the prefixes of the packages installed in `vendorDirectory` (absolute), when there is one. */

@@ -25,10 +25,11 @@ const AUTOLOAD_FILES = /(?:^|\/)(?:composer\.json|installed\.json)$/;
  * then PSR-4 (the longest prefix first: `A\B\` → `src/` means
  * `src/C.php`) and PSR-0 (`A\B_C` → `<dir>/A/B/C.php`), then a directory
  * the name maps to (`use App\Models;` imports a namespace), then the
- * installed package whose prefix it has (`pkg:php:monolog/monolog`); a name
- * under one of the repository's own prefixes that has no file is
- * unresolved, and any other is a package node named by its first segment
- * (`pkg:php:Symfony`). `use function A\f` and `use const A\C` lead to the
+ * installed package whose prefix it has (`pkg:php:monolog/monolog`), or
+ * without a `vendor/`, the required package its namespace names
+ * (`GuzzleHttp\Psr7\Uri`: `pkg:php:guzzlehttp/psr7`); a name under one of
+ * the repository's own prefixes that has no file is unresolved, and any
+ * other is a package node named by its first segment (`pkg:php:Symfony`). `use function A\f` and `use const A\C` lead to the
  * autoload `files` of the manifests whose prefixes cover `A\` (Composer
  * does not autoload functions), else to a package as a class would; a
  * global function or constant (`use function strlen`) is PHP's
@@ -128,7 +129,7 @@ export class PhpImportResolver implements LanguageImportResolver {
       this.noteImporter(directory, file);
       if (repository.isDirectory(directory)) return { kind: 'directory', path: directory };
     }
-    const vendor = this.autoload.vendorPackageOf(name);
+    const vendor = this.autoload.vendorPackageOf(name) ?? this.autoload.requiredPackageOf(name);
     if (vendor) return { kind: 'package', name: `php:${vendor}`, builtin: false };
     const own = matched.find((rule) => rule.prefix !== '');
     if (own) return { kind: 'unresolved', reason: `no file for ${name}: ${tried.join(', ')} (${own.standard} ${own.prefix} in ${own.manifest})` };
@@ -145,7 +146,7 @@ export class PhpImportResolver implements LanguageImportResolver {
       const why = listed.length > 0 ? `no such file: ${listed.join(', ')}` : `${own.manifest} lists no autoload files`;
       return [{ kind: 'unresolved', reason: `${specifier}: Composer autoloads classes only, and ${why}` }];
     }
-    const vendor = this.autoload.vendorPackageOf(name);
+    const vendor = this.autoload.vendorPackageOf(name) ?? this.autoload.requiredPackageOf(name);
     return [{ kind: 'package', name: `php:${vendor ?? name.split('\\')[0]}`, builtin: false }];
   }
 
