@@ -9,26 +9,49 @@
  *
  *   npm run bench:live               (100k files)
  *   npm run bench:live -- 20000      (another size)
+ *   npm run bench:live -- --mixed    (100k files, half of them in ten other languages; one-file changes in each
+ *                                     language too, then each language's files per second from a cold index of
+ *                                     a repository of it alone: --per-language=3000 files, 0 for none;
+ *                                     --per-language-only for that part alone)
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateRepo } from './generate-repo.ts';
+import { generateMixedRepo, generateRepo, MIXED_LANGUAGES, type MixedLanguage, type MixedLanguageFiles } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FILES = Number(process.argv[2] ?? 100_000);
+const args = process.argv.slice(2);
+const FILES = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 100_000);
+/** Half of the files in the ten other languages of `generateMixedRepo`. */
+const MIXED = args.includes('--mixed');
+/** Files of each language's own repository, for its files per second (mixed only; 0: none). */
+const PER_LANGUAGE = Number(/^--per-language=(\d+)$/.exec(args.find((arg) => arg.startsWith('--per-language=')) ?? '')?.[1] ?? 3_000);
+const PER_LANGUAGE_ONLY = args.includes('--per-language-only');
+/** One-file changes in each other language: edit, add, delete. */
+const LANGUAGE_CHANGES = 3;
 const CHANGES = 7;
 /** The branch switch: files edited and deleted (and as many added as deleted). */
 const SWITCH_EDITS = 2_000;
 const SWITCH_DELETES = 500;
 
+if (PER_LANGUAGE_ONLY) {
+  process.stdout.write(`${perLanguageTable(PER_LANGUAGE)}\n`);
+  process.exit(0);
+}
+
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-live-'));
 try {
-  const generated = generateRepo(repo, Math.round((FILES * 21) / 20));
+  const mixed = MIXED ? generateMixedRepo(repo, FILES) : undefined;
+  const generated = mixed ?? generateRepo(repo, Math.round((FILES * 21) / 20));
   process.stderr.write(`generated ${generated.files} files in ${generated.directories} directories\n`);
+  if (mixed) {
+    for (const [language, written] of Object.entries(mixed.languages)) {
+      process.stderr.write(`  ${language}: ${written.files} files, ${(written.bytes / 1e6).toFixed(1)} MB\n`);
+    }
+  }
 
   // Files changed under two seconds before a build are not cached: wait, so that the warm run below can take them all.
   await new Promise((resolve) => setTimeout(resolve, 2_100));
@@ -39,8 +62,12 @@ try {
     return JSON.parse(run.stdout.trim().split('\n').pop()!);
   };
   const coldRun = indexOnce();
+  process.stderr.write(
+    `cold index: ${(coldRun.ms / 1000).toFixed(1)} s, peak RSS ${(coldRun.peakKb / 1024).toFixed(0)} MB, ${coldRun.nodes} nodes (load ${loadAverage()})\n`,
+  );
   // Warm: the same, with the cache the cold run wrote (what a restart of `strata serve` does).
   const warmRun = indexOnce();
+  process.stderr.write(`warm index: ${(warmRun.ms / 1000).toFixed(1)} s, peak RSS ${(warmRun.peakKb / 1024).toFixed(0)} MB (load ${loadAverage()})\n`);
 
   // Live: serve (the time to its URL, with the cache the runs above wrote), change one file at a time, read the
   // server's own timing of each update.
@@ -110,22 +137,65 @@ try {
         `change ${i} (${['edit', 'add', 'delete'][i % 3]}): update ${updates.at(-1)!.durationMs} ms, visible ${visibleMs.at(-1)!.toFixed(0)} ms\n`,
       );
     }
+    // The same in each other language of a mixed repository: edit its sample file (a function or class appended),
+    // add a copy of it beside it, delete that copy; from the write until the change is visible over HTTP.
+    const languageRows: string[][] = [];
+    for (const [language, written] of mixed ? (Object.entries(mixed.languages) as Array<[MixedLanguage, MixedLanguageFiles]>) : []) {
+      if ((language as string) === 'typescript') continue;
+      phase = `one-file changes in ${language}`;
+      const sample = written.sample;
+      const copy = `${path.posix.dirname(sample)}/added${path.posix.extname(sample)}`;
+      const languageUpdates: number[] = [];
+      const languageVisible: number[] = [];
+      for (let i = 0; i < LANGUAGE_CHANGES; i++) {
+        const seen = updates.length;
+        const name = `changed${i}`;
+        const t0 = performance.now();
+        if (i % 3 === 0) appendFileSync(path.join(repo, sample), written.declaration(name));
+        else if (i % 3 === 1) writeFileSync(path.join(repo, copy), `${readFileSync(path.join(repo, sample), 'utf8')}${written.declaration(`added${i}`)}`);
+        else unlinkSync(path.join(repo, copy));
+        const probe = `${url}/api/graph/nodes/${encodeURIComponent(`file:${i % 3 === 0 ? sample : copy}`)}`;
+        const wanted = i % 3 === 2 ? 404 : 200;
+        for (;;) {
+          const response = await fetch(probe);
+          const body = (await response.json()) as { data?: { outgoing?: Array<{ target: string }> } };
+          const done = response.status === wanted && (i % 3 !== 0 || body.data?.outgoing?.some((edge) => edge.target.toLowerCase().endsWith(name)));
+          if (done && updates.length > seen) break;
+          if (performance.now() - t0 > 20_000) throw new Error(`change ${i} of ${sample} not seen within 20 s`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        languageVisible.push(performance.now() - t0);
+        languageUpdates.push(updates.at(-1)!.durationMs);
+      }
+      process.stderr.write(
+        `${language} changes (edit, add, delete): update ${languageUpdates.join(', ')} ms, visible ${languageVisible.map((ms) => ms.toFixed(0)).join(', ')} ms\n`,
+      );
+      languageRows.push([
+        `one-file change in ${language} (${path.posix.extname(sample)}): update ms in the server / visible over HTTP ms (edit, add, delete)`,
+        `${languageUpdates.join(', ')} / ${languageVisible.map((ms) => ms.toFixed(0)).join(', ')}`,
+      ]);
+    }
+
     // Incremental placement (issue 22, point 4): with a layout saved for every node, each file added is placed next
     // to its directory and served before the change is announced (saved in the background). The server's own time
     // to place and to save (its log), and the time from the write until the node is served with a position.
+    // Not in a mixed repository: its layout of every node (about 470,000 with the other languages' symbols) is over
+    // the server's 16 MiB body limit.
     phase = 'placement';
-    const served = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string; parent?: string }> } };
-    const layout = savedLayout(served.data.nodes);
-    const saved = await fetch(`${url}/api/graph/layout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ positions: layout }),
-    });
-    if (!saved.ok) throw new Error(`saving a layout answered ${saved.status}: ${await saved.text()}`);
+    if (!mixed) {
+      const served = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string; parent?: string }> } };
+      const layout = savedLayout(served.data.nodes);
+      const saved = await fetch(`${url}/api/graph/layout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ positions: layout }),
+      });
+      if (!saved.ok) throw new Error(`saving a layout answered ${saved.status}: ${await saved.text()}`);
+    }
     const placeMs: number[] = [];
     const placedVisibleMs: number[] = [];
     const savesBefore = placedSaves.length;
-    for (let i = 0; i < CHANGES; i++) {
+    for (let i = 0; i < (mixed ? 0 : CHANGES); i++) {
       const seen = placements.length;
       const file = `pkg2/placed${i}.ts`;
       const t0 = performance.now();
@@ -148,7 +218,7 @@ try {
     // deletions and new files), then the time from the last write until the last of each kind is visible over HTTP,
     // and whether the graph has every one of them then.
     const sources = (readdirSync(repo, { recursive: true }) as string[]).filter((p) => p.endsWith('.ts') && p.includes('/')).sort();
-    const step = Math.floor(sources.length / (SWITCH_EDITS + SWITCH_DELETES));
+    const step = Math.max(1, Math.floor(sources.length / (SWITCH_EDITS + SWITCH_DELETES)));
     const picked = sources.filter((_, i) => i % step === 0).slice(0, SWITCH_EDITS + SWITCH_DELETES);
     const edited = picked.filter((_, i) => i % 5 !== 4);
     const deleted = picked.filter((_, i) => i % 5 === 4);
@@ -239,19 +309,24 @@ try {
         `${median(visibleMs).toFixed(0)} (includes the watcher's 50 ms and the server's 10 ms of event settling)`,
       ],
       ['full re-index / one-file update', `${(coldRun.ms / median(updateMs)).toFixed(0)}x`],
-      [
-        'a file added to a saved layout of every node: placed, in the server ms (median of 7; floor 100)',
-        `${median(placeMs)} (max ${Math.max(...placeMs)}; ${(median(placeMs) / 100).toFixed(2)} of the floor); saved in the background in ${placedSavesOf(savesBefore, savesBefore + CHANGES)} ms`,
-      ],
-      ['a file added to a saved layout: served with its position ms after the write (median of 7)', median(placedVisibleMs).toFixed(0)],
-      [
-        'branch switch and burst with the saved layout: nodes placed / placing ms (per update)',
-        placements
-          .slice(CHANGES)
-          .map((placement) => `${placement.placed} / ${placement.placeMs}`)
-          .join('; ') || 'none',
-      ],
-      ['branch switch and burst: the placed nodes saved in the background, ms per write', placedSavesOf(savesBefore + CHANGES, placedSaves.length)],
+      ...languageRows,
+      ...(mixed
+        ? []
+        : [
+            [
+              'a file added to a saved layout of every node: placed, in the server ms (median of 7; floor 100)',
+              `${median(placeMs)} (max ${Math.max(...placeMs)}; ${(median(placeMs) / 100).toFixed(2)} of the floor); saved in the background in ${placedSavesOf(savesBefore, savesBefore + CHANGES)} ms`,
+            ],
+            ['a file added to a saved layout: served with its position ms after the write (median of 7)', median(placedVisibleMs).toFixed(0)],
+            [
+              'branch switch and burst with the saved layout: nodes placed / placing ms (per update)',
+              placements
+                .slice(CHANGES)
+                .map((placement) => `${placement.placed} / ${placement.placeMs}`)
+                .join('; ') || 'none',
+            ],
+            ['branch switch and burst: the placed nodes saved in the background, ms per write', placedSavesOf(savesBefore + CHANGES, placedSaves.length)],
+          ]),
       ['`strata serve` start to its URL s (cache warm) / warm index', `${(serveStartMs / 1000).toFixed(1)} / ${(warmRun.ms / 1000).toFixed(1)}`],
       ['longest request wait in the 2 s after start ms', longestWaitMs.toFixed(0)],
       [
@@ -277,6 +352,7 @@ try {
       ],
     ];
     process.stdout.write(`${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}\n`);
+    if (mixed) process.stdout.write(`cold index peak RSS ${(coldRun.peakKb / 1024).toFixed(0)} MB; load at the end: ${loadAverage()}\n`);
   } catch (error) {
     process.stderr.write(`failed in: ${phase}\nthe server's last log lines:\n${lastLines.slice(-40).join('\n')}\n`);
     throw error;
@@ -285,6 +361,42 @@ try {
   }
 } finally {
   rmSync(repo, { recursive: true, force: true });
+}
+if (MIXED && PER_LANGUAGE > 0) process.stdout.write(`\n${perLanguageTable(PER_LANGUAGE)}\n`);
+
+/**
+ * Each language's files per second and MB per second: a repository of that language alone (`files` files, as
+ * `generateMixedRepo` writes them) indexed cold in a child process, the best of two runs (the machine is shared);
+ * the time of the `indexRepository` call, which includes listing, reading, parsing, resolving and writing the cache.
+ */
+function perLanguageTable(files: number): string {
+  const rows = ['| language | files | MB | cold index s (best of 2) | files/s | MB/s | peak RSS MB |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  for (const language of ['typescript', ...MIXED_LANGUAGES] as const) {
+    const root = mkdtempSync(path.join(tmpdir(), `strata-${language}-`));
+    try {
+      const written = generateMixedRepo(root, files, [language]).languages[language]!;
+      const runs = [0, 1].map(() => {
+        rmSync(path.join(root, '.strata'), { recursive: true, force: true });
+        const run = spawnSync(process.execPath, [path.join(here, 'cold-index-child.ts'), root], { cwd: path.resolve(here, '../..'), encoding: 'utf8' });
+        if (run.status !== 0) throw new Error(run.stderr);
+        return JSON.parse(run.stdout.trim().split('\n').pop()!) as { ms: number; peakKb: number };
+      });
+      const best = runs.reduce((a, b) => (a.ms <= b.ms ? a : b));
+      const seconds = best.ms / 1000;
+      rows.push(
+        `| ${language} | ${written.files} | ${(written.bytes / 1e6).toFixed(2)} | ${seconds.toFixed(2)} | ${(written.files / seconds).toFixed(0)} | ${(written.bytes / 1e6 / seconds).toFixed(2)} | ${(best.peakKb / 1024).toFixed(0)} |`,
+      );
+      process.stderr.write(`${rows.at(-1)} (runs ${runs.map((run) => (run.ms / 1000).toFixed(2)).join(', ')} s; load ${loadAverage()})\n`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  return rows.join('\n');
+}
+
+/** The 1-minute load average (the machine is shared). */
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 }
 
 /** A saved layout for every node: directories on a wide spiral, each other node a unit from its parent. */
