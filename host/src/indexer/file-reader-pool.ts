@@ -5,7 +5,7 @@ import type { FileFacts } from './file-reader.js';
 import { MAX_PARSED_NESTING, readFileFacts } from './file-reader.js';
 import { LanguageDetector } from './language-detector.js';
 import type { ReadRequest, ReadResponse } from './parse-worker.js';
-import { isParsedSource } from './source-analyzers.js';
+import { isParsedSource, loadAnalyzersOf, sourceAnalyzerFor } from './source-analyzers.js';
 
 /** Below this many files, starting threads costs more than it saves. */
 const INLINE_LIMIT = 300;
@@ -22,6 +22,22 @@ const OWN_BATCH = 64;
  * to 7,000 levels of parentheses there). Larger ones go to a reading thread.
  */
 const CALLING_THREAD_PARSE_BYTES = 2_000;
+
+/**
+ * Sources of parsers that do not recurse on the stack (tree-sitter's) up to
+ * this size are parsed on the calling thread too once it has nothing else
+ * to do in a large job, a few milliseconds at a time (`HELPING_SLICE_MS`);
+ * larger ones go back to a reading thread. At 0.5 to 2 MB/s a file this
+ * size takes 8 to 30 ms.
+ */
+const CALLING_THREAD_OTHER_PARSE_BYTES = 16 * 1024;
+/** How long the calling thread parses before it lets the threads' answers (and requests, in a server) in. */
+const HELPING_SLICE_MS = 8;
+
+/** Whether the calling thread may help parse files named `filename` (its parser does not recurse on the stack). */
+function parsedOffStack(filename: string): boolean {
+  return sourceAnalyzerFor(filename)?.recursesPerNestingLevel === false;
+}
 
 /**
  * Stack of the reading threads: room for `MAX_PARSED_NESTING` levels at
@@ -108,13 +124,24 @@ export class FileReaderPool {
     // The threads parse every source; this thread reads the other files (it only counts their lines) while it
     // resolves the imports of what the threads send. Measured on typescript-eslint (2,735 sources, 4,780 other
     // files): 570 ms, where this thread also parsing small sources took 645 (each parsing thread pays the JIT's
-    // warm-up); on 100,000 sources the same (it is busy resolving them).
+    // warm-up); on 100,000 sources the same (it is busy resolving them). Once it has read the other files it
+    // parses tree-sitter sources too, from the end of the list while the threads take from its start: they parse
+    // several times slower than oxc (0.5 to 2 MB/s), and this thread was idle for half of a mixed build.
     const sources: number[] = [];
+    /** Whether each source (by its place in `sources`) was taken, by a thread or this one. */
+    const taken: boolean[] = [];
+    /** Sources this thread took and left to the threads (too large to parse here). */
+    const returned: number[] = [];
     const others: number[] = [];
     let classified = 0;
     const classifyListed = (): void => {
       for (; classified < files.length; classified++)
-        (isParsedSource(files[classified]!.slice(files[classified]!.lastIndexOf('/') + 1)) ? sources : others).push(classified);
+        if (isParsedSource(files[classified]!.slice(files[classified]!.lastIndexOf('/') + 1))) {
+          sources.push(classified);
+          taken.push(false);
+        } else {
+          others.push(classified);
+        }
     };
     classifyListed();
     let nextSource = 0;
@@ -129,11 +156,31 @@ export class FileReaderPool {
     };
     /** For a reading thread: the next batch of sources (only whole batches while the list grows). */
     const take = (): { indices: number[]; files: string[] } | undefined => {
-      if (nextSource >= sources.length || (!complete && sources.length - nextSource < BATCH)) return undefined;
-      const indices = sources.slice(nextSource, nextSource + BATCH);
-      nextSource += indices.length;
-      return batchOf(indices);
+      const indices = returned.splice(0, BATCH);
+      if (indices.length === 0 && !complete && sources.length - nextSource < BATCH) return undefined;
+      for (; nextSource < sources.length && indices.length < BATCH; nextSource++) {
+        if (taken[nextSource]) continue;
+        taken[nextSource] = true;
+        indices.push(sources[nextSource]!);
+      }
+      return indices.length > 0 ? batchOf(indices) : undefined;
     };
+    /** Where this thread looks for sources to parse, from the end of the list back (once it is whole). */
+    let ownSource = -1;
+    /** For this thread: the next source it may parse (none left: undefined). */
+    const takeOwnSource = (): number | undefined => {
+      if (ownSource === -1) ownSource = sources.length;
+      while (ownSource > nextSource) {
+        const at = --ownSource;
+        const file = files[sources[at]!]!;
+        if (taken[at] || !parsedOffStack(file.slice(file.lastIndexOf('/') + 1))) continue;
+        taken[at] = true;
+        return sources[at];
+      }
+      return undefined;
+    };
+    /** Set once this thread has nothing more to read: the threads' lanes may end. */
+    let ownDone = false;
     const store = (indices: readonly number[], facts: readonly FileFacts[]): void => {
       for (let i = 0; i < facts.length; i++) onRead((results[indices[i]!] = this.withLanguage(facts[i]!)));
       done += facts.length;
@@ -158,7 +205,7 @@ export class FileReaderPool {
                 inFlight.set(id, batch.indices);
                 worker.postMessage({ id, files: batch.files } satisfies ReadRequest);
               }
-              if (inFlight.size === 0 && complete) resolve();
+              if (inFlight.size === 0 && complete && ownDone) resolve();
             };
             worker.on('message', ({ id, facts }: ReadResponse) => {
               const indices = inFlight.get(id)!;
@@ -193,7 +240,37 @@ export class FileReaderPool {
           );
           await new Promise((resolve) => setImmediate(resolve));
         }
-      })();
+        // Then tree-sitter sources, a slice of time at a time (their grammars loaded here on the first of each).
+        for (let index = takeOwnSource(); index !== undefined && !failed; ) {
+          await loadAnalyzersOf([files[index]!]);
+          const indices: number[] = [];
+          const read: FileFacts[] = [];
+          const sliceStarted = performance.now();
+          for (; index !== undefined; index = takeOwnSource()) {
+            const file = files[index]!;
+            const name = file.slice(file.lastIndexOf('/') + 1);
+            // A grammar not loaded here yet: after this slice.
+            if (!sourceAnalyzerFor(name)!.loaded) break;
+            const facts = readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES, CALLING_THREAD_OTHER_PARSE_BYTES);
+            if (facts) {
+              indices.push(index);
+              read.push(facts);
+            } else {
+              returned.push(index);
+            }
+            if (performance.now() - sliceStarted > HELPING_SLICE_MS) {
+              index = takeOwnSource();
+              break;
+            }
+          }
+          if (read.length > 0) store(indices, read);
+          if (returned.length > 0) for (const wakeUp of wakeUps) wakeUp();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })().finally(() => {
+        ownDone = true;
+        for (const wakeUp of wakeUps) wakeUp();
+      });
       await Promise.all([ownLane, ...threadLanes]);
     } finally {
       await Promise.all(workers.map((worker) => worker.terminate()));
@@ -285,7 +362,8 @@ export class FileReaderPool {
     onProgress: (done: number) => void = () => {},
     onRead: (facts: FileFacts) => void = () => {},
   ): Promise<FileFacts[]> {
-    const results: Array<FileFacts | undefined> = files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES));
+    // Tree-sitter sources never here (-1): a grammar a large job loaded on this thread stays, and one file can hold it.
+    const results: Array<FileFacts | undefined> = files.map((file) => readFileFacts(this.root, file, this.maxFileBytes, CALLING_THREAD_PARSE_BYTES, -1));
     const left = results.flatMap((facts, i) => (facts ? [] : [i]));
     if (left.length > 0) {
       const leftFiles = left.map((i) => files[i]!);

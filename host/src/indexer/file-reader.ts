@@ -65,17 +65,28 @@ export interface FileFacts {
  * up to about 1.5 KB and one byte of source. Where `parseLimitBytes` is
  * given (the calling thread), a source of such a parser larger than that is
  * not parsed, and neither is one whose parser is not loaded on this thread
- * (a tree-sitter grammar, loaded by the reading threads): the answer is
- * `undefined`, and the caller sends it to a reading thread.
+ * (a tree-sitter grammar, loaded by the reading threads, and by the calling
+ * thread when it helps with a large job) or, of another parser, one larger
+ * than `otherParseLimitBytes`: the answer is `undefined`, and the caller
+ * sends it to a reading thread.
  */
 export function readFileFacts(root: string, file: string, maxFileBytes: number): FileFacts;
-export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes: number): FileFacts | undefined;
-export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes = Infinity): FileFacts | undefined {
+export function readFileFacts(root: string, file: string, maxFileBytes: number, parseLimitBytes: number, otherParseLimitBytes?: number): FileFacts | undefined;
+export function readFileFacts(
+  root: string,
+  file: string,
+  maxFileBytes: number,
+  parseLimitBytes = Infinity,
+  /** With `parseLimitBytes`: the same for parsers that do not recurse (tree-sitter's; -1: none is parsed here). */
+  otherParseLimitBytes = Infinity,
+): FileFacts | undefined {
   const name = file.slice(file.lastIndexOf('/') + 1);
   const analyzer = sourceAnalyzerFor(name);
   /** Whether this thread leaves a source of `bytes` to a reading thread. */
   const leftToThread = (bytes: number): boolean =>
-    analyzer !== undefined && parseLimitBytes !== Infinity && (!analyzer.loaded || (analyzer.recursesPerNestingLevel && bytes > parseLimitBytes));
+    analyzer !== undefined &&
+    parseLimitBytes !== Infinity &&
+    (!analyzer.loaded || bytes > (analyzer.recursesPerNestingLevel ? parseLimitBytes : otherParseLimitBytes));
   const facts: FileFacts = { path: file, imports: [], symbols: [] };
   let fd: number | undefined;
   try {
