@@ -131,9 +131,9 @@ t.test('a start with nothing changed serves the saved graph, which is the graph 
   t.ok(hasMarker(await index(f)), 'again');
 });
 
-t.test('a large repository, whose listing is checked on a thread of its own', async (t) => {
+t.test('a large repository (with four cores or more, a helper thread shares the check of its listing)', async (t) => {
   const files: FixtureFiles = {};
-  // Long enough a listing (over 150 KB of header) to be checked on a thread.
+  // Long enough a listing (over 150 KB of header) for a helper thread.
   for (let i = 0; i < 2_000; i++) files[`src/module-${Math.floor(i / 100)}/a-directory-with-a-long-name/file-${i}.ts`] = `export const f${i} = ${i};\n`;
   const f = await fixture(t, files);
   await sleep(RACY_WAIT_MS);

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
@@ -35,8 +36,8 @@ export class FileFactsCache {
   private entries = new Map<string, { signature: FileSignature; facts: CachedFacts }>();
   /** The key of the loaded cache; undefined when it could not be made (then nothing is written). */
   private key: string | undefined;
-  /** `currentKey`, once worked out (null: it could not be). */
-  private madeKey: string | null | undefined;
+  /** `currentKey` and what it was made from, once worked out (null: it could not be). */
+  private madeKey: { key: string; inputs: string[] } | null | undefined;
 
   constructor(@inject(StrataConfig) private readonly config: StrataConfig) {}
 
@@ -74,7 +75,18 @@ export class FileFactsCache {
         this.madeKey = null;
       }
     }
-    return this.madeKey ?? undefined;
+    return this.madeKey?.key;
+  }
+
+  /**
+   * The files and folders (absolute paths) `currentKey` was made from: the
+   * indexer's modules and their folder, the parsers' package.json files, and
+   * the node_modules folders (and scope folders) a package is looked for in.
+   * While none of them changed, nor the settings, the key is the same.
+   */
+  keyInputs(): string[] | undefined {
+    this.currentKey();
+    return this.madeKey?.inputs;
   }
 
   /**
@@ -149,7 +161,21 @@ const SAVE_CHUNK_FILES = 2_000;
  * this folder), the versions of the parsers (oxc, web-tree-sitter and its
  * grammars) and of the binary detection, the size limit, and the repository.
  */
-function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
+function cacheKey(repositoryRoot: string, maxFileBytes: number): { key: string; inputs: string[] } {
+  const inputs = new Set<string>();
+  const packageVersion = (name: string): string => {
+    const { version, manifest } = packageOf(name);
+    inputs.add(manifest);
+    const scope = name.startsWith('@') ? name.slice(0, name.indexOf('/')) : undefined;
+    // Where Node looks for a package (a copy made nearer would be found instead).
+    for (let directory = path.dirname(fileURLToPath(import.meta.url)); ; directory = path.dirname(directory)) {
+      const modules = path.join(directory, 'node_modules');
+      inputs.add(modules);
+      if (scope) inputs.add(path.join(modules, scope));
+      if (path.dirname(directory) === directory) break;
+    }
+    return version;
+  };
   const hash = createHash('sha256').update(
     JSON.stringify({
       format: 1,
@@ -171,20 +197,24 @@ function cacheKey(repositoryRoot: string, maxFileBytes: number): string {
     }),
   );
   const folder = new URL('.', import.meta.url);
+  inputs.add(fileURLToPath(folder));
   for (const module of readdirSync(folder)
     .filter((name) => name.endsWith('.js'))
-    .sort())
+    .sort()) {
     hash.update(module).update(readFileSync(new URL(module, folder)));
-  return hash.digest('hex');
+    inputs.add(fileURLToPath(new URL(module, folder)));
+  }
+  return { key: hash.digest('hex'), inputs: [...inputs] };
 }
 
-/** The version of an installed package, from the package.json above its entry (some do not export their package.json). */
-function packageVersion(name: string): string {
+/** The version of an installed package and its package.json, the one above its entry (some do not export their package.json). */
+function packageOf(name: string): { version: string; manifest: string } {
   let directory = path.dirname(createRequire(import.meta.url).resolve(name));
   for (;;) {
     try {
-      const manifest = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === name && manifest.version) return manifest.version;
+      const file = path.join(directory, 'package.json');
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === name && manifest.version) return { version: manifest.version, manifest: file };
     } catch {
       // No package.json at this level.
     }

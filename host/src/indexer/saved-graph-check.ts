@@ -29,6 +29,10 @@ export interface SavedHeader {
    * another build, means this graph may not be the last one).
    */
   factsFile: PathSignature;
+  /** The settings the graph was made with (`SavedGraph.settings`). */
+  settings: string;
+  /** What `key` was made from and the signature each had; null when one had just changed (the key is then made again). */
+  keyInputs: Array<[path: string, signature: PathSignature]> | null;
   /** git's index (its file as it was, and a hash of the tracked paths), or null outside a work tree. */
   tracked: { indexFile: string; signature?: string; hash: string } | null;
 }

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { GraphEdge, GraphNode } from '@strata/sdk';
 import { startThread } from '../concurrency/start-thread.js';
 import type { StrataConfig } from '../config/strata-config.js';
@@ -10,7 +12,7 @@ import { createDataDirectory } from '../storage/create-data-directory.js';
 import { COMPILATION_DATABASES } from './c-include-directories.js';
 import { FILE_FACTS_CACHE_FILE, type FileFactsCache } from './file-facts-cache.js';
 import type { FileFacts, FileSignature } from './file-reader.js';
-import { checkListing, type HelpRequest, holds, type SavedHeader, SHARED_SLOTS, signatureOf } from './saved-graph-check.js';
+import { checkListing, type HelpRequest, holds, type PathSignature, type SavedHeader, SHARED_SLOTS, signatureOf } from './saved-graph-check.js';
 import { TrackedFiles } from './tracked-files.js';
 
 /** The saved graph's files in the data directory: the graph, and what it was made by and from (read first, on a thread of its own). */
@@ -22,6 +24,11 @@ const FORMAT = 2;
 
 /** A header this long or longer (about 1,000 files) has a helper thread start its check while the graph is parsed; a shorter one is checked on this thread alone. */
 const THREAD_CHECK_BYTES = 150_000;
+/**
+ * Only with this many cores or more: a thread's start costs about as much as it saves on two cores shared with
+ * other work (typescript-eslint's warm call: 140 to 170 ms without, 110 to 360 ms with).
+ */
+const HELPER_MIN_CORES = 4;
 
 /** What a build gave, as served: the graph and the diagnostics of its build info. */
 export interface GraphParts {
@@ -94,15 +101,18 @@ export class SavedGraph {
       const headerText = readFileSync(this.checkFile, 'utf8');
       const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
       // A helper thread starts on the stats while this one reads and parses the graph, then joins it.
-      if (headerText.length >= THREAD_CHECK_BYTES) startHelper({ headerText, prefix, shared: shared.buffer as SharedArrayBuffer });
+      if (headerText.length >= THREAD_CHECK_BYTES && availableParallelism() >= HELPER_MIN_CORES)
+        startHelper({ headerText, prefix, shared: shared.buffer as SharedArrayBuffer });
       const content = readFileSync(this.graphFile, 'utf8');
       const newline = content.indexOf('\n');
       if (newline === -1) return undefined;
       const text = content.slice(newline + 1);
-      const key = this.key();
       const parts = decodeGraph(text);
       const header = JSON.parse(headerText) as SavedHeader;
-      if (header.format !== FORMAT || header.token !== content.slice(0, newline) || header.key !== key) return undefined;
+      if (header.format !== FORMAT || header.token !== content.slice(0, newline) || header.settings !== this.settings()) return undefined;
+      // The key is made again (reading the indexer's modules, finding the parsers' packages) only when what it was made from changed.
+      const keyHolds = header.keyInputs?.every(([input, signature]) => holds(input, signature)) === true;
+      if (!keyHolds && header.key !== this.key()) return undefined;
       if (!checkListing(header, prefix, shared)) return undefined;
       for (const [other, signature] of header.others) if (!holds(other, signature)) return undefined;
       if (!holds(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE), header.factsFile)) return undefined;
@@ -125,6 +135,13 @@ export class SavedGraph {
       // Loaded by the build that made the graph (the parsers come with it).
       const { isRacy } = await import('./file-reader.js');
       const header = headerOf(this.config.repositoryRoot, this.key(), sources, buildStartedAt, isRacy);
+      if (header) {
+        header.settings = this.settings();
+        const inputs = [...(this.factsCache.keyInputs() ?? []), ...GRAPH_MODULES.map((module) => fileURLToPath(new URL(module, import.meta.url)))];
+        const keyInputs = inputs.map((input): [string, PathSignature] => [input, signatureOf(input)]);
+        // Modules built just before could change again unseen: the key is then made again at the next start.
+        header.keyInputs = keyInputs.some(([, signature]) => signature && isRacy(signature, buildStartedAt)) ? null : keyInputs;
+      }
       if (!header) {
         rmSync(this.checkFile, { force: true });
         rmSync(this.graphFile, { force: true });
@@ -140,6 +157,11 @@ export class SavedGraph {
     } catch (error) {
       return (error as Error).message;
     }
+  }
+
+  /** The settings the graph depends on (the key has them too: they are compared when the key is not made again). */
+  private settings(): string {
+    return JSON.stringify([FORMAT, this.config.repositoryRoot, this.config.index.maxFileBytes, this.config.dataDir]);
   }
 
   /** What the graph depends on beside the files: the facts cache's key (the indexer's code, the parsers, the settings, the repository), the graph's own modules and the data directory (left out of the listing). */
@@ -277,6 +299,8 @@ function headerOf(
     others: checked,
     factsFile: null,
     tracked: tracked ?? null,
+    settings: '',
+    keyInputs: null,
   };
 }
 
