@@ -115,6 +115,8 @@ export class RepositoryIndexer implements GraphSource {
    */
   async build(onProgress: (progress: BuildProgress) => void = () => {}): Promise<CodeGraph> {
     const started = performance.now();
+    // Looking at every listed file and directory is the listing of a start that serves the saved graph.
+    onProgress({ phase: 'listing', done: 0 });
     await this.cacheWrite;
     const held = await this.savedGraph.load();
     if (!held) return this.buildAll(onProgress);
