@@ -62,6 +62,8 @@ interface LanguageSpec {
   grammar: { packageName: string; wasmFile: string };
   functions: readonly string[];
   closures: readonly string[];
+  /** The table's `preprocessorConditions` (C, C++, C#). */
+  preprocessorConditions?: readonly string[];
   classes: readonly DifferenceClass[];
 }
 
@@ -134,6 +136,7 @@ const LANGUAGES: Record<string, LanguageSpec> = {
       { name: '`while` (and `do` … `while`)', lizard: ['while'], strata: BRANCHES('while_statement', 'do_statement') },
       { name: '`catch`', lizard: ['catch'], strata: BRANCHES('catch_clause') },
       { name: '`case`', lizard: ['case'], strata: { cases: ['switch_label'] } },
+      { name: "`when` (a pattern case's guard)", lizard: [], strata: { decisions: ['guard'] } },
       { name: '`?` (conditional expression)', lizard: ['?'], strata: BRANCHES('ternary_expression') },
       { name: '`&&`, `||`', lizard: ['&&', '||'], strata: LOGICAL(['binary_expression'], ['&&', '||']) },
     ],
@@ -167,16 +170,22 @@ const LANGUAGES: Record<string, LanguageSpec> = {
       'local_function_statement',
     ],
     closures: ['lambda_expression', 'anonymous_method_expression'],
+    preprocessorConditions: ['preproc_if', 'preproc_elif'],
     classes: [
       { name: '`if`', lizard: ['if'], strata: IFS(['if_statement']) },
       { name: '`for`', lizard: ['for'], strata: BRANCHES('for_statement') },
       { name: '`foreach`', lizard: [], strata: BRANCHES('foreach_statement') },
       { name: '`while` (and `do` … `while`)', lizard: ['while'], strata: BRANCHES('while_statement', 'do_statement') },
       { name: '`catch`', lizard: ['catch'], strata: BRANCHES('catch_clause') },
-      { name: '`case` (switch sections)', lizard: ['case'], strata: { cases: ['switch_section'] } },
+      { name: '`case` (each label of a switch section)', lizard: ['case'], strata: { cases: ['switch_section'] } },
+      { name: '`when` (a case filter)', lizard: [], strata: { decisions: ['when_clause'] } },
       { name: 'switch expression arms', lizard: [], strata: { cases: ['switch_expression_arm'] } },
       { name: '`?` (conditional expression)', lizard: ['?'], strata: BRANCHES('conditional_expression') },
-      { name: '`??`', lizard: ['??'], strata: LOGICAL(['binary_expression'], ['??']) },
+      {
+        name: '`??`, `??=`',
+        lizard: ['??'],
+        strata: { ...LOGICAL(['binary_expression'], ['??']), logicalAssignments: { types: ['assignment_expression'], operators: ['??='] } },
+      },
       { name: '`&&`, `||`', lizard: ['&&', '||'], strata: LOGICAL(['binary_expression'], ['&&', '||']) },
     ],
   },
@@ -197,7 +206,11 @@ const LANGUAGES: Record<string, LanguageSpec> = {
       { name: '`when`', lizard: ['when'], strata: { cases: ['when'] } },
       { name: '`in` (pattern matching)', lizard: [], strata: { cases: ['in_clause'] } },
       { name: '`?` (conditional expression)', lizard: ['?'], strata: BRANCHES('conditional') },
-      { name: '`&&`, `||`, `and`, `or`', lizard: ['&&', '||', 'and', 'or'], strata: LOGICAL(['binary'], ['&&', '||', 'and', 'or']) },
+      {
+        name: '`&&`, `||`, `and`, `or` (and `||=`, `&&=`)',
+        lizard: ['&&', '||', 'and', 'or'],
+        strata: { ...LOGICAL(['binary'], ['&&', '||', 'and', 'or']), logicalAssignments: { types: ['operator_assignment'], operators: ['||=', '&&='] } },
+      },
     ],
   },
   php: {
@@ -231,6 +244,7 @@ function cFamily(label: string, grammar: LanguageSpec['grammar']): LanguageSpec 
     grammar,
     functions: ['function_definition'],
     closures: ['lambda_expression'],
+    preprocessorConditions: ['preproc_if', 'preproc_elif'],
     classes: [
       { name: '`if`', lizard: ['if'], strata: IFS(['if_statement'], [], ['else_clause']) },
       { name: '`for`', lizard: ['for'], strata: BRANCHES('for_statement', 'for_range_loop') },
@@ -355,6 +369,7 @@ function classRules(key: string, language: Language): ReturnType<typeof compileC
     return {
       functions: spec.functions,
       closures: spec.closures,
+      ...(spec.preprocessorConditions && { preprocessorConditions: spec.preprocessorConditions }),
       ifs: names((part) => part.ifs),
       elseIfs: names((part) => part.elseIfs),
       elses: names((part) => part.elses),
