@@ -148,7 +148,7 @@ export const StrataSettingsSchema = Type.Object(
           cache: Type.Optional(
             Type.Boolean({
               description:
-                'Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode).',
+                'Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode), and the last graph, which a start serves as it is when nothing it was made from changed.',
             }),
           ),
         },
