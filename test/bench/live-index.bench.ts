@@ -11,7 +11,7 @@
  *   npm run bench:live -- 20000      (another size)
  *   npm run bench:live -- --mixed    (100k files, half of them in ten other languages; one-file changes in each
  *                                     language too, then each language's files per second from a cold index of
- *                                     a repository of it alone: --per-language=3000 files, 0 for none;
+ *                                     a repository of it alone: --per-language=5000 files, 0 for none;
  *                                     --per-language-only for that part alone)
  */
 import { spawnSync } from 'node:child_process';
@@ -28,7 +28,7 @@ const FILES = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 100_000);
 /** Half of the files in the ten other languages of `generateMixedRepo`. */
 const MIXED = args.includes('--mixed');
 /** Files of each language's own repository, for its files per second (mixed only; 0: none). */
-const PER_LANGUAGE = Number(/^--per-language=(\d+)$/.exec(args.find((arg) => arg.startsWith('--per-language=')) ?? '')?.[1] ?? 3_000);
+const PER_LANGUAGE = Number(/^--per-language=(\d+)$/.exec(args.find((arg) => arg.startsWith('--per-language=')) ?? '')?.[1] ?? 5_000);
 const PER_LANGUAGE_ONLY = args.includes('--per-language-only');
 /** One-file changes in each other language: edit, add, delete. */
 const LANGUAGE_CHANGES = 3;
