@@ -87,6 +87,8 @@ const ROLE_PREPROCESSOR = 14;
 /** The rules as a grammar's node type ids: a role per id, the operator and label ids, the `else` token ids. */
 export interface CompiledComplexityRules {
   roles: Uint8Array;
+  /** 1 for the ids of named node types (asking the cursor costs a call into the runtime for every node). */
+  named: Uint8Array;
   operators: Set<number>;
   assignmentOperators: Set<number>;
   caseTokens: Set<number>;
@@ -100,12 +102,14 @@ export interface CompiledComplexityRules {
 /** The rules' type names as ids of `language` (names the grammar does not have are left out: a grammar's versions differ). */
 export function compileComplexityRules(language: Language, rules: ComplexityRules): CompiledComplexityRules {
   const roles = new Uint8Array(language.nodeTypeCount + 1);
-  const ids = (names: readonly string[] | undefined, named: boolean): Set<number> => {
+  const named = new Uint8Array(language.nodeTypeCount + 1);
+  for (let id = 0; id < language.nodeTypeCount; id++) named[id] = language.nodeTypeIsNamed(id) ? 1 : 0;
+  const ids = (names: readonly string[] | undefined, ofNamedTypes: boolean): Set<number> => {
     const found = new Set<number>();
     if (!names) return found;
     for (let id = 0; id < language.nodeTypeCount; id++) {
       const type = language.nodeTypeForId(id);
-      if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id) === named) found.add(id);
+      if (type !== null && names.includes(type) && language.nodeTypeIsNamed(id) === ofNamedTypes) found.add(id);
     }
     return found;
   };
@@ -128,6 +132,7 @@ export function compileComplexityRules(language: Language, rules: ComplexityRule
   assign(rules.labelledJumps?.types, ROLE_LABELLED_JUMP);
   return {
     roles,
+    named,
     operators: ids(rules.logical?.operators, false),
     assignmentOperators: ids(rules.logicalAssignments?.operators, false),
     caseTokens: ids(['case'], false),
@@ -153,7 +158,7 @@ export function measureFunctions(
   overTime: () => boolean,
 ): { functions: FunctionFigures[]; complete: boolean } {
   const functions: FunctionFigures[] = [];
-  const { roles, operators, assignmentOperators, labels, elseTokens, ifTypes, caseTokens, guardTokens, conditionField } = rules;
+  const { roles, named, operators, assignmentOperators, labels, elseTokens, ifTypes, caseTokens, guardTokens, conditionField } = rules;
   // State of the node at each depth of the walk.
   let capacity = 256;
   let nesting = new Int32Array(capacity); // the nesting level of what the node holds
@@ -204,7 +209,7 @@ export function measureFunctions(
       descend = false;
       continue;
     }
-    if (!cursor.nodeIsNamed) {
+    if (named[type] !== 1) {
       if (elseTokens.has(type) && (parentRole === ROLE_IF || parentRole === ROLE_ELSE_IF)) elseSeen[parent] = 1;
       continue;
     }
@@ -323,7 +328,7 @@ function operatorOf(cursor: TreeCursor, operators: ReadonlySet<number>): number 
   if (!cursor.gotoFirstChild()) return -1;
   let found = -1;
   do {
-    if (!cursor.nodeIsNamed && operators.has(cursor.nodeTypeId)) {
+    if (operators.has(cursor.nodeTypeId)) {
       found = cursor.nodeTypeId;
       break;
     }
@@ -348,7 +353,7 @@ function caseCount(cursor: TreeCursor, caseTokens: ReadonlySet<number>, guardTok
     } else if (!patternSeen) {
       patternSeen = true;
       if (cursor.gotoFirstChild()) {
-        do if (!cursor.nodeIsNamed && guardTokens.has(cursor.nodeTypeId)) guards++;
+        do if (guardTokens.has(cursor.nodeTypeId)) guards++;
         while (cursor.gotoNextSibling());
         cursor.gotoParent();
       }
@@ -363,7 +368,7 @@ function hasLabel(cursor: TreeCursor, labels: ReadonlySet<number>): boolean {
   if (!cursor.gotoFirstChild()) return false;
   let found = false;
   do {
-    if (cursor.nodeIsNamed && labels.has(cursor.nodeTypeId)) {
+    if (labels.has(cursor.nodeTypeId)) {
       found = true;
       break;
     }
