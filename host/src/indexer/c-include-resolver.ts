@@ -2,6 +2,7 @@ import { C_FAMILY_SOURCE } from './c-family-source-analyzer.js';
 import { CIncludeDirectories, COMPILATION_DATABASES } from './c-include-directories.js';
 import { C_STANDARD_HEADERS, C_SYSTEM_HEADER_FOLDERS, C_SYSTEM_HEADERS } from './c-standard-headers.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
+import { parentOf, settledPath } from './repository-paths.js';
 import type { ImportReference } from './source-analyzer.js';
 
 /**
@@ -47,9 +48,9 @@ export class CIncludeResolver implements LanguageImportResolver {
     const angled = specifier.startsWith('<');
     const header = angled ? specifier.slice(1, -1) : specifier;
     const includePath = this.directories.of(file);
-    const searched = angled ? includePath.angle : [directoryOf(file), ...includePath.quote, ...includePath.angle];
+    const searched = angled ? includePath.angle : [parentOf(file), ...includePath.quote, ...includePath.angle];
     for (const directory of searched) {
-      const candidate = joinPath(directory, header);
+      const candidate = settledPath(directory, header);
       if (candidate !== undefined && repository.isFile(candidate)) return [{ specifier, target: { kind: 'file', path: candidate } }];
     }
     const builtin = C_STANDARD_HEADERS.has(header);
@@ -94,7 +95,7 @@ class FilesByName {
 
   /** The one file of `repository` whose path ends with `header` (whole segments), or undefined when none or several do. */
   uniqueEndingWith(header: string, repository: RepositoryFiles): string | undefined {
-    const normalized = joinPath('', header);
+    const normalized = settledPath('', header);
     if (!normalized) return undefined;
     let found: string | undefined;
     for (const file of this.files.get(normalized.slice(normalized.lastIndexOf('/') + 1)) ?? []) {
@@ -116,24 +117,4 @@ class FilesByName {
     if (list) list.add(file);
     else this.files.set(name, new Set([file]));
   }
-}
-
-function directoryOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
-}
-
-/** `header` in `directory`, with `.` and `..` settled; undefined when it leads outside the repository. */
-function joinPath(directory: string, header: string): string | undefined {
-  const segments = directory === '' ? [] : directory.split('/');
-  for (const segment of header.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return undefined;
-      segments.pop();
-    } else {
-      segments.push(segment);
-    }
-  }
-  return segments.join('/');
 }

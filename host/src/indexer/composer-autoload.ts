@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { readOptional } from './read-optional.js';
+import { parentOf, settledPath } from './repository-paths.js';
 
 /** A `composer.json` of the repository's own (not one of a package under a `vendor/` directory). */
 const COMPOSER_MANIFEST = /(?:^|\/)composer\.json$/;
@@ -204,18 +205,5 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** `relative` (a manifest's path: `src/`, `./lib`, `''`) from `directory`, `.` and `..` folded; undefined when it climbs above the root or is absolute. */
 export function normalize(directory: string, relative: string): string | undefined {
   if (relative.startsWith('/') || /^[A-Za-z]:[\\/]/.test(relative)) return undefined;
-  const parts = directory === '' ? [] : directory.split('/');
-  for (const part of relative.replaceAll('\\', '/').split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
-}
-
-export function parentOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
+  return settledPath(directory, relative.replaceAll('\\', '/'));
 }

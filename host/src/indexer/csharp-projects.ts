@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { RepositoryFiles } from './language-import-resolver.js';
+import { parentOf } from './repository-paths.js';
 
 /** MSBuild project files of C#. */
 export const CSHARP_PROJECT = /\.csproj$/i;
@@ -123,9 +124,4 @@ function referencesOf(root: string, project: string, repository: RepositoryFiles
     }
   }
   return found;
-}
-
-function parentOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
 }

@@ -1,6 +1,7 @@
-import { GO_MODULE_FILE, type GoModule, GoModules, parentOf } from './go-modules.js';
+import { GO_MODULE_FILE, type GoModule, GoModules } from './go-modules.js';
 import { GO_SOURCE } from './go-source-analyzer.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
+import { parentOf } from './repository-paths.js';
 import type { ImportReference } from './source-analyzer.js';
 
 /** Hosts whose module paths have three elements (`github.com/owner/repo`), for naming an external module no `require` names. */

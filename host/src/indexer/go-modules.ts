@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { readOptional } from './read-optional.js';
+import { contains, joinPath, parentOf } from './repository-paths.js';
 
 /** Files that declare Go modules and workspaces, and the list of a vendor directory (whose presence turns vendoring on). */
 export const GO_MODULE_FILE = /(?:^|\/)(?:go\.(?:mod|work)|vendor\/modules\.txt)$/;
@@ -64,7 +65,7 @@ export class GoModules {
       if (text === undefined) continue;
       const directory = parentOf(file);
       const directives = directivesOf(text);
-      const vendor = repository.isFile(join(directory, 'vendor/modules.txt')) ? join(directory, 'vendor') : undefined;
+      const vendor = repository.isFile(joinPath(directory, 'vendor/modules.txt')) ? joinPath(directory, 'vendor') : undefined;
       if (file.endsWith('.mod')) {
         const modulePath = directives.find(([verb]) => verb === 'module')?.[1][0];
         if (modulePath === undefined) continue;
@@ -196,19 +197,4 @@ function withinRepository(directory: string, written: string): string | undefine
   const normalized = path.posix.normalize(path.posix.join(directory || '.', written.replace(/\\/g, '/'))).replace(/\/+$/, '');
   if (normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized)) return undefined;
   return normalized === '.' ? '' : normalized;
-}
-
-function join(directory: string, relative: string): string {
-  return directory === '' ? relative : `${directory}/${relative}`;
-}
-
-/** The directory of a repository path ('' for a file at the root). */
-export function parentOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
-}
-
-/** Whether `directory` is `ancestor` or below it. */
-export function contains(ancestor: string, directory: string): boolean {
-  return ancestor === '' || directory === ancestor || directory.startsWith(`${ancestor}/`);
 }

@@ -1,8 +1,9 @@
-import { type AutoloadRule, ComposerAutoload, normalize, parentOf } from './composer-autoload.js';
+import { type AutoloadRule, ComposerAutoload, normalize } from './composer-autoload.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import { builtinPackageOfClass } from './php-builtin-classes.js';
 import { PHP_SOURCE } from './php-source-analyzer.js';
 import { specifierStem } from './repository-graph-model.js';
+import { parentOf } from './repository-paths.js';
 import type { ImportReference } from './source-analyzer.js';
 
 /** An include from the file's directory as the analyzer writes it: `__DIR__ . '/x.php'`, `dirname(__DIR__, 2) . '/x.php'`. */

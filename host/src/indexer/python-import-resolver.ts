@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import { PYTHON_SOURCE } from './python-source-analyzer.js';
-import { join, PYTHON_PROJECT_FILE, PythonSourceRoots, parentOf } from './python-source-roots.js';
+import { PYTHON_PROJECT_FILE, PythonSourceRoots } from './python-source-roots.js';
 import { PYTHON_STDLIB_MODULES } from './python-stdlib-modules.generated.js';
+import { joinPath, parentOf } from './repository-paths.js';
 import type { ImportReference } from './source-analyzer.js';
 
 /** What a dotted name is found to be. */
@@ -179,7 +180,7 @@ export class PythonImportResolver implements LanguageImportResolver {
       return { kind: 'unresolved', reason: `attempted relative import with no known parent package (${file} is at the top of the source root ${root || '.'})` };
     }
     if (dots > packagePath.length) {
-      return { kind: 'unresolved', reason: `attempted relative import beyond top-level package ${join(root, packagePath[0]!)}` };
+      return { kind: 'unresolved', reason: `attempted relative import beyond top-level package ${joinPath(root, packagePath[0]!)}` };
     }
     return directory
       .split('/')
@@ -190,14 +191,14 @@ export class PythonImportResolver implements LanguageImportResolver {
   /** The package in `directory` (the base of a relative import): regular with its `__init__`, else a namespace package of that directory. */
   private packageAt(directory: string, stubsFirst: boolean, repository: RepositoryFiles): PythonModule {
     for (const extension of stubsFirst ? ['.pyi', '.py'] : ['.py', '.pyi']) {
-      const init = join(directory, `__init__${extension}`);
+      const init = joinPath(directory, `__init__${extension}`);
       if (repository.isFile(init)) return { kind: 'package', file: init, directory };
     }
     return { kind: 'namespace', directories: [directory] };
   }
 
   private isPackage(directory: string, repository: RepositoryFiles): boolean {
-    return repository.isFile(join(directory, '__init__.py')) || repository.isFile(join(directory, '__init__.pyi'));
+    return repository.isFile(joinPath(directory, '__init__.py')) || repository.isFile(joinPath(directory, '__init__.pyi'));
   }
 
   /** The submodule `name` of a package (none of a plain module). */
@@ -227,7 +228,7 @@ export class PythonImportResolver implements LanguageImportResolver {
     if (module.kind === 'module') return { kind: 'unresolved', reason: `no module named '${specifier}': ${module.file} is a module, not a package` };
     const directories = module.kind === 'package' ? [module.directory] : module.directories;
     for (const directory of directories) {
-      for (const candidate of [`${join(directory, name)}.py`, join(join(directory, name), '__init__.py'), `${join(directory, name)}.pyi`]) {
+      for (const candidate of [`${joinPath(directory, name)}.py`, joinPath(joinPath(directory, name), '__init__.py'), `${joinPath(directory, name)}.pyi`]) {
         if (existsSync(path.join(this.root, candidate))) return { kind: 'unresolved', reason: `${candidate} is not indexed (ignored or skipped)` };
       }
     }
@@ -242,11 +243,11 @@ export class PythonImportResolver implements LanguageImportResolver {
 function scan(directories: readonly string[], name: string, candidates: readonly Candidate[], repository: RepositoryFiles): PythonModule | undefined {
   const portions: string[] = [];
   for (const directory of directories) {
-    const base = join(directory, name);
+    const base = joinPath(directory, name);
     const isDirectory = repository.isDirectory(base);
     for (const [init, extension] of candidates) {
       if (init) {
-        const file = join(base, `__init__${extension}`);
+        const file = joinPath(base, `__init__${extension}`);
         if (isDirectory && repository.isFile(file)) return { kind: 'package', file, directory: base };
       } else if (repository.isFile(base + extension)) {
         return { kind: 'module', file: base + extension };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { readOptional } from './read-optional.js';
+import { contains, joinPath, parentOf } from './repository-paths.js';
 
 /** Files that make a directory a Python project and may say where its code is. */
 export const PYTHON_PROJECT_FILE = /(?:^|\/)(pyproject\.toml|setup\.cfg|setup\.py)$/;
@@ -83,7 +84,7 @@ export class PythonSourceRoots {
           if (resolved !== undefined && repository.isDirectory(resolved)) configured.push(resolved);
         }
       }
-      const src = join(directory, 'src');
+      const src = joinPath(directory, 'src');
       if (configured.length === 0 && repository.isDirectory(src) && !isPackage(src, repository)) configured.push(src);
       const packageRoots = [...new Set(configured)].filter((packageRoot) => packageRoot !== directory);
       projects.push({ directory, roots: [...packageRoots, directory], packageRoots, sample: SAMPLE_DIRECTORY.test(directory) });
@@ -206,7 +207,7 @@ function withinRepository(projectDirectory: string, written: string): string | u
 
 /** Whether a directory is a regular package (an `__init__.py` in it). */
 function isPackage(directory: string, repository: RepositoryFiles): boolean {
-  return repository.isFile(join(directory, '__init__.py')) || repository.isFile(join(directory, '__init__.pyi'));
+  return repository.isFile(joinPath(directory, '__init__.py')) || repository.isFile(joinPath(directory, '__init__.pyi'));
 }
 
 function field(value: unknown, key: string): unknown {
@@ -221,22 +222,6 @@ function arrayOf(value: unknown): unknown[] {
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   return arrayOf(value).filter((item): item is string => typeof item === 'string');
-}
-
-/** `directory/name` for a repository path ('' is the root). */
-export function join(directory: string, name: string): string {
-  return directory === '' ? name : `${directory}/${name}`;
-}
-
-/** The directory of a repository path ('' for a file at the root). */
-export function parentOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
-}
-
-/** Whether `directory` is `ancestor` or below it. */
-function contains(ancestor: string, directory: string): boolean {
-  return ancestor === '' || directory === ancestor || directory.startsWith(`${ancestor}/`);
 }
 
 function depth(directory: string): number {

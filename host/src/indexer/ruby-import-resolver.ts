@@ -1,4 +1,5 @@
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
+import { parentOf, settledPath } from './repository-paths.js';
 import { RUBY_SOURCE } from './ruby-source-analyzer.js';
 import { RUBY_STDLIB_FEATURES } from './ruby-stdlib-features.js';
 import type { ImportReference } from './source-analyzer.js';
@@ -33,7 +34,7 @@ export class RubyImportResolver implements LanguageImportResolver {
     const specifier = reference.specifier;
     const directory = parentOf(file);
     if (specifier.startsWith('./') || specifier.startsWith('../')) {
-      const target = normalize(directory, specifier);
+      const target = settledPath(directory, specifier);
       if (target === undefined) return [{ specifier, target: { kind: 'unresolved', reason: `${specifier} leads out of the repository` } }];
       return [{ specifier, target: fileOrMissing([target], specifier, reference, repository) }];
     }
@@ -43,7 +44,7 @@ export class RubyImportResolver implements LanguageImportResolver {
       if (found) return [{ specifier, target: { kind: 'file', path: found } }];
     }
     if (reference.kind === 'dynamic') {
-      const local = normalize(directory, `./${specifier}`);
+      const local = settledPath(directory, `./${specifier}`);
       return [{ specifier, target: fileOrMissing(local === undefined ? [] : [local], specifier, reference, repository) }];
     }
     const first = specifier.split('/')[0]!;
@@ -91,24 +92,6 @@ function fileOrMissing(bases: string[], specifier: string, reference: ImportRefe
   }
   const tried = bases.map((base) => fileName(base, reference)).join(', ');
   return { kind: 'unresolved', reason: `cannot load such file -- ${specifier} (no ${tried || 'file'})` };
-}
-
-/** `relative` from `directory`, `.` and `..` folded; undefined when it climbs above the root. */
-function normalize(directory: string, relative: string): string | undefined {
-  const parts = directory === '' ? [] : directory.split('/');
-  for (const part of relative.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
-}
-
-function parentOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
 }
 
 function join(directory: string, relative: string): string {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { readOptional } from './read-optional.js';
+import { contains, joinPath, parentOf } from './repository-paths.js';
 
 /** Cargo's manifest. */
 export const CARGO_MANIFEST = /(?:^|\/)Cargo\.toml$/;
@@ -46,11 +47,11 @@ export class RustCrates {
       const lib = field(data, 'lib');
       const libName = field(lib, 'name');
       const libPath = field(lib, 'path');
-      const libFile = join(directory, typeof libPath === 'string' ? normalize(libPath) : 'src/lib.rs');
+      const libFile = joinPath(directory, typeof libPath === 'string' ? normalize(libPath) : 'src/lib.rs');
       const others: string[] = [];
       for (const bin of Array.isArray(field(data, 'bin')) ? (field(data, 'bin') as unknown[]) : []) {
         const binPath = field(bin, 'path');
-        if (typeof binPath === 'string') others.push(join(directory, normalize(binPath)));
+        if (typeof binPath === 'string') others.push(joinPath(directory, normalize(binPath)));
       }
       const prefix = directory === '' ? '' : `${directory}/`;
       for (const file of files) {
@@ -112,17 +113,4 @@ function field(value: unknown, key: string): unknown {
 
 function normalize(written: string): string {
   return path.posix.normalize(written.replace(/\\/g, '/')).replace(/^\.\//, '');
-}
-
-export function join(directory: string, relative: string): string {
-  return directory === '' ? relative : relative === '' ? directory : `${directory}/${relative}`;
-}
-
-export function parentOf(file: string): string {
-  const slash = file.lastIndexOf('/');
-  return slash === -1 ? '' : file.slice(0, slash);
-}
-
-function contains(ancestor: string, directory: string): boolean {
-  return ancestor === '' || directory === ancestor || directory.startsWith(`${ancestor}/`);
 }

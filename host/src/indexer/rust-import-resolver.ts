@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
-import { CARGO_MANIFEST, join, parentOf, RustCrates } from './rust-crates.js';
+import { joinPath, parentOf } from './repository-paths.js';
+import { CARGO_MANIFEST, RustCrates } from './rust-crates.js';
 import { EXTERN_CRATE, MOD_DECLARATION, RUST_SOURCE } from './rust-source-analyzer.js';
 import type { ImportReference } from './source-analyzer.js';
 
@@ -85,13 +86,13 @@ export class RustImportResolver implements LanguageImportResolver {
     if (declared) {
       const [, pathAttribute, name] = declared;
       if (pathAttribute !== undefined) {
-        const base = scope.length === 0 ? parentOf(file) : join(this.moduleDirectory(file), scope.join('/'));
-        const target = path.posix.normalize(join(base, pathAttribute));
+        const base = scope.length === 0 ? parentOf(file) : joinPath(this.moduleDirectory(file), scope.join('/'));
+        const target = path.posix.normalize(joinPath(base, pathAttribute));
         if (target.startsWith('../') || path.posix.isAbsolute(target))
           return { kind: 'unresolved', reason: `#[path = "${pathAttribute}"] leads outside the repository` };
         return repository.isFile(target) ? { kind: 'file', path: target } : { kind: 'unresolved', reason: `file not found for module ${name}: no ${target}` };
       }
-      const directory = join(this.moduleDirectory(file), scope.join('/'));
+      const directory = joinPath(this.moduleDirectory(file), scope.join('/'));
       const found = moduleFile(directory, name!, repository);
       if (found) return { kind: 'file', path: found.file };
       const shown = directory === '' ? '' : `${directory}/`;
@@ -133,7 +134,7 @@ export class RustImportResolver implements LanguageImportResolver {
   private moduleDirectory(file: string): string {
     const name = file.slice(file.lastIndexOf('/') + 1);
     if (name === 'mod.rs' || this.crates.crateRootOf(file) === file) return parentOf(file);
-    return join(parentOf(file), name.replace(/\.rs$/, ''));
+    return joinPath(parentOf(file), name.replace(/\.rs$/, ''));
   }
 
   /** The module path of `file` in its crate, from the layout (`src/a/b.rs` and `src/a/b/mod.rs` are `a::b` of `src/lib.rs`). */
@@ -148,10 +149,10 @@ export class RustImportResolver implements LanguageImportResolver {
 
 /** `name.rs`, else `name/mod.rs`, in `directory`: the module's file and the directory of its children. */
 function moduleFile(directory: string, name: string, repository: RepositoryFiles): ModuleAt | undefined {
-  const file = join(directory, `${name}.rs`);
-  if (repository.isFile(file)) return { file, directory: join(directory, name) };
-  const modRs = join(directory, `${name}/mod.rs`);
-  if (repository.isFile(modRs)) return { file: modRs, directory: join(directory, name) };
+  const file = joinPath(directory, `${name}.rs`);
+  if (repository.isFile(file)) return { file, directory: joinPath(directory, name) };
+  const modRs = joinPath(directory, `${name}/mod.rs`);
+  if (repository.isFile(modRs)) return { file: modRs, directory: joinPath(directory, name) };
   return undefined;
 }
 
@@ -170,8 +171,8 @@ function walk(start: ModuleAt, segments: readonly string[], repository: Reposito
     if (module) {
       found = module;
       directory = module.directory;
-    } else if (repository.isDirectory(join(directory, segment))) {
-      directory = join(directory, segment);
+    } else if (repository.isDirectory(joinPath(directory, segment))) {
+      directory = joinPath(directory, segment);
     } else {
       break;
     }

@@ -2,6 +2,7 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { ModuleSystem } from './import-resolver.js';
 import { readOptional } from './read-optional.js';
+import { parentOf } from './repository-paths.js';
 
 /** The parts of a package.json that say where its code is. */
 interface Manifest {
@@ -129,8 +130,8 @@ export class WorkspacePackages {
     // Node loads its own module before any package of that name.
     if (isBuiltin(name)) return undefined;
     // As Node looks in each node_modules from the importer up: the nearest package.json that declares the name.
-    const above = (directory: string): WorkspacePackage | undefined => (directory === '' ? undefined : this.owner(parentDirectory(directory), hasFile));
-    for (let owner = this.owner(parentDirectory(importer), hasFile); owner; owner = above(owner.directory)) {
+    const above = (directory: string): WorkspacePackage | undefined => (directory === '' ? undefined : this.owner(parentOf(directory), hasFile));
+    for (let owner = this.owner(parentOf(importer), hasFile); owner; owner = above(owner.directory)) {
       const declared = declaredDependency(owner.manifest, name);
       if (declared === undefined) continue;
       if (typeof declared === 'string') {
@@ -188,7 +189,7 @@ export class WorkspacePackages {
   private owner(directory: string, hasFile: (file: string) => boolean): WorkspacePackage | undefined {
     const known = this.ownerOf.get(directory);
     if (known !== undefined) return known ?? undefined;
-    const found = this.packageAt(directory, hasFile) ?? (directory === '' ? undefined : this.owner(parentDirectory(directory), hasFile));
+    const found = this.packageAt(directory, hasFile) ?? (directory === '' ? undefined : this.owner(parentOf(directory), hasFile));
     this.ownerOf.set(directory, found ?? null);
     return found;
   }
@@ -240,11 +241,6 @@ function declaredDependency(manifest: Manifest, name: string): unknown {
     if (dependencies && typeof dependencies === 'object' && Object.hasOwn(dependencies, name)) return dependencies[name];
   }
   return undefined;
-}
-
-function parentDirectory(relativePath: string): string {
-  const slash = relativePath.lastIndexOf('/');
-  return slash === -1 ? '' : relativePath.slice(0, slash);
 }
 
 /** How many leading path segments two repository paths share. */
