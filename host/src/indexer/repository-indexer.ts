@@ -47,10 +47,10 @@ async function loadBuildModules() {
 type BuildModules = Awaited<ReturnType<typeof loadBuildModules>>;
 let buildModulesLoading: Promise<BuildModules> | undefined;
 /** Set once `buildModulesLoading` is done: what the functions below a build use. */
-let m: BuildModules;
+let loadedBuildModules: BuildModules;
 
 function buildModules(): Promise<BuildModules> {
-  buildModulesLoading ??= loadBuildModules().then((loaded) => (m = loaded));
+  buildModulesLoading ??= loadBuildModules().then((loaded) => (loadedBuildModules = loaded));
   return buildModulesLoading;
 }
 
@@ -469,7 +469,7 @@ export class RepositoryIndexer implements GraphSource {
 
   /** The reading threads (the build modules are loaded first). */
   private get pool(): FileReaderPool {
-    this.poolMade ??= new m.FileReaderPool(this.config.repositoryRoot, this.config.index.maxFileBytes);
+    this.poolMade ??= new loadedBuildModules.FileReaderPool(this.config.repositoryRoot, this.config.index.maxFileBytes);
     return this.poolMade;
   }
 
@@ -503,7 +503,7 @@ function normalize(p: string): string {
 /** Names an import of a new file could end with: its stem, and its directory's name for an index file (or a Python package's `__init__`). */
 function stemsOf(file: string): string[] {
   const segments = file.split('/');
-  const stem = m.specifierStem(segments.at(-1)!);
+  const stem = loadedBuildModules.specifierStem(segments.at(-1)!);
   return (stem === 'index' || stem === '__init__') && segments.length > 1 ? [stem, segments.at(-2)!] : [stem];
 }
 
@@ -511,7 +511,7 @@ function stemsOf(file: string): string[] {
 function sampleSources(files: readonly string[]): string[] {
   const samples = new Map<unknown, string>();
   for (const file of files) {
-    const analyzer = m.sourceAnalyzerFor(file.slice(file.lastIndexOf('/') + 1));
+    const analyzer = loadedBuildModules.sourceAnalyzerFor(file.slice(file.lastIndexOf('/') + 1));
     if (analyzer && !samples.has(analyzer)) samples.set(analyzer, file);
   }
   return [...samples.values()];
@@ -538,7 +538,7 @@ function changedFilesOf(files: readonly string[], model: RepositoryGraphModel, r
   const changed: string[] = [];
   for (const file of files) {
     const signature = model.signatureOf(file);
-    if (!signature || m.isRacy(signature, now) || !m.signatureHolds(path.join(root, file), signature)) changed.push(file);
+    if (!signature || loadedBuildModules.isRacy(signature, now) || !loadedBuildModules.signatureHolds(path.join(root, file), signature)) changed.push(file);
   }
   return changed;
 }
