@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
+import { namedNodeTypeIds, symbolOf, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -170,9 +170,5 @@ function receiverType(receiver: Node | null): string | undefined {
 }
 
 function symbol(name: string, kind: SymbolFacts['kind'], node: Node): SymbolFacts {
-  const startLine = node.startPosition.row + 1;
-  const end = node.endPosition;
-  // A node that ends at a line's start ends on the line before.
-  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
-  return { name, kind, startLine, endLine, exported: EXPORTED_NAME.test(name) };
+  return symbolOf(name, kind, node, EXPORTED_NAME.test(name));
 }

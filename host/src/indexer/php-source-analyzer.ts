@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
+import { inLineOrder, namedNodeTypeIds, symbolOf, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -126,7 +126,7 @@ function walk(
   const symbols: SymbolFacts[] = [];
   const comments: Array<{ start: number; end: number }> = [];
   const containers: Container[] = [];
-  const done = (complete: boolean) => ({ imports, symbols: sorted(symbols), comments, complete });
+  const done = (complete: boolean) => ({ imports, symbols: inLineOrder(symbols), comments, complete });
   for (let visited = 1; ; visited++) {
     if (visited % CLOCK_STRIDE === 0 && overTime()) return done(false);
     const type = cursor.nodeTypeId;
@@ -157,13 +157,13 @@ function walk(
         const container = containers.at(-1);
         if (name && container?.name !== undefined) {
           const exported = container.isInterface || !hasVisibility(node, 'private', 'protected');
-          symbols.push({ ...symbol(name, 'method', node, exported), container: container.name });
+          symbols.push({ ...symbolOf(name, 'method', node, exported), container: container.name });
         }
       } else if (types.function.has(type)) {
-        if (name) symbols.push(symbol(name, 'function', node, true));
+        if (name) symbols.push(symbolOf(name, 'function', node, true));
       } else {
         const kind = TYPE_DECLARATIONS[node.type];
-        if (kind && name) symbols.push(symbol(name, kind, node, true));
+        if (kind && name) symbols.push(symbolOf(name, kind, node, true));
         containers.push({ end: cursor.endIndex, name: kind ? name : undefined, isInterface: kind === 'interface' });
       }
     }
@@ -294,15 +294,4 @@ function dynamic(argument: Node): ImportReference {
 function hasVisibility(method: Node, ...visibilities: string[]): boolean {
   for (const child of method.namedChildren) if (child?.type === 'visibility_modifier' && visibilities.includes(child.text.toLowerCase())) return true;
   return false;
-}
-
-function sorted(symbols: SymbolFacts[]): SymbolFacts[] {
-  return symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
-}
-
-function symbol(name: string, kind: SymbolFacts['kind'], node: Node, exported: boolean): SymbolFacts {
-  const startLine = node.startPosition.row + 1;
-  const end = node.endPosition;
-  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
-  return { name, kind, startLine, endLine, exported };
 }

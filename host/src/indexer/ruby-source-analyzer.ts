@@ -1,6 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
+import { inLineOrder, namedNodeTypeIds, symbolOf, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -90,14 +90,14 @@ function declarationsOf(root: Node, overTime: () => boolean): { imports: ImportR
     let hidden = false;
     for (const child of scope.node.namedChildren) {
       if (!child) continue;
-      if (++visited % CLOCK_STRIDE === 0 && overTime()) return { imports, symbols: sorted(symbols), complete: false };
+      if (++visited % CLOCK_STRIDE === 0 && overTime()) return { imports, symbols: inLineOrder(symbols), complete: false };
       switch (child.type) {
         case 'class':
         case 'module': {
           const name = child.childForFieldName('name')?.text;
           if (!name) break;
           const full = scope.container ? `${scope.container}::${name}` : name;
-          symbols.push(symbol(full, child.type === 'class' ? 'class' : 'type', child, true));
+          symbols.push(symbolOf(full, child.type === 'class' ? 'class' : 'type', child, true));
           const body = child.childForFieldName('body') ?? child.namedChildren.find((node) => node?.type === 'body_statement') ?? null;
           if (body) pending.push({ node: body, container: full });
           continue;
@@ -147,15 +147,15 @@ function declarationsOf(root: Node, overTime: () => boolean): { imports: ImportR
       if (child.namedChildCount > 0) pending.push({ node: child, container: scope.container });
     }
   }
-  return { imports, symbols: sorted(symbols), complete: true };
+  return { imports, symbols: inLineOrder(symbols), complete: true };
 }
 
 function addMethod(node: Node, container: string | undefined, exported: boolean, symbols: SymbolFacts[]): void {
   const name = node.childForFieldName('name')?.text;
   if (!name) return;
   const full = node.type === 'singleton_method' ? `self.${name}` : name;
-  if (container) symbols.push({ ...symbol(full, 'method', node, exported), container });
-  else symbols.push(symbol(full, 'function', node, exported));
+  if (container) symbols.push({ ...symbolOf(full, 'method', node, exported), container });
+  else symbols.push(symbolOf(full, 'function', node, exported));
 }
 
 /** The text of a plain string literal (`'x'`, `"x"` without interpolation); undefined otherwise. */
@@ -165,15 +165,4 @@ function literal(node: Node): string | undefined {
   if (parts.length !== 1 || parts[0]?.type !== 'string_content') return undefined;
   const text = parts[0].text;
   return FEATURE.test(text) ? text : undefined;
-}
-
-function sorted(symbols: SymbolFacts[]): SymbolFacts[] {
-  return symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
-}
-
-function symbol(name: string, kind: SymbolFacts['kind'], node: Node, exported: boolean): SymbolFacts {
-  const startLine = node.startPosition.row + 1;
-  const end = node.endPosition;
-  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
-  return { name, kind, startLine, endLine, exported };
 }

@@ -1,7 +1,7 @@
 import type { ImportReferenceKind } from '@strata/sdk';
 import type { Language, Node, TreeCursor } from 'web-tree-sitter';
 import type { ImportReference, SymbolFacts } from './source-analyzer.js';
-import { namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
+import { namedNodeTypeIds, symbolOf, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -231,7 +231,7 @@ function declaredSymbols(root: Node): { symbols: SymbolFacts[]; local: Set<strin
       const exported = isPub(item);
       switch (item.type) {
         case 'function_item':
-          if (name) others.push(symbol(scope.prefix + name, 'function', item, exported));
+          if (name) others.push(symbolOf(scope.prefix + name, 'function', item, exported));
           break;
         case 'struct_item':
         case 'union_item':
@@ -242,16 +242,16 @@ function declaredSymbols(root: Node): { symbols: SymbolFacts[]; local: Set<strin
           const kind = item.type === 'trait_item' ? 'interface' : item.type === 'struct_item' || item.type === 'union_item' ? 'class' : 'type';
           const key = scope.prefix + name;
           local.add(key);
-          if (!types.has(key)) types.set(key, symbol(key, kind, item, exported));
+          if (!types.has(key)) types.set(key, symbolOf(key, kind, item, exported));
           if (item.type === 'trait_item')
-            for (const method of functionsOf(item)) methods.push({ ...symbol(method.name, 'method', method.node, exported), owner: key });
+            for (const method of functionsOf(item)) methods.push({ ...symbolOf(method.name, 'method', method.node, exported), owner: key });
           break;
         }
         case 'impl_item': {
           const owner = implType(item.childForFieldName('type'));
           if (owner)
             for (const method of functionsOf(item))
-              methods.push({ ...symbol(method.name, 'method', method.node, isPub(method.node)), owner: scope.prefix + owner });
+              methods.push({ ...symbolOf(method.name, 'method', method.node, isPub(method.node)), owner: scope.prefix + owner });
           break;
         }
         case 'mod_item': {
@@ -308,12 +308,4 @@ function implType(type: Node | null): string | undefined {
 
 function isPub(item: Node): boolean {
   return item.namedChildren.some((child) => child?.type === 'visibility_modifier');
-}
-
-function symbol(name: string, kind: SymbolFacts['kind'], node: Node, exported: boolean): SymbolFacts {
-  // Attributes and doc comments before an item are siblings, not part of it: its lines are its own.
-  const startLine = node.startPosition.row + 1;
-  const end = node.endPosition;
-  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
-  return { name, kind, startLine, endLine, exported };
 }

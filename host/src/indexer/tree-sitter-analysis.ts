@@ -215,6 +215,22 @@ function complexityOf(symbols: SymbolFacts[], functions: readonly FunctionFigure
   return { cyclomatic, cognitive };
 }
 
+/**
+ * The symbol a declaration node stands for: its lines are the node's own (a
+ * node that ends at the start of a line ends on the line before).
+ */
+export function symbolOf(name: string, kind: SymbolFacts['kind'], node: Node, exported: boolean): SymbolFacts {
+  const startLine = node.startPosition.row + 1;
+  const end = node.endPosition;
+  const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
+  return { name, kind, startLine, endLine, exported };
+}
+
+/** Symbols in the order of their lines (a walk that goes breadth first finds them out of order). */
+export function inLineOrder(symbols: SymbolFacts[]): SymbolFacts[] {
+  return symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+}
+
 /** The facts of a file that was not parsed: its lines, and why. */
 export function unparsedFacts(bytes: Uint8Array, reason: string): SourceFileFacts {
   return { ...countTextLines(bytes), imports: [], symbols: [], error: `not parsed: ${reason}` };
