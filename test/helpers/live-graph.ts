@@ -1,16 +1,37 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { indexRepository } from '@strata/host';
 import type { Test } from 'tap';
 import type { TestServer } from './strata-server.ts';
 
-/** Waits until the served graph's revision passes `revision` and `ready` holds for it. */
+/**
+ * Waits until the served graph's revision passes `revision`, `ready` holds
+ * for it, and every file node has the size its file has now. A file read
+ * while it was being written (`writeFile` truncates it first) is read
+ * again on the write's next event; a revision between the two can already
+ * meet `ready` (a resolver reading the file's head anew, as Java's and
+ * C's do) while the file's node still says what the truncated file held:
+ * that revision is not the one the write leads to.
+ */
 export async function nextGraph(server: TestServer, revision: number, ready: (graph: any) => boolean = () => true): Promise<any> {
   const deadline = Date.now() + 10_000;
+  const root = server.strata.config.repositoryRoot;
   for (;;) {
     const { body } = await server.api('/api/graph');
-    if (body.meta.revision > revision && ready(body)) return body;
+    if (body.meta.revision > revision && ready(body) && sizesAsOnDisk(body, root)) return body;
     if (Date.now() > deadline) throw new Error(`the graph did not change in time (revision ${body.meta.revision})`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Whether every file node of a served graph whose file is there has that file's size now. */
+function sizesAsOnDisk(graph: any, root: string): boolean {
+  for (const node of graph.data.nodes as Array<{ kind: string; path: string; bytes?: number }>) {
+    if (node.kind !== 'file' || node.bytes === undefined) continue;
+    const size = statSync(path.join(root, node.path), { throwIfNoEntry: false })?.size;
+    if (size !== undefined && size !== node.bytes) return false;
+  }
+  return true;
 }
 
 /** The live graph equals what a cold index of the same files gives, positions aside. */
