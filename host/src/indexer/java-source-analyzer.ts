@@ -1,6 +1,6 @@
 import type { Language, Node } from 'web-tree-sitter';
 import type { SymbolFacts } from './source-analyzer.js';
-import { importsAndComments, namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
+import { importsAndComments, MergedSymbols, namedNodeTypeIds, ThreadGrammar, TreeSitterAnalyzer } from './tree-sitter-analysis.js';
 import type { ComplexityRules } from './tree-sitter-complexity.js';
 import type { GrammarSource } from './tree-sitter-grammars.js';
 
@@ -100,21 +100,8 @@ interface TypeScope {
 }
 
 function declaredSymbols(root: Node): SymbolFacts[] {
-  const byKey = new Map<string, SymbolFacts>();
-  const add = (symbol: Omit<SymbolFacts, 'startLine' | 'endLine'>, node: Node): void => {
-    const startLine = node.startPosition.row + 1;
-    const end = node.endPosition;
-    const endLine = Math.max(startLine, end.column === 0 ? end.row : end.row + 1);
-    const key = `${symbol.container ?? ''}.${symbol.name}`;
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.startLine = Math.min(existing.startLine, startLine);
-      existing.endLine = Math.max(existing.endLine, endLine);
-      existing.exported ||= symbol.exported;
-    } else {
-      byKey.set(key, { ...symbol, startLine, endLine });
-    }
-  };
+  const symbols = new MergedSymbols();
+  const add = (symbol: Omit<SymbolFacts, 'startLine' | 'endLine'>, node: Node): void => symbols.add(symbol, node);
   const pending: TypeScope[] = [];
   /** A type declaration in `container` (undefined: the file). */
   const addType = (declaration: Node, container: TypeScope | undefined): void => {
@@ -151,7 +138,7 @@ function declaredSymbols(root: Node): SymbolFacts[] {
       }
     }
   }
-  return [...byKey.values()].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+  return symbols.list();
 }
 
 function isPublic(declaration: Node): boolean {

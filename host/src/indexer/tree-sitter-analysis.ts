@@ -226,6 +226,35 @@ export function symbolOf(name: string, kind: SymbolFacts['kind'], node: Node, ex
   return { name, kind, startLine, endLine, exported };
 }
 
+/**
+ * Symbols of a language whose declarations of one name merge (Java's, C#'s
+ * and Kotlin's overloads): one symbol per container and name, its lines
+ * from the first declaration's start to the last one's end, exported when
+ * any of them is.
+ */
+export class MergedSymbols {
+  private readonly byKey = new Map<string, SymbolFacts>();
+
+  /** Adds the symbol the declaration `node` stands for. */
+  add(symbol: Omit<SymbolFacts, 'startLine' | 'endLine'>, node: Node): void {
+    const { startLine, endLine } = symbolOf(symbol.name, symbol.kind, node, symbol.exported);
+    const key = `${symbol.container ?? ''}.${symbol.name}`;
+    const existing = this.byKey.get(key);
+    if (existing) {
+      existing.startLine = Math.min(existing.startLine, startLine);
+      existing.endLine = Math.max(existing.endLine, endLine);
+      existing.exported ||= symbol.exported;
+    } else {
+      this.byKey.set(key, { ...symbol, startLine, endLine });
+    }
+  }
+
+  /** The symbols, in the order of their lines. */
+  list(): SymbolFacts[] {
+    return inLineOrder([...this.byKey.values()]);
+  }
+}
+
 /** Symbols in the order of their lines (a walk that goes breadth first finds them out of order). */
 export function inLineOrder(symbols: SymbolFacts[]): SymbolFacts[] {
   return symbols.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
