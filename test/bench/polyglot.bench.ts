@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { indexRepository } from '@strata/host';
+import { compared, fileEdges, SAMPLES, type StrataGraph } from './polyglot-compare.ts';
 
 const REFERENCE = fileURLToPath(new URL('./python-import-reference.py', import.meta.url));
 const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', import.meta.url));
@@ -45,8 +46,6 @@ const RUBY_FILE = /(?:\.rb|\.rake|\.gemspec|(?:^|\/)Rakefile|(?:^|\/)Gemfile)$/;
 const PHP_REFERENCE = fileURLToPath(new URL('./php-import-reference.php', import.meta.url));
 const PHP_FILE = /(?<!\.blade)\.(?:php[345]?|phtml)$/;
 const C_FAMILY = /\.(c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|h\+\+|inl|ipp|tpp|tcc|C|H)$/;
-/** Differences shown per list (`STRATA_BENCH_SAMPLES` for more). */
-const SAMPLES = Number(process.env.STRATA_BENCH_SAMPLES ?? 10);
 
 interface PythonReference {
   files: number;
@@ -64,8 +63,6 @@ function pythonProjects(repository: string): string[] {
     .filter((file) => ['pyproject.toml', 'setup.py', 'setup.cfg'].includes(path.posix.basename(file)));
   return [...new Set(manifests.map((file) => path.posix.dirname(file)).map((dir) => (dir === '.' ? '' : dir)))];
 }
-
-type StrataGraph = Awaited<ReturnType<typeof indexRepository>>;
 
 async function benchRepository(repository: string): Promise<string[]> {
   const started = performance.now();
@@ -110,23 +107,6 @@ function benchPython(repository: string, graph: StrataGraph): string {
     expected.set(key, [...(expected.get(key) ?? []), specifier]);
   }
   return compared(name, 'Python', pythonFiles, strata, expected);
-}
-
-/** Prints the differences of two edge sets (key -> specifiers that led there) and gives the table's row. */
-function compared(name: string, language: string, files: number, strata: Map<string, string[]>, expected: Map<string, string[]>): string {
-  const both = [...expected.keys()].filter((key) => strata.has(key));
-  const onlyStrata = [...strata.keys()].filter((key) => !expected.has(key));
-  const onlyReference = [...expected.keys()].filter((key) => !strata.has(key));
-  for (const [label, keys, from] of [
-    ['only Strata', onlyStrata, strata],
-    ['only the reference', onlyReference, expected],
-  ] as const) {
-    if (keys.length === 0) continue;
-    console.log(`  ${language}, ${label} (${keys.length}):`);
-    for (const key of keys.slice(0, SAMPLES)) console.log(`    ${key}  ${JSON.stringify([...new Set(from.get(key))])}`);
-  }
-  const found = expected.size === 0 ? 1 : both.length / expected.size;
-  return `| ${name} | ${language} | ${files} | ${expected.size} | ${strata.size} | ${both.length} | ${onlyStrata.length} | ${onlyReference.length} | ${(100 * found).toFixed(1)} % |`;
 }
 
 /** The folders of the repository's Go modules (repository-relative), those under testdata/ and vendor/ left out. */
@@ -220,17 +200,6 @@ function benchGo(repository: string, graph: StrataGraph): string {
   }
   console.log(`  Go: ${goFiles} files, ${packages.length} packages in ${goModules(repository).length} modules; the reference ${referenceMs.toFixed(0)} ms`);
   return compared(name, 'Go', goFiles, strata, expected);
-}
-
-/** The imports edges between two files of the repository whose source matches `language` (a pattern of paths), one per pair. */
-function fileEdges(graph: StrataGraph, language: RegExp): Map<string, string[]> {
-  const edges = new Map<string, string[]>();
-  for (const edge of graph.edges) {
-    if (edge.kind !== 'imports' || !edge.source.startsWith('file:') || !edge.target.startsWith('file:') || !language.test(edge.source)) continue;
-    const key = `${edge.source.slice(5)} -> ${edge.target.slice(5)}`;
-    edges.set(key, [...(edges.get(key) ?? []), ...(edge.specifiers ?? [])]);
-  }
-  return edges;
 }
 
 interface RustReference {
