@@ -20,6 +20,10 @@
  * in a scratch copy). The README's polyglot section
  * says what each reference checks and what it does not.
  *
+ * C#: file -> file edges of `using` directives against the C# compiler's
+ * binding of each (`polyglot-csharp.ts`, `CSharpUsingReference.cs`: Mono's
+ * mcs, as a library, on the command line xbuild gives it for each project).
+ *
  *   npm run bench:polyglot -- <repository> [<repository> ...]
  *
  * Python's search path for the reference (python-import-reference.py):
@@ -36,6 +40,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { indexRepository } from '@strata/host';
 import { compared, fileEdges, SAMPLES, type StrataGraph } from './polyglot-compare.ts';
+import { benchCSharp } from './polyglot-csharp.ts';
 
 const REFERENCE = fileURLToPath(new URL('./python-import-reference.py', import.meta.url));
 const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', import.meta.url));
@@ -77,6 +82,7 @@ async function benchRepository(repository: string): Promise<string[]> {
   if (graph.nodes.some((node) => node.kind === 'file' && C_FAMILY.test(node.path))) rows.push(await benchC(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && RUBY_FILE.test(node.path))) rows.push(benchRuby(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && PHP_FILE.test(node.path))) rows.push(benchPhp(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.cs'))) rows.push(benchCSharp(repository, graph));
   return rows;
 }
 
