@@ -9,10 +9,12 @@ const CSHARP_REPO: FixtureFiles = {
   'Core/Engine.cs': 'namespace Acme.Core;\npublic class Engine { public void Run() {} }\n',
   'Core/Part.cs': 'namespace Acme.Core;\npublic class Part {}\n',
   'App/App.cs': 'using Acme.Core;\nusing static Acme.Model.Order;\nnamespace Acme.App;\nclass App {}\n',
+  'App/Scoped.cs': 'namespace Acme.App\n{\n    using Core;\n    class Scoped {}\n}\n',
 };
 
 const edgeIds = (graph: any): Set<string> => new Set(graph.data.edges.map((edge: { id: string }) => edge.id));
 const APP = 'imports:file:App/App.cs->';
+const SCOPED = 'imports:file:App/Scoped.cs->';
 
 t.test('C# files added, edited, removed and renamed, and a changed namespace, change where usings lead, as a cold index does', async (t) => {
   const repo = await makeRepo(t, CSHARP_REPO);
@@ -53,6 +55,13 @@ t.test('C# files added, edited, removed and renamed, and a changed namespace, ch
   await rename(path.join(repo, 'Core/Engine.cs'), path.join(repo, 'Core/Motor.cs'));
   graph = await nextGraph(server, graph.meta.revision, (g) => edgeIds(g).has(`${APP}file:Core/Motor.cs`));
   t.notOk(edgeIds(graph).has(`${APP}file:Core/Engine.cs`));
+  await matchesColdIndex(t, graph, repo);
+
+  // `using Core;` in namespace Acme.App binds Acme.Core until namespace Acme.App.Core exists, which declaring Acme.App.Core.Deep makes it.
+  t.ok(edgeIds(graph).has(`${SCOPED}file:Core/Motor.cs`));
+  await writeFiles(repo, { 'App/Core/Deep.cs': 'namespace Acme.App.Core.Deep;\npublic class Deep {}\n' });
+  graph = await nextGraph(server, graph.meta.revision, (g) => !edgeIds(g).has(`${SCOPED}file:Core/Motor.cs`));
+  t.ok(edgeIds(graph).has(`${SCOPED}pkg:csharp:Acme.App`), 'the using binds namespace Acme.App.Core, which no file declares');
   await matchesColdIndex(t, graph, repo);
 });
 

@@ -73,6 +73,56 @@ const cases: CSharpResolutionCase[] = [
     },
   },
   {
+    // What Mono's mcs binds each of these to (checked by hand with test/bench/CSharpUsingReference.cs).
+    name: 'a using inside a namespace binds as the compiler does: in the enclosing namespaces first, innermost out, then as written; global:: and aliases too',
+    files: {
+      'Tests/Fakes/Sword.cs': 'namespace Acme.Tests.Fakes\n{\n    public class Sword { public static void Swing() {} }\n}\n',
+      'Other/AcmeFakes.cs': 'namespace Acme.Fakes\n{\n    public class Decoy {}\n}\n',
+      'Fakes/Global.cs': 'namespace Fakes\n{\n    public class Global {}\n}\n',
+      'Tests/Integration/Use.cs':
+        'namespace Acme.Tests.Integration\n{\n    using System;\n    using Fakes;\n    using global::Fakes;\n    using S = Fakes.Sword;\n    using static Fakes.Sword;\n    class Use {}\n}\n',
+    },
+    from: 'Tests/Integration/Use.cs',
+    expect: {
+      'file:Tests/Fakes/Sword.cs': ['Fakes', 'S = Fakes.Sword', 'static Fakes.Sword'],
+      'file:Fakes/Global.cs': ['Fakes'],
+      'pkg:csharp:System': ['System'],
+    },
+  },
+  {
+    name: 'the enclosing namespaces of a using: a file-scoped namespace (what follows it); a top-level using as written',
+    files: {
+      'Tests/Fakes/Sword.cs': 'namespace Acme.Tests.Fakes;\npublic class Sword {}\n',
+      'Fakes/Global.cs': 'namespace Fakes;\npublic class Global {}\n',
+      'Tests/Integration/FileScoped.cs': 'using Fakes;\nnamespace Acme.Tests.Integration;\nusing Fakes;\nclass FileScoped {}\n',
+    },
+    from: 'Tests/Integration/FileScoped.cs',
+    expect: { 'file:Tests/Fakes/Sword.cs': ['Fakes'], 'file:Fakes/Global.cs': ['Fakes'] },
+  },
+  {
+    name: 'the enclosing namespaces of a using: nested blocks, outermost first',
+    files: {
+      'Tests/Fakes/Sword.cs': 'namespace Acme.Tests.Fakes;\npublic class Sword {}\n',
+      'Fakes/Global.cs': 'namespace Fakes;\npublic class Global {}\n',
+      'Tests/Integration/Nested.cs': 'namespace Acme\n{\n    namespace Tests.Integration\n    {\n        using Fakes;\n        class Nested {}\n    }\n}\n',
+    },
+    from: 'Tests/Integration/Nested.cs',
+    expect: { 'file:Tests/Fakes/Sword.cs': ['Fakes'] },
+  },
+  {
+    name: 'a namespace that only deeper ones declare exists for the compiler; one of a project not referenced does not',
+    files: {
+      'src/App/App.csproj': '<Project Sdk="Microsoft.NET.Sdk" />\n',
+      'src/App/Program.cs': 'namespace Acme.App\n{\n    using Deep.Leaf;\n    using Fakes;\n    class Program {}\n}\n',
+      'src/App/Leaf.cs': 'namespace Acme.Deep.Leaf;\npublic class Leaf {}\n',
+      'src/App/Fakes.cs': 'namespace Acme.Fakes;\npublic class Fake {}\n',
+      'src/Other/Other.csproj': '<Project Sdk="Microsoft.NET.Sdk" />\n',
+      'src/Other/Hidden.cs': 'namespace Acme.App.Fakes;\npublic class Hidden {}\n',
+    },
+    from: 'src/App/Program.cs',
+    expect: { 'file:src/App/Leaf.cs': ['Deep.Leaf'], 'file:src/App/Fakes.cs': ['Fakes'] },
+  },
+  {
     name: 'a file outside every project, and a project that does not parse, see every namespace',
     files: {
       'tools/Broken.csproj': '<Project><ItemGroup><ProjectReference Include=',

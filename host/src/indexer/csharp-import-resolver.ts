@@ -1,4 +1,4 @@
-import { CSHARP_SOURCE, discoverCSharpNamespaces } from './csharp-namespaces.js';
+import { CSHARP_SOURCE, discoverCSharpNamespaces, NamespacePrefixes } from './csharp-namespaces.js';
 import { CSHARP_PROJECT, CSharpProjects } from './csharp-projects.js';
 import type { DeclaredNames } from './declared-names.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
@@ -19,19 +19,28 @@ export const MAX_NAMESPACE_FILES = 50;
  * repository declares is unresolved. Within a solution, a file sees only
  * the namespaces' files of its own project and of the projects it
  * references (`CSharpProjects`, from the `.csproj` files): those of other
- * projects are as if the repository did not declare them.
+ * projects are as if the repository did not declare them. A using written
+ * inside namespaces (its `scope`) is bound as the compiler binds it: its
+ * first name is looked up in the enclosing namespaces, innermost first (in
+ * `namespace A.B { using C.D; }`, `A.B.C` then `A.C`: the first that is a
+ * namespace the file sees, declared or holding declared ones, or a type of
+ * that namespace), then from the top.
  */
 export class CSharpImportResolver implements LanguageImportResolver {
   private readonly importersOf = new Map<string, Set<string>>();
+  /** Namespaces a scoped using looked for in its enclosing ones: a namespace declared under one of them may bind it now. */
+  private readonly scopedImportersOf = new Map<string, Set<string>>();
 
   private constructor(
     private readonly root: string,
     private readonly namespaces: DeclaredNames,
+    private readonly prefixes: NamespacePrefixes,
     private projects: CSharpProjects,
   ) {}
 
   static discover(root: string, repository: RepositoryFiles): CSharpImportResolver {
-    return new CSharpImportResolver(root, discoverCSharpNamespaces(root, repository), CSharpProjects.discover(root, repository));
+    const prefixes = new NamespacePrefixes();
+    return new CSharpImportResolver(root, discoverCSharpNamespaces(root, repository, prefixes), prefixes, CSharpProjects.discover(root, repository));
   }
 
   resolves(file: string): boolean {
@@ -42,7 +51,8 @@ export class CSharpImportResolver implements LanguageImportResolver {
     const specifier = reference.specifier;
     const isStatic = specifier.startsWith('static ');
     const alias = /^[^=\s]+ = /.exec(specifier);
-    const name = isStatic ? specifier.slice('static '.length) : alias ? specifier.slice(alias[0].length) : specifier;
+    const written = isStatic ? specifier.slice('static '.length) : alias ? specifier.slice(alias[0].length) : specifier;
+    const name = this.bound(file, written, reference.scope);
     const segments = name.split('.');
     if (!isStatic) {
       this.note(name, file);
@@ -66,6 +76,26 @@ export class CSharpImportResolver implements LanguageImportResolver {
     return [{ specifier, target: outside(segments, declared) }];
   }
 
+  /**
+   * The full name a using's name binds to: `name` qualified by the innermost
+   * of its enclosing namespaces in which its first segment is a namespace
+   * (declared, or holding declared ones) or a type that `file` sees; `name`
+   * itself when none is.
+   */
+  private bound(file: string, name: string, scope: readonly string[] | undefined): string {
+    if (!scope || scope.length === 0) return name;
+    const first = name.split('.', 1)[0]!;
+    const enclosing = scope.join('.').split('.');
+    for (let length = enclosing.length; length >= 1; length--) {
+      const namespace = enclosing.slice(0, length).join('.');
+      const candidate = `${namespace}.${first}`;
+      this.note(candidate, file, this.scopedImportersOf);
+      this.note(namespace, file);
+      if (this.isNamespaceSeen(candidate, file) || this.isTypeSeen(namespace, first, file)) return `${namespace}.${name}`;
+    }
+    return name;
+  }
+
   dependencyStems(_file: string, _reference: ImportReference): string[] {
     // C# files are followed through their namespaces (`afterChange`).
     return [];
@@ -82,7 +112,12 @@ export class CSharpImportResolver implements LanguageImportResolver {
       }
     }
     const again = new Set<string>();
-    for (const name of changedNamespaces) for (const importer of this.importersOf.get(name) ?? []) again.add(importer);
+    for (const name of changedNamespaces) {
+      for (const importer of this.importersOf.get(name) ?? []) again.add(importer);
+      // A.B.C declared (or no longer) makes namespace A.B exist (or not) for the scoped usings that looked for it.
+      for (let prefix = name; prefix !== ''; prefix = prefix.slice(0, Math.max(prefix.lastIndexOf('.'), 0)))
+        for (const importer of this.scopedImportersOf.get(prefix) ?? []) again.add(importer);
+    }
     return [...again];
   }
 
@@ -91,9 +126,23 @@ export class CSharpImportResolver implements LanguageImportResolver {
     return [...(this.namespaces.filesOf(name) ?? [])].filter((candidate) => this.projects.sees(file, candidate));
   }
 
-  private note(name: string, file: string): void {
-    let importers = this.importersOf.get(name);
-    if (!importers) this.importersOf.set(name, (importers = new Set()));
+  /** Whether namespace `name` exists for code in `file`: a file it sees declares it, or a namespace under it. */
+  private isNamespaceSeen(name: string, file: string): boolean {
+    for (const declared of this.prefixes.namesUnder(name))
+      for (const candidate of this.namespaces.filesOf(declared) ?? []) if (this.projects.sees(file, candidate)) return true;
+    return false;
+  }
+
+  /** Whether a file of namespace `namespace` that code in `file` sees declares a type `name`. */
+  private isTypeSeen(namespace: string, name: string, file: string): boolean {
+    for (const candidate of this.namespaces.filesOf(namespace) ?? [])
+      if (this.namespaces.declares(candidate, name) && this.projects.sees(file, candidate)) return true;
+    return false;
+  }
+
+  private note(name: string, file: string, importersOf = this.importersOf): void {
+    let importers = importersOf.get(name);
+    if (!importers) importersOf.set(name, (importers = new Set()));
     importers.add(file);
   }
 }

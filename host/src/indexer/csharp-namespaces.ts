@@ -15,9 +15,41 @@ const TYPE = /(?:^|[;{}\]\s])(?:class|struct|interface|enum|record)\s+(?:class\s
  * name) and the names of the types it declares, read from the first 256 KiB
  * of its text, comments and strings left out.
  */
-export function discoverCSharpNamespaces(root: string, repository: RepositoryFiles): DeclaredNames {
-  return DeclaredNames.discover(root, repository, CSHARP_SOURCE, HEAD_BYTES, readDeclarations);
+export function discoverCSharpNamespaces(root: string, repository: RepositoryFiles, prefixes?: NamespacePrefixes): DeclaredNames {
+  return DeclaredNames.discover(root, repository, CSHARP_SOURCE, HEAD_BYTES, (text) => {
+    const declarations = readDeclarations(text);
+    if (prefixes) for (const namespace of declarations.scopes) prefixes.add(namespace);
+    return declarations;
+  });
 }
+
+/**
+ * Every namespace name read so far, under each of its prefixes (`A.B.C`
+ * under `A`, `A.B` and `A.B.C`): for the compiler, namespace `A.B` exists
+ * where only `A.B.C` is declared. Names are never taken out (a file no
+ * longer declaring one is not read again): ask `DeclaredNames.filesOf`
+ * whether one still is.
+ */
+export class NamespacePrefixes {
+  private readonly under = new Map<string, Set<string>>();
+
+  add(namespace: string): void {
+    if (namespace === '' || this.under.get(namespace)?.has(namespace)) return;
+    for (let prefix = namespace; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
+      let names = this.under.get(prefix);
+      if (!names) this.under.set(prefix, (names = new Set()));
+      names.add(namespace);
+      if (!prefix.includes('.')) return;
+    }
+  }
+
+  /** The names read that are `prefix` or start with `prefix.`. */
+  namesUnder(prefix: string): ReadonlySet<string> {
+    return this.under.get(prefix) ?? EMPTY;
+  }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 function readDeclarations(text: string): FileDeclarations {
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|@?"(?:[^"\\\n]|\\.)*"/g, ' ');

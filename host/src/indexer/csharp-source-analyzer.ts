@@ -49,7 +49,9 @@ const CSHARP_COMPLEXITY: ComplexityRules = {
 /**
  * C#, read with tree-sitter's C# grammar (`tree-sitter-c-sharp`). Imports:
  * every `using` directive (`global using` too), its specifier the namespace
- * (`A.B`), `static A.B.C`, or `X = A.B.C` for an alias; `static`. Symbols:
+ * (`A.B`), `static A.B.C`, or `X = A.B.C` for an alias; `static`; one written
+ * inside namespaces has them as its `scope` (outermost first, as written),
+ * unless its name starts with `global::`. Symbols:
  * classes, structs, records and enums (`class`), interfaces, their methods
  * and constructors (`method`; a constructor by its type's name, overloads
  * merge), nested types under their type; namespaces are not symbols.
@@ -59,7 +61,24 @@ const CSHARP_COMPLEXITY: ComplexityRules = {
 export class CSharpSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
   constructor() {
     super(CSHARP_SOURCE, new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf, CSHARP_COMPLEXITY), (tree, cursor, types, overTime) => {
-      const { imports, comments, complete } = importsAndComments(cursor, types.usingDirective, types.comment, usingSpecifier, overTime);
+      // The enclosing namespaces of each using read, in the order importsAndComments keeps them.
+      const scopes: Array<string[] | undefined> = [];
+      let fileScoped: { start: number; name: string } | null | undefined;
+      const specifierOf = (directive: Node): string | undefined => {
+        const using = usingSpecifier(directive);
+        if (!using) return undefined;
+        if (using.global) scopes.push(undefined);
+        else {
+          fileScoped ??= fileScopedNamespace(tree.rootNode);
+          scopes.push(enclosingNamespaces(directive, fileScoped));
+        }
+        return using.specifier;
+      };
+      const { imports, comments, complete } = importsAndComments(cursor, types.usingDirective, types.comment, specifierOf, overTime);
+      for (const [index, reference] of imports.entries()) {
+        const scope = scopes[index];
+        if (scope) reference.scope = scope;
+      }
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });
   }
@@ -75,20 +94,60 @@ function nodeTypesOf(language: Language): NodeTypes {
   return { usingDirective: ids('using_directive'), comment: ids('comment') };
 }
 
-/** `A.B`, `static A.B.C` or `X = A.B.C`; undefined when the directive names nothing readable. */
-function usingSpecifier(directive: Node): string | undefined {
+/**
+ * `A.B`, `static A.B.C` or `X = A.B.C`, and whether the name starts with
+ * `global::` (it is then looked up from the top, not in the enclosing
+ * namespaces); undefined when the directive names nothing readable.
+ */
+function usingSpecifier(directive: Node): { specifier: string; global: boolean } | undefined {
   let isStatic = false;
   let alias: string | undefined;
   let name: string | undefined;
+  let global = false;
   for (const child of directive.children) {
     if (!child) continue;
     if (child.type === 'static' && !child.isNamed) isStatic = true;
     else if (child.type === 'identifier' && directive.childForFieldName('name')?.id === child.id) alias = child.text;
-    else if (child.type === 'qualified_name' || child.type === 'identifier') name = child.text.replace(/\s+|\/\*.*?\*\/|@|global::/gs, '');
+    else if (child.type === 'qualified_name' || child.type === 'identifier' || child.type === 'alias_qualified_name') {
+      const written = cleanName(child.text);
+      global = written.startsWith('global::');
+      name = written.replace(/^global::/, '');
+    }
   }
   if (name === undefined || !QUALIFIED_NAME.test(name)) return undefined;
-  if (isStatic) return `static ${name}`;
-  return alias !== undefined ? `${alias} = ${name}` : name;
+  if (isStatic) return { specifier: `static ${name}`, global };
+  return { specifier: alias !== undefined ? `${alias} = ${name}` : name, global };
+}
+
+/** A name as written, without white space, comments and verbatim `@`s. */
+function cleanName(text: string): string {
+  return text.replace(/\s+|\/\*.*?\*\/|@/gs, '');
+}
+
+/** The file-scoped namespace of a file (`namespace A.B;`: what follows it is in it), or null. */
+function fileScopedNamespace(root: Node): { start: number; name: string } | null {
+  for (const item of root.namedChildren) {
+    if (item?.type !== 'file_scoped_namespace_declaration') continue;
+    const name = item.childForFieldName('name')?.text;
+    return name === undefined ? null : { start: item.startIndex, name: cleanName(name) };
+  }
+  return null;
+}
+
+/**
+ * The namespaces a using directive is written in, outermost first, as
+ * written (`namespace A { namespace B.C { using X; } }`: `A`, `B.C`); undefined
+ * at the top level of a file. The compiler looks its name up there first.
+ */
+function enclosingNamespaces(directive: Node, fileScoped: { start: number; name: string } | null): string[] | undefined {
+  const names: string[] = [];
+  for (let parent = directive.parent; parent; parent = parent.parent) {
+    if (parent.type !== 'namespace_declaration') continue;
+    const name = parent.childForFieldName('name')?.text;
+    if (name !== undefined) names.unshift(cleanName(name));
+  }
+  if (fileScoped && directive.startIndex > fileScoped.start) names.unshift(fileScoped.name);
+  return names.length > 0 ? names : undefined;
 }
 
 interface TypeScope {
