@@ -140,6 +140,8 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
     const capped = new Map<string, string[]>();
     /** `source specifier` (the using as Strata writes it) -> how each compilation that saw it bound it, and the projects it sees. */
     const bindings = new Map<string, Array<{ result: string; visible: string[] }>>();
+    /** `source specifier` -> the files it reaches in the compilations that bound it. */
+    const reaches = new Map<string, { source: string; specifier: string; namespace: string | undefined; targets: Set<string> }>();
     const compiled = new Set<string>();
     let unresolved = 0;
     const unresolvedNames = new Map<string, number>();
@@ -158,7 +160,8 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
       for (const [file, , kind, written, result] of reference.usings) {
         const source = repositoryPath(file);
         if (source === undefined) continue;
-        const specifier = kind === 'static' ? `static ${written}` : written;
+        // As Strata writes it: `global::` left out (the using is then not looked up in the enclosing namespaces).
+        const specifier = (kind === 'static' ? `static ${written}` : written).replace(/(^|static |= )global::/, '$1');
         const at = `${source} ${specifier}`;
         bindings.set(at, [...(bindings.get(at) ?? []), { result, visible }]);
         if (result === '') {
@@ -176,9 +179,21 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
         for (const project of visible)
           for (const target of (what === 'namespace' ? declared.get(project)!.namespaces : declared.get(project)!.types).get(named) ?? []) targets.add(target);
         targets.delete(source);
-        const sorted = [...targets].sort();
-        for (const target of sorted) addEdge(expected, `${source} -> ${target}`, specifier);
-        for (const target of what === 'namespace' ? sorted.slice(0, NAMESPACE_CAP) : sorted) addEdge(capped, `${source} -> ${target}`, specifier);
+        let reached = reaches.get(at);
+        if (!reached) reaches.set(at, (reached = { source, specifier, namespace: undefined, targets: new Set() }));
+        if (what === 'namespace') reached.namespace = named;
+        for (const target of targets) reached.targets.add(target);
+      }
+    }
+    // The cap as Strata applies it: to the files a using reaches in every configuration, in path order.
+    const overCap = new Map<string, { usings: number; files: number }>();
+    for (const { source, specifier, namespace, targets } of reaches.values()) {
+      const sorted = [...targets].sort();
+      for (const target of sorted) addEdge(expected, `${source} -> ${target}`, specifier);
+      for (const target of namespace !== undefined ? sorted.slice(0, NAMESPACE_CAP) : sorted) addEdge(capped, `${source} -> ${target}`, specifier);
+      if (namespace !== undefined && sorted.length > NAMESPACE_CAP) {
+        const over = overCap.get(namespace) ?? { usings: 0, files: 0 };
+        overCap.set(namespace, { usings: over.usings + 1, files: Math.max(over.files, sorted.length) });
       }
     }
     for (const [project, reason] of failures) console.log(`  C#: ${project}: not compiled (${reason})`);
@@ -192,7 +207,13 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
         .join(', ')}); ${(referenceMs / 1000).toFixed(1)} s`,
     );
     const comparable = new Map([...strata].filter(([key]) => compiled.has(key.slice(0, key.indexOf(' -> ')))));
-    console.log(`  not compared: ${strata.size - comparable.size} of Strata's edges from files no compilation saw`);
+    console.log(
+      `  namespaces over Strata's ${NAMESPACE_CAP} files a using: ${JSON.stringify(Object.fromEntries([...overCap].map(([namespace, { usings, files }]) => [namespace, `${usings} usings, up to ${files} files`])))}`,
+    );
+    const unseen = [...tracked].filter((file) => file.endsWith('.cs') && !compiled.has(file));
+    console.log(
+      `  not compared: ${strata.size - comparable.size} of Strata's edges from the ${unseen.length} C# files no compilation saw (${JSON.stringify(unseen.slice(0, SAMPLES))})`,
+    );
 
     // Why an edge is on one side only, where the comparison can tell; undefined: unexplained.
     const strataCount = new Map<string, number>();
