@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
+import { spreadDensity, spreadLeaves, spreads } from './density.js';
 import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
 import { removeOverlaps } from './overlap.js';
 import { purifyRegions, separateRegions } from './separation.js';
@@ -92,12 +93,20 @@ export function createLayoutEngine(): LayoutEngine {
       } else {
         positions = await (input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0));
       }
-      if (input.parent && input.parent.length === input.nodeCount) {
+      const tree = input.parent && input.parent.length === input.nodeCount ? input.parent : undefined;
+      if (tree) {
         // Sibling directories' regions parted, and each node moved into its directory's region (separation.ts).
-        separateRegions(positions, input.parent);
-        purifyRegions(positions, input.parent);
+        separateRegions(positions, tree);
+        purifyRegions(positions, tree);
       }
-      // Nodes whose drawn discs would overlap are parted (overlap.ts).
+      if (spreads(input.nodeCount)) {
+        // Where the discs would cover more than half the picture: its density evened (density.ts), each node's
+        // leaves first, then the regions purified again (the flow leaves some files on a sibling's side).
+        if (tree) spreadLeaves(positions, tree);
+        spreadDensity(positions);
+        if (tree) purifyRegions(positions, tree);
+      }
+      // Nodes whose drawn discs would overlap are parted (overlap.ts; where they cover at most half the picture).
       removeOverlaps(positions);
       return start.restore(positions);
     },
