@@ -17,7 +17,10 @@
  * PHP: file -> file edges of `use` declarations against Composer's own
  * `ClassLoader::findFile`, and of includes with a static path against PHP's
  * `realpath` (`php-import-reference.php`, after `composer dump-autoload`
- * in a scratch copy). The README's polyglot section
+ * in a scratch copy). Kotlin: file -> file edges of `.kt` files against the
+ * Kotlin compiler's resolution of each import (`polyglot-kotlin.ts`,
+ * `KotlinImportReference.java`: each module's source sets analyzed by
+ * kotlin-compiler.jar's front end). The README's polyglot section
  * says what each reference checks and what it does not.
  *
  * C#: file -> file edges of `using` directives against the C# compiler's
@@ -41,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { indexRepository } from '@strata/host';
 import { compared, fileEdges, SAMPLES, type StrataGraph } from './polyglot-compare.ts';
 import { benchCSharp } from './polyglot-csharp.ts';
+import { benchKotlin } from './polyglot-kotlin.ts';
 
 const REFERENCE = fileURLToPath(new URL('./python-import-reference.py', import.meta.url));
 const RUST_REFERENCE = fileURLToPath(new URL('./rust-import-reference.py', import.meta.url));
@@ -79,6 +83,7 @@ async function benchRepository(repository: string): Promise<string[]> {
   if (goModules(repository).length > 0) rows.push(benchGo(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.rs'))) rows.push(benchRust(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.java'))) rows.push(benchJava(repository, graph));
+  if (graph.nodes.some((node) => node.kind === 'file' && node.path.endsWith('.kt'))) rows.push(benchKotlin(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && C_FAMILY.test(node.path))) rows.push(await benchC(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && RUBY_FILE.test(node.path))) rows.push(benchRuby(repository, graph));
   if (graph.nodes.some((node) => node.kind === 'file' && PHP_FILE.test(node.path))) rows.push(benchPhp(repository, graph));
