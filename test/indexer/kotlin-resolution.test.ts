@@ -13,6 +13,17 @@ interface KotlinResolutionCase {
   unresolved?: Record<string, RegExp>;
 }
 
+/** A multiplatform module (Gradle's source sets): common code's `expect` declarations, the JVM's and JavaScript's `actual` ones. */
+const MULTIPLATFORM: FixtureFiles = {
+  'okio/src/commonMain/kotlin/okio/ByteString.kt': 'package okio\n\nexpect class ByteString\nexpect fun hello(): Int\n',
+  'okio/src/jvmMain/kotlin/okio/ByteString.kt': 'package okio\n\nactual class ByteString\nactual fun hello(): Int = 1\n',
+  'okio/src/jvmMain/kotlin/okio/Buffer.kt': 'package okio\n\nclass Buffer\n',
+  'okio/src/jsMain/kotlin/okio/ByteString.kt': 'package okio\n\nactual class ByteString\nactual fun hello(): Int = 2\n',
+  'okio/src/jvmTest/kotlin/okio/test/JvmUse.kt': 'package okio.test\nimport okio.ByteString\nimport okio.hello\n',
+  'okio/src/jvmTest/kotlin/okio/test/JvmStar.kt': 'package okio.test\nimport okio.*\n',
+  'okio/src/commonTest/kotlin/okio/test/CommonUse.kt': 'package okio.test\nimport okio.ByteString\nimport okio.hello\nimport okio.*\n',
+};
+
 const cases: KotlinResolutionCase[] = [
   {
     name: 'a class import leads to the Kotlin file declaring it in that package, whatever the file and its directory are named',
@@ -34,6 +45,51 @@ const cases: KotlinResolutionCase[] = [
     from: 'app/Use.kt',
     expect: { 'file:lib/Strings.kt': ['com.ex.util.slugify', 'com.ex.util.shout', 'com.ex.util.VERSION'] },
     unresolved: { 'com.ex.util.hidden': /^no file declares com\.ex\.util\.hidden: package com\.ex\.util has no hidden$/ },
+  },
+  {
+    name: 'a top-level function overloaded in several files of its package leads to each of them: the compiler imports every overload',
+    files: {
+      'lib/Sinks.kt': 'package com.ex.internal\n\nfun Sink.commonWrite(byte: Int) {}\n',
+      'lib/Sources.kt': 'package com.ex.internal\n\nfun Source.commonWrite(text: String) {}\nval LIMIT = 8\n',
+      'lib/Other.kt': 'package com.ex.internal\n\nclass Unrelated\n',
+      'app/Use.kt': 'package com.ex.app\nimport com.ex.internal.commonWrite\nimport com.ex.internal.LIMIT\n',
+    },
+    from: 'app/Use.kt',
+    expect: { 'file:lib/Sinks.kt': ['com.ex.internal.commonWrite'], 'file:lib/Sources.kt': ['com.ex.internal.commonWrite', 'com.ex.internal.LIMIT'] },
+  },
+  {
+    name: "multiplatform, from a platform's tests: a class leads to that platform's actual, a function to the expect and that actual, never another platform's",
+    files: MULTIPLATFORM,
+    from: 'okio/src/jvmTest/kotlin/okio/test/JvmUse.kt',
+    expect: {
+      'file:okio/src/jvmMain/kotlin/okio/ByteString.kt': ['okio.ByteString', 'okio.hello'],
+      'file:okio/src/commonMain/kotlin/okio/ByteString.kt': ['okio.hello'],
+    },
+  },
+  {
+    name: "multiplatform, on demand from a platform's tests: the files of the package in common code and that platform's",
+    files: MULTIPLATFORM,
+    from: 'okio/src/jvmTest/kotlin/okio/test/JvmStar.kt',
+    expect: {
+      'file:okio/src/commonMain/kotlin/okio/ByteString.kt': ['okio.*'],
+      'file:okio/src/jvmMain/kotlin/okio/ByteString.kt': ['okio.*'],
+      'file:okio/src/jvmMain/kotlin/okio/Buffer.kt': ['okio.*'],
+    },
+  },
+  {
+    name: "multiplatform, from common code: common code's declarations only (the expect), whatever a platform declares",
+    files: MULTIPLATFORM,
+    from: 'okio/src/commonTest/kotlin/okio/test/CommonUse.kt',
+    expect: { 'file:okio/src/commonMain/kotlin/okio/ByteString.kt': ['okio.ByteString', 'okio.hello', 'okio.*'] },
+  },
+  {
+    name: 'an extension on a star-projected type declares the function, not its receiver',
+    files: {
+      'lib/Names.kt': 'package com.ex.util\n\nimport kotlin.reflect.KClass\n\nfun KClass<*>.title(): String = ""\nval Map<*, *>.size2 get() = size\n',
+      'app/Use.kt': 'package com.ex.app\nimport com.ex.util.title\nimport com.ex.util.size2\n',
+    },
+    from: 'app/Use.kt',
+    expect: { 'file:lib/Names.kt': ['com.ex.util.title', 'com.ex.util.size2'] },
   },
   {
     name: 'on-demand import: every Kotlin and Java file of the package, and a nested class leads to its outer class',

@@ -1,6 +1,6 @@
 import type { DeclaredNames } from './declared-names.js';
 import { JavaPackages } from './java-packages.js';
-import { discoverKotlinPackages, KOTLIN_SOURCE } from './kotlin-packages.js';
+import { callableEntry, discoverKotlinPackages, KOTLIN_SOURCE, typeEntry } from './kotlin-packages.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { ImportReference } from './source-analyzer.js';
 
@@ -13,11 +13,14 @@ const KOTLIN_STDLIB = /^kotlin\./;
  * Resolves Kotlin imports by the packages the repository's Kotlin and Java
  * files declare (not by their directories). `import a.b.C` (or `… as D`)
  * leads to the Kotlin files of package `a.b` that declare `C` at their top
- * level (a class, object, interface, function, property or type alias; so
- * `import a.b.foo` leads to the file declaring the top-level function `foo`)
- * and to `C.java` of package `a.b` (a nested `a.b.C.D` is `C`'s; the longest
- * package wins); of several such files the nearest the importing file. `import
- * a.b.*` leads to every Kotlin and Java file of package `a.b`. Found nowhere:
+ * level and to `C.java` of package `a.b` (a nested `a.b.C.D` is `C`'s; the
+ * longest package wins): a function or property to every file declaring it
+ * (the compiler imports every overload, wherever in the package), a class,
+ * object, interface or type alias to the nearest the importing file (a
+ * platform's tests nearest to that platform's main code: its `actual`, not
+ * common code's `expect`). `import a.b.*` leads to every Kotlin and Java file
+ * of package `a.b`. Either way only the files the importer's Gradle source set
+ * sees, where both are in one module's (`seenFrom`). Found nowhere:
  * `java.`, `javax.` and `jdk.` are Java's built-in package nodes
  * (`java:java.util`), `kotlin.` is built in (`kotlin:kotlin.collections`),
  * and the others are external package nodes named by their first two
@@ -49,24 +52,30 @@ export class KotlinImportResolver implements LanguageImportResolver {
     if (onDemand) {
       this.note(name, file);
       const files = [...(this.kotlin.filesOf(name) ?? []), ...[...(this.java.directoriesOf(name)?.values() ?? [])].flatMap((set) => [...set])];
-      if (files.length > 0) return [...new Set(files)].sort().map((path) => ({ specifier, target: { kind: 'file', path } }));
+      if (files.length > 0) return seenFrom(file, [...new Set(files)]).map((path) => ({ specifier, target: { kind: 'file', path } }));
     }
     let declared: string | undefined;
     for (let length = segments.length - 1; length >= 1; length--) {
       const packageName = segments.slice(0, length).join('.');
       this.note(packageName, file);
       const member = segments[length]!;
-      const candidates: string[] = [];
+      const types: string[] = [];
+      const callables: string[] = [];
       const kotlinFiles = this.kotlin.filesOf(packageName);
-      for (const candidate of kotlinFiles ?? []) if (this.kotlin.declares(candidate, member)) candidates.push(candidate);
+      for (const candidate of kotlinFiles ?? []) {
+        if (this.kotlin.declares(candidate, typeEntry(member))) types.push(candidate);
+        if (this.kotlin.declares(candidate, callableEntry(member))) callables.push(candidate);
+      }
       const javaDirectories = this.java.directoriesOf(packageName);
       for (const [directory, files] of javaDirectories ?? []) {
         const candidate = directory === '' ? `${member}.java` : `${directory}/${member}.java`;
-        if (files.has(candidate)) candidates.push(candidate);
+        if (files.has(candidate)) types.push(candidate);
       }
       if (kotlinFiles || javaDirectories) declared ??= packageName;
-      const found = nearest(file, candidates);
-      if (found !== undefined) return [{ specifier, target: { kind: 'file', path: found } }];
+      const found = new Set(seenFrom(file, callables));
+      const type = nearest(file, seenFrom(file, types));
+      if (type !== undefined) found.add(type);
+      if (found.size > 0) return [...found].sort().map((path) => ({ specifier, target: { kind: 'file', path } }));
     }
     return [{ specifier, target: outside(segments, declared) }];
   }
@@ -102,12 +111,56 @@ function outside(segments: readonly string[], declared: string | undefined): Imp
   return { kind: 'package', name: `kotlin:${top}`, builtin: false };
 }
 
-/** Of `candidates`, the one sharing the longest leading path with `file` (then the first in path order). */
+/** A file's Gradle source set, `<module>/src/<set>/kotlin/` or `…/java/`: its module folder, platform (`''` for `main`, `test` and the like) and whether it holds tests. */
+interface SourceSet {
+  module: string;
+  platform: string;
+  test: boolean;
+}
+
+const SOURCE_SET = /^(?:(.*)\/)?src\/([^/]+)\/(?:kotlin|java)\//;
+
+function sourceSetOf(file: string): SourceSet | undefined {
+  const match = SOURCE_SET.exec(file);
+  if (!match) return undefined;
+  const module = match[1] ?? '';
+  const set = match[2]!;
+  if (set === 'main') return { module, platform: '', test: false };
+  const platform = /^(.+)(Main|Test)$/.exec(set);
+  // `commonMain`, `jvmTest`…; any other set (`test`, `jmh`, `integrationTest`) sees `main`, as a test set does.
+  return platform ? { module, platform: platform[1]!, test: platform[2] === 'Test' } : { module, platform: '', test: true };
+}
+
+/**
+ * Of `candidates` (sorted), those `file`'s source set sees where both are in
+ * one module's: main code sees no tests, common code (`commonMain`,
+ * `commonTest`) no platform's code, a platform's (`jvmMain`, `jvmTest`) its own
+ * and common code's, not another platform's (a hierarchy of sets, `nativeMain`
+ * under `linuxX64Main`, is not known). Files of other modules, or outside
+ * Gradle's layout, are all seen. Every candidate when none is seen.
+ */
+function seenFrom(file: string, candidates: readonly string[]): string[] {
+  const sorted = [...candidates].sort();
+  const from = sourceSetOf(file);
+  if (!from) return sorted;
+  const seen = sorted.filter((candidate) => {
+    const set = sourceSetOf(candidate);
+    if (!set || set.module !== from.module) return true;
+    if (set.test && !from.test) return false;
+    return set.platform === from.platform || set.platform === 'common';
+  });
+  return seen.length > 0 ? seen : sorted;
+}
+
+/** Of `candidates`, the one sharing the longest leading path with `file` (then the first in path order), a test set's file taken for its main set's (`src/jvmTest/` as `src/jvmMain/`). */
 function nearest(file: string, candidates: readonly string[]): string | undefined {
+  const from = file.replace(/^((?:.*\/)?src\/)([^/]+)(\/(?:kotlin|java)\/)/, (_whole, head: string, set: string, tail: string) => {
+    return `${head}${set === 'test' ? 'main' : set.replace(/Test$/, 'Main')}${tail}`;
+  });
   let best: string | undefined;
   let bestShared = -1;
   for (const candidate of [...candidates].sort()) {
-    const shared = sharedLength(file, candidate);
+    const shared = sharedLength(from, candidate);
     if (shared > bestShared) {
       best = candidate;
       bestShared = shared;

@@ -14,7 +14,18 @@ const PACKAGE_HEADER = /^\s*(?:@[\w.:]+(?:\s*\([^)]*\))?\s*)*package\s+([\p{L}_]
  * of the text, not of the tree.
  */
 const TOP_LEVEL =
-  /^(?:(?:@[\w.:]+(?:\([^)\n]*\))?|[a-z]+)[ \t]+)*?(?:class|interface|object|fun|val|var|typealias)\s+(?:<[^>\n]*>\s*)?(?:[\w.<>?, ]+\.)?`?([\p{L}_][\p{L}\p{Nd}_]*)`?/gmu;
+  /^(?:(?:@[\w.:]+(?:\([^)\n]*\))?|[a-z]+)[ \t]+)*?(class|interface|object|fun|val|var|typealias)\s+(?:<[^>\n]*>\s*)?(?:[\w.<>?,* ]+\.)?`?([\p{L}_][\p{L}\p{Nd}_]*)`?/gmu;
+
+/**
+ * What a file's names hold beside each top-level name `N` (what Java's
+ * lookup asks of them): `type:N` for a class, interface, object or type
+ * alias, `callable:N` for a function or property. An import of a callable
+ * brings every declaration of that name in the package (overloads, spread
+ * over several files; a function's `expect` and `actual`); of a type, one
+ * (`:` is in no Kotlin name).
+ */
+export const typeEntry = (name: string): string => `type:${name}`;
+export const callableEntry = (name: string): string => `callable:${name}`;
 
 /**
  * The package each Kotlin file declares and the names it declares at its top
@@ -34,6 +45,10 @@ function readDeclarations(text: string): FileDeclarations {
     .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
   const match = PACKAGE_HEADER.exec(code);
   const names = new Set<string>();
-  for (const found of code.matchAll(TOP_LEVEL)) names.add(found[1]!);
+  for (const found of code.matchAll(TOP_LEVEL)) {
+    const [, keyword, name] = found as unknown as [string, string, string];
+    names.add(name);
+    names.add(keyword === 'fun' || keyword === 'val' || keyword === 'var' ? callableEntry(name) : typeEntry(name));
+  }
   return { scopes: new Set([match ? match[1]!.replace(/\s+/g, '') : '']), names };
 }
