@@ -3,31 +3,33 @@
  *
  * Used by test/bench/polyglot-kotlin.ts as the reference Strata's Kotlin edges are
  * compared with. Run with the source launcher (JDK 17 here), the Kotlin compiler
- * on the class path (Debian's kotlin 1.3.31: a jar with IntelliJ's core in it):
+ * and what it runs on on the class path (Debian's kotlin 1.3.31: a jar with
+ * IntelliJ's core in it; L=/usr/share/kotlin/kotlinc/lib):
  *
- *   java -cp /usr/share/java/kotlin-compiler.jar:/usr/share/java/kotlin-stdlib.jar \
- *     test/bench/KotlinImportReference.java <repository> [<class path>]
+ *   java -cp $L/kotlin-compiler.jar:$L/trove4j.jar:$L/annotations-13.0.jar:$L/kotlin-stdlib.jar:$L/kotlin-reflect.jar:$L/kotlin-script-runtime.jar \
+ *     test/bench/KotlinImportReference.java <repository> <class path of the analyzed code: $L/kotlin-stdlib.jar, ...>
  *
  * The repository's source sets are found by Gradle's layout: each folder
  * `<module>/src/<set>/kotlin` or `<module>/src/<set>/java` is a source set of
- * the module `<module>`. A module with multiplatform sets (`commonMain`,
- * `jvmMain`, `jsMain`, ... and their `…Test`) is compiled once for its common
- * sets alone (what its common code's imports mean: the metadata compilation)
- * and once per platform, its common and that platform's sets together (each
- * platform's own files' imports are taken from there); any other module is
- * compiled once, all its sets together (`main`, `test`, `jmh`, ...), as the
- * Java reference compiles main and test together. The main sets of the
- * repository's other modules (`main`; `commonMain` and the platform's own)
- * are compiled with it as sources, as a dependency's would be seen, and so
- * are its Java sources (each `java` folder a Java source root, which the
- * compiler reads as its Java integration does for javac's sources).
+ * the module `<module>`, compiled as Gradle compiles it: `main` alone, the
+ * module's other sets (`test`, `jmh`, ...) with `main`; in a multiplatform
+ * module (`commonMain`, `jvmMain`, `jsMain`, ... and their `…Test`),
+ * `commonMain` alone (the metadata compilation: what common code's imports
+ * mean), `commonTest` with it, each platform's main set with `commonMain`,
+ * and its test set with both mains and `commonTest`. Each set's files' imports
+ * are taken from its own compilation. The main sets of the repository's other
+ * modules (`main`; `commonMain` and the platform's own) are compiled with it
+ * as sources, as a dependency's would be seen (declared lazily, as they are
+ * needed), and every `java` folder among them is a Java source root, which
+ * the compiler reads through its Java integration.
  *
  * Each compilation is the compiler's own front end: KotlinCoreEnvironment and
  * TopDownAnalyzerFacadeForJVM, the analysis `kotlinc` does before generating
  * code (every file's imports are resolved there). Nothing is written. The JDK
- * is the running one, the Kotlin standard library and the class path given
- * are on the class path; what is missing (dependencies not on it) is an error
- * the compiler reports and goes past: those imports lead nowhere.
+ * is the running one, the class path given (Kotlin's standard library, and
+ * jars of dependencies where there are any) is on the class path; what is
+ * missing (dependencies not on it) is an error the compiler reports and goes
+ * past: those imports lead nowhere.
  *
  * Each import directive of a file the compilation owns is then read from the
  * binding context: the descriptors its last name resolved to
@@ -39,7 +41,7 @@
  * it that the compilation sees) or, for a class, that class's file. Imports of
  * a file leading to itself are not edges. `.kts` scripts are not compiled.
  *
- * Prints one JSON object: {"compilations": N, "files": N, "unowned": N, "errors": N, "edges": [[source, target, import], ...],
+ * Prints one JSON object: {"compilations": N, "files": [the .kt files compiled], "unowned": N, "errors": N, "edges": [[source, target, import], ...],
  * "outside": N, "unresolved": N}.
  */
 import com.intellij.openapi.Disposable;
@@ -136,38 +138,35 @@ public class KotlinImportReference {
     }
     Map<String, List<SourceSet>> modules = new TreeMap<>();
     for (SourceSet set : sets) modules.computeIfAbsent(set.module(), key -> new ArrayList<>()).add(set);
-    int compilations = 0;
     Set<String> ownedFiles = new TreeSet<>();
     for (Map.Entry<String, List<SourceSet>> module : modules.entrySet()) {
       List<SourceSet> own = module.getValue();
-      boolean multiplatform = own.stream().anyMatch(SourceSet::multiplatform);
-      if (!multiplatform) {
+      if (own.stream().noneMatch(SourceSet::multiplatform)) {
+        // main, then the other sets (test, jmh, ...) with main.
         List<SourceSet> dependencies = mainSetsOfOthers(modules, module.getKey(), "jvm");
-        compile(own, own, dependencies, classPath, false, ownedFiles);
-        compilations++;
+        List<SourceSet> main = own.stream().filter(SourceSet::main).collect(Collectors.toList());
+        List<SourceSet> tests = own.stream().filter(set -> !set.main()).collect(Collectors.toList());
+        compile(main, List.of(), dependencies, classPath, false, ownedFiles);
+        compile(tests, main, dependencies, classPath, false, ownedFiles);
         continue;
       }
-      List<SourceSet> common = own.stream().filter(set -> set.multiplatform() && set.platform().equals("common")).collect(Collectors.toList());
-      if (!common.isEmpty()) {
-        compile(common, common, mainSetsOfOthers(modules, module.getKey(), "common"), classPath, true, ownedFiles);
-        compilations++;
-      }
+      // commonMain alone, commonTest with it; each platform's main with commonMain, its tests with both mains and commonTest.
+      List<SourceSet> commonMain = setsOf(own, "common", false);
+      List<SourceSet> commonTest = setsOf(own, "common", true);
+      compile(commonMain, List.of(), mainSetsOfOthers(modules, module.getKey(), "common"), classPath, true, ownedFiles);
+      compile(commonTest, commonMain, mainSetsOfOthers(modules, module.getKey(), "common"), classPath, true, ownedFiles);
       Set<String> platforms = own.stream().filter(SourceSet::multiplatform).map(SourceSet::platform).filter(p -> !p.equals("common")).collect(Collectors.toCollection(TreeSet::new));
       for (String platform : platforms) {
-        List<SourceSet> sources = new ArrayList<>(common);
-        List<SourceSet> platformSets = own.stream().filter(set -> set.multiplatform() && set.platform().equals(platform)).collect(Collectors.toList());
-        sources.addAll(platformSets);
-        compile(sources, platformSets, mainSetsOfOthers(modules, module.getKey(), platform), classPath, true, ownedFiles);
-        compilations++;
+        List<SourceSet> platformMain = setsOf(own, platform, false);
+        compile(platformMain, commonMain, mainSetsOfOthers(modules, module.getKey(), platform), classPath, true, ownedFiles);
+        List<SourceSet> seen = new ArrayList<>(commonMain);
+        seen.addAll(platformMain);
+        seen.addAll(commonTest);
+        compile(setsOf(own, platform, true), seen, mainSetsOfOthers(modules, module.getKey(), platform), classPath, true, ownedFiles);
       }
-      // Sets of neither kind in a multiplatform module (rare): compiled with the JVM platform's.
-      List<SourceSet> others = own.stream().filter(set -> !set.multiplatform()).collect(Collectors.toList());
-      if (!others.isEmpty()) {
-        List<SourceSet> sources = new ArrayList<>(common);
-        sources.addAll(others);
-        compile(sources, others, mainSetsOfOthers(modules, module.getKey(), "jvm"), classPath, true, ownedFiles);
-        compilations++;
-      }
+      // Sets of neither kind in a multiplatform module (rare): compiled with commonMain, as the JVM's.
+      compile(own.stream().filter(set -> !set.multiplatform()).collect(Collectors.toList()), commonMain, mainSetsOfOthers(modules, module.getKey(), "jvm"), classPath, true,
+          ownedFiles);
     }
     long kotlinFiles;
     try (Stream<Path> walk = Files.walk(repository)) {
@@ -176,6 +175,11 @@ public class KotlinImportReference {
     System.out.println("{\"compilations\": " + compilations + ", \"files\": [" + ownedFiles.stream().map(KotlinImportReference::json).collect(Collectors.joining(",")) + "], \"unowned\": " + (kotlinFiles - ownedFiles.size())
         + ", \"errors\": " + errors + ", \"outside\": " + outside + ", \"unresolved\": " + unresolved + ", \"edges\": ["
         + edges.stream().map(e -> "[" + e + "]").collect(Collectors.joining(",")) + "]}");
+  }
+
+  /** A multiplatform module's sets of `platform`, its main (`<platform>Main`) or test ones (`<platform>Test`). */
+  static List<SourceSet> setsOf(List<SourceSet> own, String platform, boolean test) {
+    return own.stream().filter(set -> set.multiplatform() && set.platform().equals(platform) && set.main() != test).collect(Collectors.toList());
   }
 
   /** The main sets of the other modules a compilation for `platform` sees: `main` (JVM), `commonMain`, `<platform>Main`. */
@@ -191,7 +195,15 @@ public class KotlinImportReference {
     return found;
   }
 
-  static void compile(List<SourceSet> sources, List<SourceSet> owners, List<SourceSet> dependencies, List<File> classPath, boolean multiplatform, Set<String> ownedFiles) {
+  static int compilations = 0;
+
+  /**
+   * One compilation: the `owners`' files, whose imports are recorded, with the module's sets they see (`seen`) and the
+   * other modules' main sets (`dependencies`) as sources too. Nothing when `owners` is empty.
+   */
+  static void compile(List<SourceSet> owners, List<SourceSet> seen, List<SourceSet> dependencies, List<File> classPath, boolean multiplatform, Set<String> ownedFiles) {
+    if (owners.isEmpty()) return;
+    compilations++;
     long started = System.nanoTime();
     Disposable disposable = Disposer.newDisposable();
     try {
@@ -215,7 +227,8 @@ public class KotlinImportReference {
         CommonConfigurationKeysKt.setLanguageVersionSettings(configuration, new LanguageVersionSettingsImpl(LanguageVersion.LATEST_STABLE, ApiVersion.LATEST_STABLE,
             Map.of(), Map.of(LanguageFeature.MultiPlatformProjects, LanguageFeature.State.ENABLED)));
       }
-      List<SourceSet> all = new ArrayList<>(sources);
+      List<SourceSet> all = new ArrayList<>(owners);
+      all.addAll(seen);
       all.addAll(dependencies);
       for (SourceSet set : all) {
         ContentRootsKt.addKotlinSourceRoot(configuration, set.folder().toString(), set.multiplatform() && set.platform().equals("common"));
