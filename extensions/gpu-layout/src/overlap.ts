@@ -12,8 +12,9 @@
  * files takes about 30). Linear in n; plain JavaScript on the positions, the
  * same whatever backend computed them. Only where the picture can hold the
  * discs apart: up to about 5,600 nodes (`MAX_COVERED`), and ten passes up to
- * about 11,000 (`MAX_COVERED_FEW`); a larger map is drawn with its symbols
- * folded and looked at zoomed in.
+ * about 11,300 (`MAX_COVERED_FEW`); on a larger map the picture's density is
+ * evened instead (density.ts), and it is looked at zoomed in, with its
+ * symbols folded.
  */
 import { type DrawnSize, percentileBox, UI_DRAWN_SIZE } from './quality.js';
 
