@@ -4,6 +4,7 @@
 import { createLayoutEngine, type DrawnSize, nodeOverlap, regionPurity } from '@strata/extension-gpu-layout';
 import t from 'tap';
 import { spreadDensity, spreadLeaves, spreads } from '../dist/density.js';
+import { directoryTree } from './directory-tree.ts';
 
 /** Discs this large cover 94 % of the picture at 3,000 nodes (the web UI's 3 px would need 33,000). */
 const LARGE: DrawnSize = { fitPixels: 800, radiusPixels: 8 };
@@ -117,48 +118,8 @@ t.test("a node's leaves spread over the disc they take at the picture's mean den
   t.ok(moved < 30, `${moved} of the root's 2,900 leaves moved`);
 });
 
-/** A root with 40 directories; each holds 3 subdirectories of 60 files and 40 files of its own; a third of the files have 2 symbols. */
-function largeTree() {
-  const parent: number[] = [-1];
-  const isFile: number[] = [0];
-  const source: number[] = [];
-  const target: number[] = [];
-  const weight: number[] = [];
-  const files: number[] = [];
-  const add = (of: number, file: boolean): number => {
-    const node = parent.push(of) - 1;
-    isFile.push(file ? 1 : 0);
-    source.push(of), target.push(node), weight.push(1);
-    if (file) files.push(node);
-    return node;
-  };
-  for (let d = 0; d < 40; d++) {
-    const directory = add(0, false);
-    for (let s = 0; s < 3; s++) {
-      const sub = add(directory, false);
-      for (let f = 0; f < 60; f++) add(sub, true);
-    }
-    for (let f = 0; f < 40; f++) add(directory, true);
-  }
-  for (const file of files.slice()) if (file % 3 === 0) for (let s = 0; s < 2; s++) add(file, false);
-  let state = 11;
-  const random = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (const file of files) {
-    const other = files[Math.floor(random() * files.length)]!;
-    if (other !== file) source.push(file), target.push(other), weight.push(0.25);
-  }
-  return {
-    n: parent.length,
-    parent: Int32Array.from(parent),
-    isFile: Uint8Array.from(isFile),
-    source: Int32Array.from(source),
-    target: Int32Array.from(target),
-    weight: Float32Array.from(weight),
-  };
-}
-
 t.test("through the engine, at 14,827 nodes (the web UI's discs cover 65 % of the picture)", async (t) => {
-  const graph = largeTree();
+  const graph = directoryTree(40, 3, 60, 40);
   t.ok(spreads(graph.n), 'the step runs');
   const engine = createLayoutEngine();
   await engine.init();

@@ -3,51 +3,9 @@
 // engine's run.
 import { createLayoutEngine, type LayoutInput, regionPurity } from '@strata/extension-gpu-layout';
 import t from 'tap';
+import { directoryTree } from './directory-tree.ts';
 
-/**
- * A root with 6 directories; each holds 3 subdirectories of 15 files and 10 files of its own; a third of the files
- * have 2 symbols. Imports link files across directories, so the force layout alone mixes their regions.
- */
-function fixtureTree() {
-  const parent: number[] = [-1];
-  const isFile: number[] = [0];
-  const source: number[] = [];
-  const target: number[] = [];
-  const weight: number[] = [];
-  const files: number[] = [];
-  const add = (of: number, file: boolean): number => {
-    const node = parent.push(of) - 1;
-    isFile.push(file ? 1 : 0);
-    source.push(of), target.push(node), weight.push(1);
-    if (file) files.push(node);
-    return node;
-  };
-  for (let d = 0; d < 6; d++) {
-    const directory = add(0, false);
-    for (let s = 0; s < 3; s++) {
-      const sub = add(directory, false);
-      for (let f = 0; f < 15; f++) add(sub, true);
-    }
-    for (let f = 0; f < 10; f++) add(directory, true);
-  }
-  for (const file of files.slice()) if (file % 3 === 0) for (let s = 0; s < 2; s++) add(file, false);
-  let state = 11;
-  const random = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (const file of files) {
-    const other = files[Math.floor(random() * files.length)]!;
-    if (other !== file) source.push(file), target.push(other), weight.push(0.25);
-  }
-  return {
-    n: parent.length,
-    parent: Int32Array.from(parent),
-    isFile: Uint8Array.from(isFile),
-    source: Int32Array.from(source),
-    target: Int32Array.from(target),
-    weight: Float32Array.from(weight),
-  };
-}
-
-const graph = fixtureTree();
+const graph = directoryTree(6, 3, 15, 10);
 const engine = createLayoutEngine();
 await engine.init();
 
