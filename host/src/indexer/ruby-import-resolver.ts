@@ -68,7 +68,7 @@ export class RubyImportResolver implements LanguageImportResolver {
 /** The repository's load path: `lib/` of the root and of each gem (a directory with a `*.gemspec`), when it exists, shallowest first. */
 function loadPathOf(repository: RepositoryFiles): string[] {
   const gems = new Set<string>(['']);
-  for (const file of repository.filePaths()) if (GEMSPEC.test(file)) gems.add(parentOf(file));
+  for (const file of repository.filePaths()) if (file.endsWith('.gemspec') && GEMSPEC.test(file)) gems.add(parentOf(file));
   return [...gems]
     .map((gem) => join(gem, 'lib'))
     .filter((lib) => repository.isDirectory(lib))
