@@ -35,38 +35,87 @@ const MAX_COVERED = 0.25;
 const MAX_COVERED_FEW = 0.5;
 const FEW_PASSES = 10;
 
+/**
+ * The grid reaches at most this many picture widths beyond the picture (its 1st to 99th percentile box) on each
+ * side; nodes further out are counted in its border cells (still compared with every node of the cells around).
+ */
+const GRID_MARGIN = 1;
+
 /** Moves the nodes of `positions` (x, y pairs) apart until their discs no longer overlap, or `PASSES` are done. */
 export function removeOverlaps(positions: Float32Array, size: DrawnSize = UI_DRAWN_SIZE): void {
   const n = positions.length / 2;
   const covered = (n * Math.PI * size.radiusPixels ** 2) / size.fitPixels ** 2;
   if (n < 2 || covered > MAX_COVERED_FEW) return;
   const passes = covered > MAX_COVERED ? FEW_PASSES : PASSES;
-  const cellOf = new Float64Array(n);
-  const shift = new Float64Array(2 * n);
+  const cellOf = new Int32Array(n);
   const order = new Int32Array(n);
+  const shift = new Float64Array(2 * n);
+  let first = new Int32Array(0);
   for (let pass = 0; pass < passes; pass++) {
     // Measured again each pass: parting nodes makes the picture larger, and the discs with it.
     const box = percentileBox(positions);
-    const diameter = (2 * size.radiusPixels * Math.max(box.width, box.height)) / size.fitPixels;
+    const extent = Math.max(box.width, box.height);
+    const diameter = (2 * size.radiusPixels * extent) / size.fitPixels;
     if (!(diameter > 0) || !Number.isFinite(diameter)) return;
-    // Nodes sorted by cell: the nodes of a cell are a run of `order`, found by binary search.
-    for (let i = 0; i < n; i++) cellOf[i] = cellKey(Math.floor(positions[2 * i]! / diameter), Math.floor(positions[2 * i + 1]! / diameter));
-    for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((a, b) => cellOf[a]! - cellOf[b]!);
-    const sortedKeys = Float64Array.from(order, (i) => cellOf[i]!);
+    // A grid of cells one diameter wide over the nodes (at most about 3 x 133 cells a side: the picture is 133
+    // diameters wide), its cells' nodes runs of `order` (a counting sort: a pass is linear in n; sorting the
+    // nodes by cell each pass took 7 ms of a pass at eslint's 4,070 nodes, the passes 0.7 s).
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = positions[2 * i]!;
+      const y = positions[2 * i + 1]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    minX = Math.max(minX, box.left - GRID_MARGIN * extent);
+    minY = Math.max(minY, box.bottom - GRID_MARGIN * extent);
+    maxX = Math.min(maxX, box.left + box.width + GRID_MARGIN * extent);
+    maxY = Math.min(maxY, box.bottom + box.height + GRID_MARGIN * extent);
+    const columns = Math.max(1, Math.floor((maxX - minX) / diameter) + 1);
+    const rows = Math.max(1, Math.floor((maxY - minY) / diameter) + 1);
+    const cells = columns * rows;
+    if (first.length < cells + 1) first = new Int32Array(cells + 1);
+    else first.fill(0, 0, cells + 1);
+    for (let i = 0; i < n; i++) {
+      const cx = Math.min(columns - 1, Math.max(0, Math.floor((positions[2 * i]! - minX) / diameter)));
+      const cy = Math.min(rows - 1, Math.max(0, Math.floor((positions[2 * i + 1]! - minY) / diameter)));
+      const cell = cy * columns + cx;
+      cellOf[i] = cell;
+      first[cell]!++;
+    }
+    // Each cell's count to the end of its run, then the nodes put in from the back: `first[c]` becomes where cell
+    // c's run starts, in increasing node order, and `first[c + 1]` where it ends.
+    for (let c = 1; c < cells; c++) first[c] = first[c]! + first[c - 1]!;
+    first[cells] = n;
+    for (let i = n - 1; i >= 0; i--) {
+      const cell = cellOf[i]!;
+      first[cell] = first[cell]! - 1;
+      order[first[cell]!] = i;
+    }
+    const farther = diameter * diameter * (1 + 1e-9);
     let moved = 0;
     shift.fill(0);
     for (let i = 0; i < n; i++) {
-      const cx = Math.floor(positions[2 * i]! / diameter);
-      const cy = Math.floor(positions[2 * i + 1]! / diameter);
-      for (let dx = -1; dx <= 1; dx++) {
-        for (let dy = -1; dy <= 1; dy++) {
-          const key = cellKey(cx + dx, cy + dy);
-          for (let k = lowerBound(sortedKeys, key); k < n && sortedKeys[k] === key; k++) {
+      const xi = positions[2 * i]!;
+      const yi = positions[2 * i + 1]!;
+      const cx = cellOf[i]! % columns;
+      const cy = (cellOf[i]! - cx) / columns;
+      for (let gx = Math.max(0, cx - 1); gx <= Math.min(columns - 1, cx + 1); gx++) {
+        for (let gy = Math.max(0, cy - 1); gy <= Math.min(rows - 1, cy + 1); gy++) {
+          const cell = gy * columns + gx;
+          for (let k = first[cell]!; k < first[cell + 1]!; k++) {
             const j = order[k]!;
             if (j <= i) continue;
-            const ex = positions[2 * j]! - positions[2 * i]!;
-            const ey = positions[2 * j + 1]! - positions[2 * i + 1]!;
+            const ex = positions[2 * j]! - xi;
+            const ey = positions[2 * j + 1]! - yi;
+            // Most pairs of neighbouring cells are far apart: told so without Math.hypot, which cost more than the
+            // rest of the pass (the margin leaves every pair it could keep to Math.hypot).
+            if (ex * ex + ey * ey > farther) continue;
             const distance = Math.hypot(ex, ey);
             if (distance >= diameter) continue;
             // Along the line between them; on top of each other, along a direction of their own.
@@ -89,20 +138,4 @@ export function removeOverlaps(positions: Float32Array, size: DrawnSize = UI_DRA
     for (let k = 0; k < positions.length; k++) positions[k] = positions[k]! + shift[k]!;
     if (moved === 0) return;
   }
-}
-
-/** A cell's key: exact for cells within ±2^25 of the origin (a picture is some thousands of cells wide). */
-function cellKey(x: number, y: number): number {
-  return (x + 2 ** 25) * 2 ** 26 + (y + 2 ** 25);
-}
-
-function lowerBound(sorted: Float64Array, key: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -248,12 +248,57 @@ export function meanDisplacement(before: ArrayLike<number>, after: ArrayLike<num
 /**
  * The size of a picture, its far outliers left out: the box from the 1st to
  * the 99th percentile of each coordinate (what the measures above and the
- * overlap removal fit into the drawn picture).
+ * overlap removal fit into the drawn picture), and its lower corner (`left`,
+ * `bottom`).
  */
-export function percentileBox(positions: ArrayLike<number>): { width: number; height: number } {
+export function percentileBox(positions: ArrayLike<number>): { width: number; height: number; left: number; bottom: number } {
   const n = positions.length / 2;
-  const xs = Float64Array.from({ length: n }, (_, i) => positions[2 * i]!).sort();
-  const ys = Float64Array.from({ length: n }, (_, i) => positions[2 * i + 1]!).sort();
-  const at = (sorted: Float64Array, q: number): number => sorted[Math.min(n - 1, Math.floor(q * n))]!;
-  return { width: at(xs, 0.99) - at(xs, 0.01), height: at(ys, 0.99) - at(ys, 0.01) };
+  const values = new Float64Array(n);
+  const low = Math.min(n - 1, Math.floor(0.01 * n));
+  const high = Math.min(n - 1, Math.floor(0.99 * n));
+  // The 1st and 99th percentiles of a column.
+  const percentiles = (column: number): [number, number] => {
+    let nan = false;
+    for (let i = 0; i < n; i++) {
+      values[i] = positions[2 * i + column]!;
+      if (Number.isNaN(values[i]!)) nan = true;
+    }
+    // The two order statistics found in linear time (the overlap removal asks for them every pass); a sort where
+    // there is a NaN, which sorts last.
+    if (nan || n === 0) values.sort();
+    else {
+      select(values, high, 0, n);
+      select(values, low, 0, high);
+    }
+    return [values[low]!, values[high]!];
+  };
+  const [left, right] = percentiles(0);
+  const [bottom, top] = percentiles(1);
+  return { width: right - left, height: top - bottom, left, bottom };
+}
+
+/** Puts the k-th smallest of `values[from, to)` at `k`, the smaller ones before it and the larger after (Hoare). */
+function select(values: Float64Array, k: number, from: number, to: number): void {
+  let low = from;
+  let high = to - 1;
+  while (high > low) {
+    const a = values[low]!;
+    const b = values[(low + high) >>> 1]!;
+    const c = values[high]!;
+    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c)); // the median of three
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (k <= j) high = j;
+    else if (k >= i) low = i;
+    else return;
+  }
 }
