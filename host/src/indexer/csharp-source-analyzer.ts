@@ -61,24 +61,15 @@ const CSHARP_COMPLEXITY: ComplexityRules = {
 export class CSharpSourceAnalyzer extends TreeSitterAnalyzer<NodeTypes> {
   constructor() {
     super(CSHARP_SOURCE, new ThreadGrammar('C#', CSHARP_GRAMMAR, nodeTypesOf, CSHARP_COMPLEXITY), (tree, cursor, types, overTime) => {
-      // The enclosing namespaces of each using read, in the order importsAndComments keeps them.
-      const scopes: Array<string[] | undefined> = [];
       let fileScoped: { start: number; name: string } | null | undefined;
-      const specifierOf = (directive: Node): string | undefined => {
+      // Each using with the namespaces it is written in (none for a `global::` name: looked up from the top).
+      const specifierOf = (directive: Node): { specifier: string; scope?: string[] } | undefined => {
         const using = usingSpecifier(directive);
-        if (!using) return undefined;
-        if (using.global) scopes.push(undefined);
-        else {
-          fileScoped ??= fileScopedNamespace(tree.rootNode);
-          scopes.push(enclosingNamespaces(directive, fileScoped));
-        }
-        return using.specifier;
+        if (!using || using.global) return using && { specifier: using.specifier };
+        fileScoped ??= fileScopedNamespace(tree.rootNode);
+        return { specifier: using.specifier, scope: enclosingNamespaces(directive, fileScoped) };
       };
       const { imports, comments, complete } = importsAndComments(cursor, types.usingDirective, types.comment, specifierOf, overTime);
-      for (const [index, reference] of imports.entries()) {
-        const scope = scopes[index];
-        if (scope) reference.scope = scope;
-      }
       return { imports, comments, complete, symbols: declaredSymbols(tree.rootNode) };
     });
   }

@@ -282,14 +282,15 @@ const CLOCK_STRIDE = 4_096;
  * One cursor walk of the whole tree for a language whose imports are
  * declarations of their own (Java's `import`, C#'s `using`, C's `#include`):
  * the nodes of `importTypes`, wherever error recovery put them, each read by
- * `specifierOf` (undefined: nothing readable) as a `static` reference, and
+ * `specifierOf` (undefined: nothing readable; with a `scope` where the
+ * language binds it in enclosing declarations) as a `static` reference, and
  * the spans of the nodes of `commentTypes`. Neither is descended into.
  */
 export function importsAndComments(
   cursor: TreeCursor,
   importTypes: ReadonlySet<number>,
   commentTypes: ReadonlySet<number>,
-  specifierOf: (declaration: Node) => string | undefined,
+  specifierOf: (declaration: Node) => string | { specifier: string; scope?: string[] } | undefined,
   overTime: () => boolean,
 ): { imports: ImportReference[]; comments: Array<{ start: number; end: number }>; complete: boolean } {
   const imports: ImportReference[] = [];
@@ -299,8 +300,10 @@ export function importsAndComments(
     const type = cursor.nodeTypeId;
     let descend = true;
     if (importTypes.has(type)) {
-      const specifier = specifierOf(cursor.currentNode);
-      if (specifier !== undefined) imports.push({ specifier, kind: 'static' });
+      const read = specifierOf(cursor.currentNode);
+      if (typeof read === 'string') imports.push({ specifier: read, kind: 'static' });
+      else if (read !== undefined)
+        imports.push(read.scope ? { specifier: read.specifier, kind: 'static', scope: read.scope } : { specifier: read.specifier, kind: 'static' });
       descend = false;
     } else if (commentTypes.has(type)) {
       comments.push({ start: cursor.startIndex, end: cursor.endIndex });
