@@ -28,12 +28,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WHOLE_NAMESPACE_FILES } from '../../host/dist/indexer/csharp-import-resolver.js';
 import { compared, fileEdges, SAMPLES, type StrataGraph } from './polyglot-compare.ts';
 
 const REFERENCE = fileURLToPath(new URL('./CSharpUsingReference.cs', import.meta.url));
 const MCS_EXE = '/usr/lib/mono/4.5/mcs.exe';
-/** Strata's `MAX_NAMESPACE_FILES`: the most files one `using A.B;` leads to, in path order. */
-const NAMESPACE_CAP = 50;
 
 interface CSharpReference {
   defined: boolean;
@@ -137,7 +136,6 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
     }
 
     const expected = new Map<string, string[]>();
-    const capped = new Map<string, string[]>();
     /** `source specifier` (the using as Strata writes it) -> how each compilation that saw it bound it, and the projects it sees. */
     const bindings = new Map<string, Array<{ result: string; visible: string[] }>>();
     /** `source specifier` -> the files it reaches in the compilations that bound it. */
@@ -185,15 +183,16 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
         for (const target of targets) reached.targets.add(target);
       }
     }
-    // The cap as Strata applies it: to the files a using reaches in every configuration, in path order.
-    const overCap = new Map<string, { usings: number; files: number }>();
-    for (const { source, specifier, namespace, targets } of reaches.values()) {
-      const sorted = [...targets].sort();
-      for (const target of sorted) addEdge(expected, `${source} -> ${target}`, specifier);
-      for (const target of namespace !== undefined ? sorted.slice(0, NAMESPACE_CAP) : sorted) addEdge(capped, `${source} -> ${target}`, specifier);
-      if (namespace !== undefined && sorted.length > NAMESPACE_CAP) {
-        const over = overCap.get(namespace) ?? { usings: 0, files: 0 };
-        overCap.set(namespace, { usings: over.usings + 1, files: Math.max(over.files, sorted.length) });
+    // Usings of namespaces above Strata's WHOLE_NAMESPACE_FILES: Strata links only the files declaring a type the file names.
+    const aboveWhole = new Map<string, { usings: number; files: number }>();
+    /** `source specifier` of the usings whose namespace the compiler found in more than WHOLE_NAMESPACE_FILES files. */
+    const narrowed = new Set<string>();
+    for (const [at, { source, specifier, namespace, targets }] of reaches) {
+      for (const target of targets) addEdge(expected, `${source} -> ${target}`, specifier);
+      if (namespace !== undefined && targets.size > WHOLE_NAMESPACE_FILES) {
+        narrowed.add(at);
+        const above = aboveWhole.get(namespace) ?? { usings: 0, files: 0 };
+        aboveWhole.set(namespace, { usings: above.usings + 1, files: Math.max(above.files, targets.size) });
       }
     }
     for (const [project, reason] of failures) console.log(`  C#: ${project}: not compiled (${reason})`);
@@ -208,7 +207,7 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
     );
     const comparable = new Map([...strata].filter(([key]) => compiled.has(key.slice(0, key.indexOf(' -> ')))));
     console.log(
-      `  namespaces over Strata's ${NAMESPACE_CAP} files a using: ${JSON.stringify(Object.fromEntries([...overCap].map(([namespace, { usings, files }]) => [namespace, `${usings} usings, up to ${files} files`])))}`,
+      `  namespaces of more than ${WHOLE_NAMESPACE_FILES} files (a using of one leads to those declaring a type its file names): ${JSON.stringify(Object.fromEntries([...aboveWhole].map(([namespace, { usings, files }]) => [namespace, `${usings} usings, up to ${files} files`])))}`,
     );
     const unseen = [...tracked].filter((file) => file.endsWith('.cs') && !compiled.has(file));
     console.log(
@@ -216,12 +215,6 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
     );
 
     // Why an edge is on one side only, where the comparison can tell; undefined: unexplained.
-    const strataCount = new Map<string, number>();
-    for (const [key, specifiers] of comparable)
-      for (const specifier of new Set(specifiers)) {
-        const at = `${key.slice(0, key.indexOf(' -> '))} ${specifier}`;
-        strataCount.set(at, (strataCount.get(at) ?? 0) + 1);
-      }
     const onlyStrataWhy = (key: string, specifiers: string[]): string | undefined => {
       const [source, target] = key.split(' -> ') as [string, string];
       const bound = specifiers.flatMap((specifier) => (bindings.get(`${source} ${specifier}`) ?? []).map((binding) => ({ specifier, ...binding })));
@@ -235,29 +228,22 @@ export function benchCSharp(repository: string, graph: StrataGraph): string {
     };
     const onlyReferenceWhy = (key: string, specifiers: string[]): string | undefined => {
       const source = key.slice(0, key.indexOf(' -> '));
-      if (specifiers.some((specifier) => (strataCount.get(`${source} ${specifier}`) ?? 0) >= NAMESPACE_CAP))
-        return `beyond the ${NAMESPACE_CAP} files Strata links a using to`;
+      if (specifiers.some((specifier) => narrowed.has(`${source} ${specifier}`)))
+        return `the using's namespace has more than ${WHOLE_NAMESPACE_FILES} files, and the target declares no type the file names`;
       return undefined;
     };
-    const rows: string[] = [];
-    for (const [label, reference] of [
-      ['every declaring file', expected],
-      [`${NAMESPACE_CAP} files a namespace, as Strata`, capped],
-    ] as const) {
-      console.log(`  C#, ${label}:`);
-      rows.push(compared(`${name} (${label})`, 'C#', compiled.size, comparable, reference));
-      explain(
-        'only Strata',
-        [...comparable].filter(([key]) => !reference.has(key)),
-        onlyStrataWhy,
-      );
-      explain(
-        'only the reference',
-        [...reference].filter(([key]) => !comparable.has(key)),
-        onlyReferenceWhy,
-      );
-    }
-    return rows.join('\n');
+    const row = compared(name, 'C#', compiled.size, comparable, expected);
+    explain(
+      'only Strata',
+      [...comparable].filter(([key]) => !expected.has(key)),
+      onlyStrataWhy,
+    );
+    explain(
+      'only the reference',
+      [...expected].filter(([key]) => !comparable.has(key)),
+      onlyReferenceWhy,
+    );
+    return row;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -95,3 +95,32 @@ t.test('.csproj project references added and removed change which namespaces a f
   t.ok(edgeIds(graph).has(`${APP}file:Core/Engine.cs`), 'Core/Engine.cs is in no project now: every file sees it');
   await matchesColdIndex(t, graph, repo);
 });
+
+t.test('a using of a namespace above 200 files follows the types its file names and that the namespace declares, as a cold index does', async (t) => {
+  const files: FixtureFiles = { 'App/App.cs': 'using Big;\nnamespace Acme.App;\nclass App { Big3 part; }\n' };
+  for (let i = 0; i < 201; i++) files[`Big/T${String(i).padStart(3, '0')}.cs`] = `namespace Big;\npublic class Big${i} {}\n`;
+  const repo = await makeRepo(t, files);
+  const server = await startTestServer(t, repo);
+  let graph = (await server.api('/api/graph')).body;
+  const bigTargets = (g: any): string[] => [...edgeIds(g)].filter((id) => id.startsWith(`${APP}file:Big/`)).sort();
+  t.same(bigTargets(graph), [`${APP}file:Big/T003.cs`]);
+
+  // The using file names one more type.
+  await writeFile(path.join(repo, 'App/App.cs'), 'using Big;\nnamespace Acme.App;\nclass App { Big3 part; Big150 other; Engine engine; }\n');
+  graph = await nextGraph(server, graph.meta.revision, (g) => bigTargets(g).length === 2);
+  t.same(bigTargets(graph), [`${APP}file:Big/T003.cs`, `${APP}file:Big/T150.cs`]);
+  await matchesColdIndex(t, graph, repo);
+
+  // A file of the namespace comes to declare a type the using file names; another stops.
+  await writeFiles(repo, {
+    'Big/T007.cs': 'namespace Big;\npublic class Big7 {}\npublic class Engine {}\n',
+    'Big/T003.cs': 'namespace Big;\npublic class Gone {}\n',
+  });
+  graph = await nextGraph(
+    server,
+    graph.meta.revision,
+    (g) => bigTargets(g).includes(`${APP}file:Big/T007.cs`) && !bigTargets(g).includes(`${APP}file:Big/T003.cs`),
+  );
+  t.same(bigTargets(graph), [`${APP}file:Big/T007.cs`, `${APP}file:Big/T150.cs`]);
+  await matchesColdIndex(t, graph, repo);
+});

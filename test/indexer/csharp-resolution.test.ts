@@ -166,12 +166,29 @@ t.test('package nodes: csharp: and the first two segments, System built in', asy
   ]);
 });
 
-t.test('a namespace of many files leads to the first 50 in path order', async (t) => {
-  const files: FixtureFiles = { 'Use.cs': 'using Big;\nclass Use {}\n' };
-  for (let i = 0; i < 60; i++) files[`big/T${String(i).padStart(2, '0')}.cs`] = `namespace Big;\npublic class T${i} {}\n`;
-  const repo = await makeRepo(t, files);
+t.test('a namespace of up to 200 files leads to each; one of more, to those declaring a type the file names', async (t) => {
+  const namespaceOf = (name: string, count: number): FixtureFiles =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`${name}/T${String(i).padStart(3, '0')}.cs`, `namespace ${name};\npublic class ${name}${i} {}\n`]),
+    );
+  const repo = await makeRepo(t, {
+    ...namespaceOf('Whole', 200),
+    ...namespaceOf('Big', 201),
+    // Big7 in a comment and Big9 in a string are not used; Big200's Count is, like Big3 in code.
+    'Use.cs': 'using Whole;\nusing Big;\nclass Use { Big3 a; /* Big7 */ string s = "Big9"; int n = Big200.Count; }\n',
+    'Unused.cs': 'using Big;\nclass Unused {}\n',
+  });
   const graph = await indexRepository({ repository: repo, env: {} });
-  const targets = graph.edges.filter((edge) => edge.kind === 'imports' && edge.source === 'file:Use.cs').map((edge) => edge.target);
-  t.equal(targets.length, 50);
-  t.ok(targets.includes('file:big/T49.cs') && !targets.includes('file:big/T50.cs'));
+  const targets = (source: string, prefix: string): string[] =>
+    graph.edges
+      .filter((edge) => edge.kind === 'imports' && edge.source === source && edge.target.startsWith(prefix))
+      .map((edge) => edge.target)
+      .sort();
+  t.equal(targets('file:Use.cs', 'file:Whole/').length, 200, 'every file of a namespace of 200');
+  t.same(targets('file:Use.cs', 'file:Big/'), ['file:Big/T003.cs', 'file:Big/T200.cs'], 'of 201, those declaring a type the file names in its code');
+  t.same(targets('file:Unused.cs', ''), [], 'a using of a large namespace whose types the file never names leads nowhere (and is not unresolved)');
+  t.same(
+    graph.build.unresolved.filter((entry) => entry.file === 'Unused.cs'),
+    [],
+  );
 });

@@ -1,16 +1,26 @@
-import { CSHARP_SOURCE, discoverCSharpNamespaces, NamespacePrefixes } from './csharp-namespaces.js';
+import path from 'node:path';
+import { CSHARP_SOURCE, discoverCSharpNamespaces, NamespacePrefixes, namesUsedIn } from './csharp-namespaces.js';
 import { CSHARP_PROJECT, CSharpProjects } from './csharp-projects.js';
-import type { DeclaredNames } from './declared-names.js';
+import { type DeclaredNames, readHead } from './declared-names.js';
 import type { ImportTarget, LanguageImportResolver, RepositoryFiles, ResolvedReference } from './language-import-resolver.js';
 import type { ImportReference } from './source-analyzer.js';
 
-/** The most files one `using A.B;` leads to (in path order). */
-export const MAX_NAMESPACE_FILES = 50;
+/**
+ * The most files one `using A.B;` leads to as a whole namespace; a
+ * namespace with more leads only to its files that declare a type the
+ * using file names. Bounds the edges of huge namespaces (`using System;` in
+ * a runtime's own sources: hundreds of files, thousands of importers).
+ */
+export const WHOLE_NAMESPACE_FILES = 200;
+
+/** How much of a C# file is read for the names it uses, when a using of a namespace above `WHOLE_NAMESPACE_FILES` asks. */
+const NAMES_USED_BYTES = 1024 * 1024;
 
 /**
  * Resolves C# `using` directives by the namespaces the repository's files
  * declare (namespace-level: C# names no file). `using A.B;` leads to the
- * files that declare namespace `A.B` (at most 50, in path order); `using
+ * files that declare namespace `A.B`; above `WHOLE_NAMESPACE_FILES` of
+ * them, to those declaring a type whose name the file uses. `using
  * static A.B.C;` and `using X = A.B.C;` to the files of namespace `A.B`
  * that declare a type `C` (or, for an alias of a namespace, to that
  * namespace's files). Found nowhere: a package node named by the first two
@@ -30,6 +40,8 @@ export class CSharpImportResolver implements LanguageImportResolver {
   private readonly importersOf = new Map<string, Set<string>>();
   /** Namespaces a scoped using looked for in its enclosing ones: a namespace declared under one of them may bind it now. */
   private readonly scopedImportersOf = new Map<string, Set<string>>();
+  /** The names each file uses, read for its usings of namespaces above `WHOLE_NAMESPACE_FILES` (forgotten when it changes). */
+  private readonly namesUsed = new Map<string, ReadonlySet<string>>();
 
   private constructor(
     private readonly root: string,
@@ -57,8 +69,12 @@ export class CSharpImportResolver implements LanguageImportResolver {
     if (!isStatic) {
       this.note(name, file);
       const declaring = this.visibleFilesOf(name, file);
-      const files = declaring.filter((path) => path !== file).sort();
-      if (files.length > 0) return files.slice(0, MAX_NAMESPACE_FILES).map((path) => ({ specifier, target: { kind: 'file', path } }));
+      let files = declaring.filter((path) => path !== file).sort();
+      if (files.length > WHOLE_NAMESPACE_FILES) {
+        const used = this.namesUsedBy(file);
+        files = files.filter((candidate) => this.namespaces.declaresAny(candidate, used));
+      }
+      if (files.length > 0) return files.map((path) => ({ specifier, target: { kind: 'file', path } }));
       if (declaring.length > 0 && !alias) return [];
     }
     let declared: string | undefined;
@@ -102,6 +118,7 @@ export class CSharpImportResolver implements LanguageImportResolver {
   }
 
   afterChange(changedPaths: readonly string[], repository: RepositoryFiles): 'all' | string[] {
+    for (const changed of changedPaths) this.namesUsed.delete(changed);
     const changedNamespaces = this.namespaces.update(changedPaths, repository);
     // A project came, went or changed its references (or a folder went, and projects with it).
     if (changedPaths.some((changed) => CSHARP_PROJECT.test(changed) || !repository.isFile(changed))) {
@@ -119,6 +136,13 @@ export class CSharpImportResolver implements LanguageImportResolver {
         for (const importer of this.scopedImportersOf.get(prefix) ?? []) again.add(importer);
     }
     return [...again];
+  }
+
+  /** The names `file` uses (read once, until it changes). */
+  private namesUsedBy(file: string): ReadonlySet<string> {
+    let used = this.namesUsed.get(file);
+    if (!used) this.namesUsed.set(file, (used = namesUsedIn(readHead(path.join(this.root, file), NAMES_USED_BYTES))));
+    return used;
   }
 
   /** The files declaring namespace `name` that code in `file` sees. */

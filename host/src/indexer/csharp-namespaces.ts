@@ -51,8 +51,24 @@ export class NamespacePrefixes {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+/**
+ * The names a C# text uses: every identifier of its code (comments and
+ * strings left out), which holds each type name it writes, with or without
+ * a namespace before it.
+ */
+export function namesUsedIn(text: string): ReadonlySet<string> {
+  return new Set(codeOf(text).match(IDENTIFIER));
+}
+
+const IDENTIFIER = /[\p{L}_][\p{L}\p{Nd}_]*/gu;
+
+/** A C# text with its comments and string literals blanked out. */
+function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|@?"(?:[^"\\\n]|\\.)*"/g, ' ');
+}
+
 function readDeclarations(text: string): FileDeclarations {
-  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|@?"(?:[^"\\\n]|\\.)*"/g, ' ');
+  const code = codeOf(text);
   const namespaces = new Set<string>();
   for (const found of code.matchAll(NAMESPACE)) namespaces.add(found[1]!.replace(/\s+|@/g, ''));
   if (namespaces.size === 0) namespaces.add('');

@@ -47,6 +47,12 @@ export class DeclaredNames {
     return this.files.get(file)?.names.has(name) === true;
   }
 
+  /** Whether `file` declares any of `names`. */
+  declaresAny(file: string, names: ReadonlySet<string>): boolean {
+    for (const name of this.files.get(file)?.names ?? []) if (names.has(name)) return true;
+    return false;
+  }
+
   /** Reads the changed files again (added, edited, removed): the scopes whose files or names changed. */
   update(changedPaths: readonly string[], repository: RepositoryFiles): Set<string> {
     const changed = new Set<string>();
