@@ -166,7 +166,7 @@ t.test('package nodes: csharp: and the first two segments, System built in', asy
   ]);
 });
 
-t.test('a namespace of up to 200 files leads to each; one of more, to those declaring a type the file names', async (t) => {
+t.test('a namespace of up to 200 files leads to each; one of more, to those declaring a type the file names or an extension method it calls', async (t) => {
   const namespaceOf = (name: string, count: number): FixtureFiles =>
     Object.fromEntries(
       Array.from({ length: count }, (_, i) => [`${name}/T${String(i).padStart(3, '0')}.cs`, `namespace ${name};\npublic class ${name}${i} {}\n`]),
@@ -174,8 +174,9 @@ t.test('a namespace of up to 200 files leads to each; one of more, to those decl
   const repo = await makeRepo(t, {
     ...namespaceOf('Whole', 200),
     ...namespaceOf('Big', 201),
-    // Big7 in a comment and Big9 in a string are not used; Big200's Count is, like Big3 in code.
-    'Use.cs': 'using Whole;\nusing Big;\nclass Use { Big3 a; /* Big7 */ string s = "Big9"; int n = Big200.Count; }\n',
+    'Big/Extensions.cs': 'namespace Big;\npublic static class Extensions { public static int Twice<T>(this T x) => 2; }\n',
+    // Big7 in a comment and Big9 in a string are not used; Big200's Count is, like Big3 in code, and Twice.
+    'Use.cs': 'using Whole;\nusing Big;\nclass Use { Big3 a; /* Big7 */ string s = "Big9"; int n = Big200.Count; int m = 1.Twice(); }\n',
     'Unused.cs': 'using Big;\nclass Unused {}\n',
   });
   const graph = await indexRepository({ repository: repo, env: {} });
@@ -185,7 +186,11 @@ t.test('a namespace of up to 200 files leads to each; one of more, to those decl
       .map((edge) => edge.target)
       .sort();
   t.equal(targets('file:Use.cs', 'file:Whole/').length, 200, 'every file of a namespace of 200');
-  t.same(targets('file:Use.cs', 'file:Big/'), ['file:Big/T003.cs', 'file:Big/T200.cs'], 'of 201, those declaring a type the file names in its code');
+  t.same(
+    targets('file:Use.cs', 'file:Big/'),
+    ['file:Big/Extensions.cs', 'file:Big/T003.cs', 'file:Big/T200.cs'],
+    'of 202, those declaring a type the file names in its code or an extension method it calls',
+  );
   t.same(targets('file:Unused.cs', ''), [], 'a using of a large namespace whose types the file never names leads nowhere (and is not unresolved)');
   t.same(
     graph.build.unresolved.filter((entry) => entry.file === 'Unused.cs'),

@@ -8,7 +8,7 @@ import type { ImportReference } from './source-analyzer.js';
 /**
  * The most files one `using A.B;` leads to as a whole namespace; a
  * namespace with more leads only to its files that declare a type the
- * using file names. Bounds the edges of huge namespaces (`using System;` in
+ * using file names or an extension method it calls. Bounds the edges of huge namespaces (`using System;` in
  * a runtime's own sources: hundreds of files, thousands of importers).
  */
 export const WHOLE_NAMESPACE_FILES = 200;
@@ -20,7 +20,8 @@ const NAMES_USED_BYTES = 1024 * 1024;
  * Resolves C# `using` directives by the namespaces the repository's files
  * declare (namespace-level: C# names no file). `using A.B;` leads to the
  * files that declare namespace `A.B`; above `WHOLE_NAMESPACE_FILES` of
- * them, to those declaring a type whose name the file uses. `using
+ * them, to those declaring a type or extension method whose name the file
+ * uses. `using
  * static A.B.C;` and `using X = A.B.C;` to the files of namespace `A.B`
  * that declare a type `C` (or, for an alias of a namespace, to that
  * namespace's files). Found nowhere: a package node named by the first two

@@ -8,11 +8,14 @@ export const CSHARP_SOURCE = /\.cs$/;
 const HEAD_BYTES = 256 * 1024;
 const NAMESPACE = /(?:^|[;{}\s])namespace\s+(@?[\p{L}_][\p{L}\p{Nd}_]*(?:\s*\.\s*@?[\p{L}_][\p{L}\p{Nd}_]*)*)\s*([;{])/gu;
 const TYPE = /(?:^|[;{}\]\s])(?:class|struct|interface|enum|record)\s+(?:class\s+|struct\s+)?@?([\p{L}_][\p{L}\p{Nd}_]*)/gu;
+/** An extension method: `static R Name(this T x` (type parameters after the name allowed). */
+const EXTENSION_METHOD = /\bstatic\s[^;{}()=]*?@?([\p{L}_][\p{L}\p{Nd}_]*)\s*(?:<[^<>;{}()]*>)?\s*\(\s*this\s/gu;
 
 /**
  * The namespaces each C# file declares (`namespace A.B;` or `namespace A.B
  * { … }`, as written: a block nested in another is recorded by its own
- * name) and the names of the types it declares, read from the first 256 KiB
+ * name), the names of the types it declares and of its extension methods
+ * (used without naming their class), read from the first 256 KiB
  * of its text, comments and strings left out.
  */
 export function discoverCSharpNamespaces(root: string, repository: RepositoryFiles, prefixes?: NamespacePrefixes): DeclaredNames {
@@ -74,5 +77,7 @@ function readDeclarations(text: string): FileDeclarations {
   if (namespaces.size === 0) namespaces.add('');
   const types = new Set<string>();
   for (const found of code.matchAll(TYPE)) types.add(found[1]!);
-  return { scopes: namespaces, names: types };
+  const extensions = new Set<string>();
+  for (const found of code.matchAll(EXTENSION_METHOD)) extensions.add(found[1]!);
+  return { scopes: namespaces, names: types, members: extensions };
 }

@@ -8,6 +8,8 @@ export interface FileDeclarations {
   scopes: ReadonlySet<string>;
   /** The names it declares in them (types, top-level functions). */
   names: ReadonlySet<string>;
+  /** Names a file may use of it without naming what declares them (C#'s extension methods). */
+  members?: ReadonlySet<string>;
 }
 
 /**
@@ -47,9 +49,11 @@ export class DeclaredNames {
     return this.files.get(file)?.names.has(name) === true;
   }
 
-  /** Whether `file` declares any of `names`. */
+  /** Whether `file` declares any of `names`, as a name or a member. */
   declaresAny(file: string, names: ReadonlySet<string>): boolean {
-    for (const name of this.files.get(file)?.names ?? []) if (names.has(name)) return true;
+    const declarations = this.files.get(file);
+    for (const name of declarations?.names ?? []) if (names.has(name)) return true;
+    for (const name of declarations?.members ?? []) if (names.has(name)) return true;
     return false;
   }
 
@@ -61,7 +65,7 @@ export class DeclaredNames {
       const before = this.files.get(file);
       if (before) this.remove(file, before);
       const after = repository.isFile(file) ? this.add(file) : undefined;
-      if (!sameSet(before?.scopes, after?.scopes) || !sameSet(before?.names, after?.names)) {
+      if (!sameSet(before?.scopes, after?.scopes) || !sameSet(before?.names, after?.names) || !sameSet(before?.members, after?.members)) {
         for (const scope of before?.scopes ?? []) changed.add(scope);
         for (const scope of after?.scopes ?? []) changed.add(scope);
       }
