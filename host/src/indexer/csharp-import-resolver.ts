@@ -41,8 +41,12 @@ export class CSharpImportResolver implements LanguageImportResolver {
   private readonly importersOf = new Map<string, Set<string>>();
   /** Namespaces a scoped using looked for in its enclosing ones: a namespace declared under one of them may bind it now. */
   private readonly scopedImportersOf = new Map<string, Set<string>>();
-  /** The names each file uses, read for its usings of namespaces above `WHOLE_NAMESPACE_FILES` (forgotten when it changes). */
-  private readonly namesUsed = new Map<string, ReadonlySet<string>>();
+  /**
+   * The names the last file asked about uses, read for its usings of namespaces above `WHOLE_NAMESPACE_FILES` (a
+   * file's usings are resolved one after another; one file's kept, not every file's: a runtime's sources have tens
+   * of thousands). Forgotten when that file changes.
+   */
+  private namesUsed: { file: string; names: ReadonlySet<string> } | undefined;
 
   private constructor(
     private readonly root: string,
@@ -119,7 +123,7 @@ export class CSharpImportResolver implements LanguageImportResolver {
   }
 
   afterChange(changedPaths: readonly string[], repository: RepositoryFiles): 'all' | string[] {
-    for (const changed of changedPaths) this.namesUsed.delete(changed);
+    if (this.namesUsed && changedPaths.includes(this.namesUsed.file)) this.namesUsed = undefined;
     const changedNamespaces = this.namespaces.update(changedPaths, repository);
     // A project came, went or changed its references (or a folder went, and projects with it).
     if (changedPaths.some((changed) => CSHARP_PROJECT.test(changed) || !repository.isFile(changed))) {
@@ -139,11 +143,10 @@ export class CSharpImportResolver implements LanguageImportResolver {
     return [...again];
   }
 
-  /** The names `file` uses (read once, until it changes). */
+  /** The names `file` uses (read again unless it was the last file asked about). */
   private namesUsedBy(file: string): ReadonlySet<string> {
-    let used = this.namesUsed.get(file);
-    if (!used) this.namesUsed.set(file, (used = namesUsedIn(readHead(path.join(this.root, file), NAMES_USED_BYTES))));
-    return used;
+    if (this.namesUsed?.file !== file) this.namesUsed = { file, names: namesUsedIn(readHead(path.join(this.root, file), NAMES_USED_BYTES)) };
+    return this.namesUsed.names;
   }
 
   /** The files declaring namespace `name` that code in `file` sees. */
