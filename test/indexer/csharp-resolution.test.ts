@@ -177,7 +177,7 @@ t.test('a namespace of up to 200 files leads to each; one of more, to those decl
     'Big/Extensions.cs': 'namespace Big;\npublic static class Extensions { public static int Twice<T>(this T x) => 2; }\n',
     // Big7 in a comment and Big9 in a string are not used; Big200's Count is, like Big3 in code, and Twice.
     'Use.cs': 'using Whole;\nusing Big;\nclass Use { Big3 a; /* Big7 */ string s = "Big9"; int n = Big200.Count; int m = 1.Twice(); }\n',
-    'Unused.cs': 'using Big;\nclass Unused {}\n',
+    'Unused.cs': 'using Big;\nusing B = Big;\nclass Unused {}\n',
   });
   const graph = await indexRepository({ repository: repo, env: {} });
   const targets = (source: string, prefix: string): string[] =>
@@ -191,7 +191,11 @@ t.test('a namespace of up to 200 files leads to each; one of more, to those decl
     ['file:Big/Extensions.cs', 'file:Big/T003.cs', 'file:Big/T200.cs'],
     'of 202, those declaring a type the file names in its code or an extension method it calls',
   );
-  t.same(targets('file:Unused.cs', ''), [], 'a using of a large namespace whose types the file never names leads nowhere (and is not unresolved)');
+  t.same(
+    targets('file:Unused.cs', ''),
+    [],
+    'a using of a large namespace whose types the file never names leads nowhere, an alias of it too (and neither is unresolved)',
+  );
   t.same(
     graph.build.unresolved.filter((entry) => entry.file === 'Unused.cs'),
     [],

@@ -8,8 +8,9 @@ import type { ImportReference } from './source-analyzer.js';
 /**
  * The most files one `using A.B;` leads to as a whole namespace; a
  * namespace with more leads only to its files that declare a type the
- * using file names or an extension method it calls. Bounds the edges of huge namespaces (`using System;` in
- * a runtime's own sources: hundreds of files, thousands of importers).
+ * using file names or an extension method it calls. Bounds the edges of
+ * huge namespaces (`using System;` in a runtime's own sources: hundreds of
+ * files, thousands of importers).
  */
 export const WHOLE_NAMESPACE_FILES = 200;
 
@@ -21,8 +22,7 @@ const NAMES_USED_BYTES = 1024 * 1024;
  * declare (namespace-level: C# names no file). `using A.B;` leads to the
  * files that declare namespace `A.B`; above `WHOLE_NAMESPACE_FILES` of
  * them, to those declaring a type or extension method whose name the file
- * uses. `using
- * static A.B.C;` and `using X = A.B.C;` to the files of namespace `A.B`
+ * uses. `using static A.B.C;` and `using X = A.B.C;` to the files of namespace `A.B`
  * that declare a type `C` (or, for an alias of a namespace, to that
  * namespace's files). Found nowhere: a package node named by the first two
  * segments (`csharp:System.Collections`), built in for `System`, external
@@ -74,13 +74,11 @@ export class CSharpImportResolver implements LanguageImportResolver {
     if (!isStatic) {
       this.note(name, file);
       const declaring = this.visibleFilesOf(name, file);
-      let files = declaring.filter((path) => path !== file).sort();
-      if (files.length > WHOLE_NAMESPACE_FILES) {
-        const used = this.namesUsedBy(file);
-        files = files.filter((candidate) => this.namespaces.declaresAny(candidate, used));
-      }
-      if (files.length > 0) return files.map((path) => ({ specifier, target: { kind: 'file', path } }));
-      if (declaring.length > 0 && !alias) return [];
+      const files = declaring.filter((path) => path !== file).sort();
+      const linked = files.length > WHOLE_NAMESPACE_FILES ? this.declaringNamesUsed(files, file) : files;
+      if (linked.length > 0) return linked.map((path) => ({ specifier, target: { kind: 'file', path } }));
+      // A namespace whose types the file does not name (its own, or a large one's) leads nowhere, an alias of it too.
+      if ((declaring.length > 0 && !alias) || files.length > 0) return [];
     }
     let declared: string | undefined;
     if (isStatic || alias) {
@@ -143,10 +141,11 @@ export class CSharpImportResolver implements LanguageImportResolver {
     return [...again];
   }
 
-  /** The names `file` uses (read again unless it was the last file asked about). */
-  private namesUsedBy(file: string): ReadonlySet<string> {
+  /** Those of `files` that declare a type or extension method whose name `file` uses (its names read again unless it was the last file asked about). */
+  private declaringNamesUsed(files: readonly string[], file: string): string[] {
     if (this.namesUsed?.file !== file) this.namesUsed = { file, names: namesUsedIn(readHead(path.join(this.root, file), NAMES_USED_BYTES)) };
-    return this.namesUsed.names;
+    const used = this.namesUsed.names;
+    return files.filter((candidate) => this.namespaces.declaresAny(candidate, used));
   }
 
   /** The files declaring namespace `name` that code in `file` sees. */
