@@ -188,12 +188,14 @@ export class RepositoryWalker {
         if (reported(relativePath, false)) listing.skipped.push({ path: relativePath, reason: 'not a regular file' });
         continue;
       }
-      const ignoredEntry = ignoredHere(relativePath, isDirectory);
-      if (ignoredEntry && !this.isTracked(relativePath, isDirectory)) continue;
       if (isDirectory) {
+        const ignoredEntry = ignoredHere(relativePath, true);
+        if (ignoredEntry && !this.tracked.holdsBelow(relativePath)) continue;
         listing.directories.push(relativePath);
         subdirectories.push({ relativeDir: relativePath, scopes: localScopes, ignored: ignoredEntry });
       } else {
+        // A tracked file is listed whatever the rules say: they are not asked (most files of a repository are tracked).
+        if (!this.tracked.has(relativePath) && ignoredHere(relativePath, false)) continue;
         listing.files.push(relativePath);
       }
     }
