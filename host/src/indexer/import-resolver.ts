@@ -77,6 +77,12 @@ export class ImportResolver {
   private readonly nearestResolvers = new Map<string, ResolverFactory>();
   /** The nearest tsconfig.json at or above a directory of the repository (null: none up to the root). */
   private readonly nearestTsconfigs = new Map<string, string | null>();
+  /**
+   * What `resolveMappedByNearest` found, by resolver and specifier (null: nothing): a bare specifier's mapping
+   * depends on the tsconfig alone, not on the importing file (`paths` and `baseUrl` are relative to the tsconfig,
+   * and the resolver looks in no `node_modules`). A monorepo's files ask the same few specifiers thousands of times.
+   */
+  private readonly nearestMapped = new Map<string, string | null>();
 
   /** `root`: the repository's absolute path. */
   constructor(private readonly root: string) {}
@@ -86,6 +92,7 @@ export class ImportResolver {
     this.base.clearCache();
     this.nearestResolvers.clear();
     this.nearestTsconfigs.clear();
+    this.nearestMapped.clear();
   }
 
   /**
@@ -149,6 +156,8 @@ export class ImportResolver {
     if (tsconfig === undefined) return undefined;
     const javascript = JAVASCRIPT_FILE.test(fromFile);
     const key = `${javascript ? 'js' : 'ts'} ${tsconfig}`;
+    const known = this.nearestMapped.get(`${key}\0${specifier}`);
+    if (known !== undefined) return known ?? undefined;
     let resolver = this.nearestResolvers.get(key);
     if (!resolver) {
       resolver = new ResolverFactory({
@@ -159,7 +168,9 @@ export class ImportResolver {
       });
       this.nearestResolvers.set(key, resolver);
     }
-    return resolver.resolveFileSync(fromFile, specifier).path;
+    const found = resolver.resolveFileSync(fromFile, specifier).path;
+    this.nearestMapped.set(`${key}\0${specifier}`, found ?? null);
+    return found;
   }
 
   /** The tsconfig.json in `directory` (absolute, in the repository) or the nearest above it up to the root. */
