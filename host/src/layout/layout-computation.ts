@@ -1,8 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { LayoutSettings } from '@strata/extension-gpu-layout';
 import { placeNearParents, seededRandom } from '@strata/extension-gpu-layout/placement';
 import type { Position } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
+import { startThread } from '../concurrency/start-thread.js';
 import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { EventBus } from '../events/event-bus.js';
@@ -237,7 +238,7 @@ export class LayoutComputation {
 
   private spawn(): { worker: Worker; cancel: Int32Array } {
     const shared = new SharedArrayBuffer(4);
-    const worker = new Worker(new URL('./layout-worker.js', import.meta.url), {
+    const worker = startThread(new URL('./layout-worker.js', import.meta.url), {
       workerData: { enginePackage: ENGINE_PACKAGE, backend: this.config.layout.backend, cancel: shared },
     });
     return { worker, cancel: new Int32Array(shared) };
