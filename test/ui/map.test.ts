@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import t from 'tap';
 import { launchBrowser, openPage, openUi } from '../helpers/browser.ts';
 import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { postJson, startTestServer } from '../helpers/strata-server.ts';
 
 // A browser and a server per case: more than tap's default two minutes when the machine is busy.
 t.setTimeout(600_000);
@@ -185,6 +185,41 @@ t.test('a node that the map brings under a still pointer is hovered', async (t) 
   await page.locator('body').press('0');
   await card.filter({ hasText: 'index.ts' }).waitFor();
   t.pass('the fit brought the file under the pointer, and it is hovered without a move');
+  t.same(watched.problems, []);
+});
+
+t.test('files are drawn over directories: on a crowded map a directory does not hide the files under it', async (t) => {
+  const repo = await makeRepo(t, { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': "import { a } from './a';\n", 'lib/c.ts': 'export const c = 3;\n' });
+  const server = await startTestServer(t, repo);
+  // The file where its directory is (as on a dense map, where discs cover each other), the rest far off.
+  const positions = {
+    'dir:.': { x: 0, y: 10 },
+    'dir:src': { x: 0, y: 0 },
+    'file:src/a.ts': { x: 0, y: 0 },
+    'file:src/b.ts': { x: -10, y: -5 },
+    'dir:lib': { x: 10, y: -5 },
+    'file:lib/c.ts': { x: 10, y: 5 },
+  };
+  t.equal((await server.api('/api/graph/layout', postJson({ positions }))).status, 200);
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  await page.waitForFunction(() => (window as any).strata.still());
+  const at = await page.evaluate(() => (window as any).strata.nodeOnPage('file:src/a.ts'));
+  const png = await page.screenshot({ clip: { x: Math.round(at.x), y: Math.round(at.y), width: 1, height: 1 } });
+  const [r, g, b] = await page.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const context = new OffscreenCanvas(1, 1).getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    return [...context.getImageData(0, 0, 1, 1).data];
+  }, png.toString('base64'));
+  // TypeScript, the graph's first language, is the Okabe-Ito blue (#0072B2); a directory is gray (#6e7781).
+  t.ok(
+    Math.abs(r! - 0x00) < 40 && Math.abs(g! - 0x72) < 40 && Math.abs(b! - 0xb2) < 40,
+    `the file's color at its center, not its directory's (rgb ${r}, ${g}, ${b})`,
+  );
   t.same(watched.problems, []);
 });
 

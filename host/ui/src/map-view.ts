@@ -715,7 +715,8 @@ export class MapView {
       size: baseSize(node) * (composed.size ?? 1),
       color: composed.color ?? this.baseColor(node),
       label: (node.kind === 'directory' && node.path !== '.' ? `${node.name}/` : node.name) + badges,
-      zIndex: node.kind === 'directory' ? 2 : node.kind === 'file' ? 1 : 0,
+      // Files over directories: on a crowded map a directory's disc would hide its files, which carry the colors.
+      zIndex: node.kind === 'file' ? 2 : node.kind === 'directory' ? 1 : 0,
     };
   }
 
