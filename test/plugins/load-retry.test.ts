@@ -26,15 +26,30 @@ function builtInPluginCount(): number {
   }).length;
 }
 
-/** The sandbox processes this process started (the host runs in it). */
+/**
+ * The sandbox processes this process started (the host runs in it, and forks them from its main thread): the children
+ * the kernel lists for that thread, one file read. A look at every process of /proc took this test 14 s of CPU, once
+ * every 5 ms while the server started; it is what is left where the kernel keeps no such list.
+ */
 function sandboxProcesses(): number[] {
+  let children: string[];
+  try {
+    children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {
+    children = readdirSync('/proc').filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  }
   const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const entry of children) {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sandbox-process')) found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sandbox-process')) found.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -50,6 +65,8 @@ t.test('a load that ran out of time on a busy machine is tried again alone and l
 
   const starved = new Set<number>();
   const starve = setInterval(() => {
+    // Every plugin's first process stopped: the ones started after them must run.
+    if (starved.size >= pluginCount) return clearInterval(starve);
     for (const pid of sandboxProcesses()) {
       if (starved.has(pid) || starved.size >= pluginCount) continue;
       starved.add(pid);
