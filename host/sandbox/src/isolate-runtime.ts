@@ -116,6 +116,9 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const isFiniteNumber = Number.isFinite;
   const isInteger = Number.isInteger;
   const keysOf = Object.keys;
+  /** An object without a prototype: a key named `__proto__` or `constructor` is a key like any other. */
+  const createObject = Object.create;
+  const emptyRecord = <T>(): Record<string, T> => createObject(null) as Record<string, T>;
   const stringify = JSON.stringify;
   const now = Date.now;
   const MapCtor = Map;
@@ -237,7 +240,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     if (typeof legend !== 'object' || legend === null || isArray(legend)) fail(`${where}: a legend must be an object of label -> hex color`);
     const names = keysOf(legend);
     if (names.length > MAX_LEGEND_ENTRIES) fail(`${where}: a legend has at most ${MAX_LEGEND_ENTRIES} entries, this one has ${names.length}`);
-    const out: Record<string, string> = {};
+    const out = emptyRecord<string>();
     for (let k = 0; k < names.length; k++) {
       const label = names[k]!;
       const property = getOwn(legend, label);
@@ -251,7 +254,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   }
 
   function checkSummary(returned: unknown): Record<string, number | string> {
-    const out: Record<string, number | string> = {};
+    const out = emptyRecord<number | string>();
     if (returned === undefined || returned === null) return out;
     if (typeof returned !== 'object') fail('apply may return nothing or { summary }');
     const summary = own(returned, 'summary');

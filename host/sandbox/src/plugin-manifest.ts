@@ -109,8 +109,12 @@ const re2: RegExpEngine = Object.assign(
   { code: 'RE2JS' },
 );
 
-/** Parameter schemas are the plugin's own: compiled by their own Ajv so a bad one cannot disturb the host's. */
-const parameterAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true, code: { regExp: re2 } });
+/**
+ * Parameter schemas are the plugin's own: compiled by their own Ajv so a bad one cannot disturb the host's.
+ * `ownProperties`: a parameter named as a property every object inherits (`constructor`, `toString`) is present
+ * only when it was sent (Ajv's checks would otherwise find the inherited one).
+ */
+const parameterAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true, ownProperties: true, code: { regExp: re2 } });
 
 /** Whether `folder` looks like a plugin: a package.json with a `strata` field. */
 export function isPluginFolder(folder: string): boolean {
@@ -202,7 +206,11 @@ export function checkApplyRequest(
   pkg: PluginPackage,
   body: Record<string, unknown> | undefined,
 ): { ok: true; request: CheckedApplyRequest } | { ok: false; message: string } {
-  const { inputs: rawInputs, ...params } = body ?? {};
+  // Objects without a prototype: a key named as an inherited property (`constructor`, `__proto__`) is a key like any
+  // other, to Ajv's defaults (it fills in a default where the key reads undefined) as to what follows.
+  const params = withoutPrototypes(body ?? {});
+  const rawInputs = params.inputs;
+  delete params.inputs;
   const inputs = checkInputTexts(rawInputs, pkg);
   if (!inputs.ok) return inputs;
   const checked = pkg.checkParameters(params);
@@ -229,7 +237,7 @@ function checkInputTexts(raw: unknown, pkg: PluginPackage): { ok: true; inputs: 
         .join(', ')}; it reads ${declared.map((name) => JSON.stringify(name)).join(', ')}`,
     };
   }
-  const inputs: Record<string, string[]> = {};
+  const inputs: Record<string, string[]> = Object.create(null);
   for (const [name, value] of Object.entries(raw)) {
     const texts: unknown = typeof value === 'string' ? [value] : value;
     if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string'))
@@ -237,6 +245,27 @@ function checkInputTexts(raw: unknown, pkg: PluginPackage): { ok: true; inputs: 
     inputs[name] = texts as string[];
   }
   return { ok: true, inputs };
+}
+
+/**
+ * A copy of `value` (JSON: objects, arrays, scalars) whose objects have no
+ * prototype, made without recursion (a body may nest deeper than the stack).
+ */
+function withoutPrototypes(value: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = Object.create(null);
+  const pending: Array<[from: object, to: Record<string, unknown>]> = [[value, copy]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [from, to] = next;
+    for (const [key, entry] of Object.entries(from)) {
+      if (typeof entry !== 'object' || entry === null) to[key] = entry;
+      else {
+        const inner = Array.isArray(entry) ? new Array<unknown>(entry.length) : Object.create(null);
+        pending.push([entry, inner]);
+        to[key] = inner;
+      }
+    }
+  }
+  return copy;
 }
 
 /** A plugin that declares no parameters takes none: an option sent to it by mistake (`--since` to complexity) is refused, not ignored. */
@@ -258,8 +287,15 @@ function noParameters(pluginId: string): ParameterCheck {
 /** Compiles a plugin's parameter schema (on RE2, see above); `where` names where it was declared, for its errors. */
 function parameterCheck(pluginId: string, schema: Record<string, unknown>, where: string): ParameterCheck {
   const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
-  if (typeof properties === 'object' && properties !== null && 'inputs' in properties) {
+  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, 'inputs')) {
     throw new PluginManifestError(`${where} may not declare "inputs": that key of the apply body carries input texts`, 'invalid', pluginId);
+  }
+  if (declaresProtoProperty(schema)) {
+    throw new PluginManifestError(
+      `${where} declares a property named "__proto__", which Ajv (the JSON schema validator) never checks: name it otherwise`,
+      'invalid',
+      pluginId,
+    );
   }
   let validate: ReturnType<Ajv['compile']>;
   try {
@@ -279,6 +315,18 @@ function parameterCheck(pluginId: string, schema: Record<string, unknown>, where
         : '';
     return { ok: false, message: result.message + takes };
   };
+}
+
+/** Whether some `properties` of `schema`, at any depth, declares `__proto__` (a key JSON.parse keeps). */
+function declaresProtoProperty(schema: Record<string, unknown>): boolean {
+  const pending: unknown[] = [schema];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next !== 'object' || next === null) continue;
+    const properties = (next as { properties?: unknown }).properties;
+    if (Object.hasOwn(next, 'properties') && typeof properties === 'object' && properties !== null && Object.hasOwn(properties, '__proto__')) return true;
+    pending.push(...Object.values(next));
+  }
+  return false;
 }
 
 /** Checks what the schema cannot say well of `strata.inputs`: names, `accept` lists, and the capability to read them. */

@@ -457,7 +457,8 @@ export class PluginSandbox {
     if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length)
       throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');
     const overlays = outcome.overlays.map((columns, i) => checkColumns(columns, declared[i]!.id, nodeCount));
-    const summary: Record<string, number | string> = {};
+    // Without a prototype, here and in legends: an entry named `__proto__` is kept as the plugin named it.
+    const summary: Record<string, number | string> = Object.create(null);
     if (isObject(outcome.summary)) {
       for (const [name, value] of Object.entries(outcome.summary).slice(0, 50)) {
         if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 500)) summary[name.slice(0, 100)] = value;
@@ -478,7 +479,7 @@ function checkedLegend(legend: unknown, where: string): Record<string, string> {
   if (!isObject(legend)) throw new SandboxError('invalid-result', `${where}: the legend is not an object`);
   const entries = Object.entries(legend);
   if (entries.length > 64) throw new SandboxError('invalid-result', `${where}: the legend has ${entries.length} entries; at most 64`);
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null);
   for (const [label, color] of entries) {
     if (label.length > 64 || !isHexColor(color))
       throw new SandboxError('invalid-result', `${where}: legend entry ${JSON.stringify(label.slice(0, 64))} is not label -> hex color`);
