@@ -66,9 +66,10 @@ export class StrataApp {
       markFailed = reject;
     });
     const address = await this.http.listen(ready);
+    let pluginsLoaded: Promise<unknown> | undefined;
     try {
       // Plugins start (one sandbox process each) while the repository is indexed.
-      const pluginsLoaded = this.plugins.loadAll();
+      pluginsLoaded = this.plugins.loadAll();
       // Watching starts before the repository is listed, so that what changes while it is indexed is not lost.
       if (this.config.watch) await this.liveUpdater.start();
       this.graph.replace(await this.source.build(onProgress));
@@ -84,10 +85,11 @@ export class StrataApp {
       if (this.config.dev) await this.pluginWatcher.start();
     } catch (error) {
       markFailed(error);
-      await this.liveUpdater.stop();
-      await this.pluginWatcher.stop();
-      await this.plugins.close();
-      await this.http.close();
+      // Everything started is stopped, so that nothing keeps the process alive: the reading threads, the watcher,
+      // the store's lock, and the plugins' sandboxes (a load under way would start its process after the close).
+      this.logger.error({ err: error }, 'the first index failed: stopping');
+      await pluginsLoaded?.catch(() => {});
+      await this.stop().catch((stopError: unknown) => this.logger.warn({ err: stopError }, 'stopping after the failed start failed too'));
       throw error;
     }
     // Overlays restored from the store were computed on an older graph: apply them again.

@@ -9,6 +9,9 @@ import { PluginStepError, pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
+/** How long a failed command may take to stop what it started before it is ended. */
+const EXIT_GRACE_MS = 10_000;
+
 const program = new Command('strata')
   .description('Strata: the code graph of a repository, served over HTTP, painted by overlay plugins')
   .version(HOST_VERSION, '-v, --version')
@@ -33,4 +36,9 @@ try {
     process.stderr.write(`strata: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
   }
+  // A failed command ends, whatever it left running (a part that did not stop is a bug, but never a hang).
+  setTimeout(() => {
+    process.stderr.write('strata: exiting: something was still running after the error\n');
+    process.exit();
+  }, EXIT_GRACE_MS).unref();
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RepositoryFiles } from './language-import-resolver.js';
+import { readOptional } from './read-optional.js';
 
 /** Where a compilation database is looked for, in this order (the first that parses wins). */
 export const COMPILATION_DATABASES = ['compile_commands.json', 'build/compile_commands.json'] as const;
@@ -39,12 +39,8 @@ export class CIncludeDirectories {
 
   static discover(root: string, repository: RepositoryFiles): CIncludeDirectories {
     for (const database of COMPILATION_DATABASES) {
-      let text: string;
-      try {
-        text = readFileSync(path.join(root, database), 'utf8');
-      } catch {
-        continue;
-      }
+      const text = readOptional(root, path.join(root, database));
+      if (text === undefined) continue;
       const parsed = parseDatabase(root, text);
       if (parsed) return new CIncludeDirectories(parsed.byFile, parsed.all, undefined, `${database}\n${text}`);
     }

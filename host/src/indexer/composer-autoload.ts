@@ -52,7 +52,7 @@ export class ComposerAutoload {
       .filter((file) => COMPOSER_MANIFEST.test(file) && !VENDORED.test(file))
       .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
     for (const manifest of manifests) {
-      const json = readJson(path.join(root, manifest));
+      const json = readJson(root, path.join(root, manifest));
       if (!json) continue;
       const directory = parentOf(manifest);
       const listed: string[] = [];
@@ -86,7 +86,7 @@ export class ComposerAutoload {
       }
       const config = isObject(json.config) ? json.config : {};
       const vendorDir = typeof config['vendor-dir'] === 'string' ? config['vendor-dir'] : 'vendor';
-      readVendor(path.join(root, directory, vendorDir), vendor);
+      readVendor(root, path.join(root, directory, vendorDir), vendor);
     }
     // Composer's loader tries the longest matching prefix first; the manifests in order (the shallowest first) within one.
     const byLength = (a: AutoloadRule, b: AutoloadRule): number => b.prefix.length - a.prefix.length;
@@ -146,9 +146,9 @@ function comparable(name: string): string {
 }
 
 /** Adds the prefixes of the packages installed in `vendorDirectory` (absolute), when there is one. */
-function readVendor(vendorDirectory: string, prefixes: Map<string, string>): void {
+function readVendor(root: string, vendorDirectory: string, prefixes: Map<string, string>): void {
   // Composer 2 writes `{ "packages": [...] }`, Composer 1 the list alone.
-  const installed = readJsonValue(path.join(vendorDirectory, 'composer', 'installed.json'));
+  const installed = readJsonValue(root, path.join(vendorDirectory, 'composer', 'installed.json'));
   let packages: unknown[] = [];
   if (Array.isArray(installed)) packages = installed;
   else if (isObject(installed)) packages = Array.isArray(installed.packages) ? installed.packages : [];
@@ -157,7 +157,7 @@ function readVendor(vendorDirectory: string, prefixes: Map<string, string>): voi
       if (owner === 'composer' || owner === 'bin' || owner.startsWith('.')) continue;
       for (const name of listDirectory(path.join(vendorDirectory, owner))) {
         if (packages.length >= MAX_VENDOR_PACKAGES) break;
-        const manifest = readJson(path.join(vendorDirectory, owner, name, 'composer.json'));
+        const manifest = readJson(root, path.join(vendorDirectory, owner, name, 'composer.json'));
         if (manifest) packages.push({ name: `${owner}/${name}`, ...manifest });
       }
     }
@@ -183,8 +183,8 @@ function listDirectory(directory: string): string[] {
   }
 }
 
-function readJsonValue(file: string): unknown {
-  const text = readOptional(file);
+function readJsonValue(root: string, file: string): unknown {
+  const text = readOptional(root, file);
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
@@ -193,8 +193,8 @@ function readJsonValue(file: string): unknown {
   }
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
-  const value = readJsonValue(file);
+function readJson(root: string, file: string): Record<string, unknown> | undefined {
+  const value = readJsonValue(root, file);
   return isObject(value) ? value : undefined;
 }
 

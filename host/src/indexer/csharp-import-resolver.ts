@@ -143,7 +143,7 @@ export class CSharpImportResolver implements LanguageImportResolver {
 
   /** Those of `files` that declare a type or extension method whose name `file` uses (its names read again unless it was the last file asked about). */
   private declaringNamesUsed(files: readonly string[], file: string): string[] {
-    if (this.namesUsed?.file !== file) this.namesUsed = { file, names: namesUsedIn(readHead(path.join(this.root, file), NAMES_USED_BYTES)) };
+    if (this.namesUsed?.file !== file) this.namesUsed = { file, names: namesUsedIn(readHead(this.root, path.join(this.root, file), NAMES_USED_BYTES)) };
     const used = this.namesUsed.names;
     return files.filter((candidate) => this.namespaces.declaresAny(candidate, used));
   }

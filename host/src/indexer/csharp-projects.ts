@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { RepositoryFiles } from './language-import-resolver.js';
+import { readOptional } from './read-optional.js';
 import { parentOf } from './repository-paths.js';
 
 /** MSBuild project files of C#. */
@@ -106,9 +106,8 @@ export class CSharpProjects {
 function referencesOf(root: string, project: string, repository: RepositoryFiles): string[] | undefined {
   let document: ProjectDocument;
   try {
-    const text = readFileSync(path.join(root, project));
-    if (text.length > MAX_PROJECT_BYTES) return undefined;
-    const xml = text.toString('utf8');
+    const xml = readOptional(root, path.join(root, project));
+    if (xml === undefined || xml.length > MAX_PROJECT_BYTES) return undefined;
     if (XMLValidator.validate(xml) !== true) return undefined;
     document = parser.parse(xml) as ProjectDocument;
   } catch {

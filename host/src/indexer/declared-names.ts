@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { RepositoryFiles } from './language-import-resolver.js';
+import { openInRepository } from './repository-file.js';
 
 /** What one file declares: the scopes it puts its names in (packages, namespaces) and the names. */
 export interface FileDeclarations {
@@ -74,7 +75,7 @@ export class DeclaredNames {
   }
 
   private add(file: string): FileDeclarations {
-    const declarations = this.read(readHead(path.join(this.root, file), this.headBytes));
+    const declarations = this.read(readHead(this.root, path.join(this.root, file), this.headBytes));
     this.files.set(file, declarations);
     for (const scope of declarations.scopes) {
       let files = this.byScope.get(scope);
@@ -103,10 +104,10 @@ function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | un
 let headBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /** The first `bytes` bytes of a file as UTF-8 text (`''` when it cannot be read). */
-export function readHead(absolute: string, bytes: number): string {
+export function readHead(root: string, absolute: string, bytes: number): string {
   let descriptor: number | undefined;
   try {
-    descriptor = openSync(absolute, 'r');
+    descriptor = openInRepository(root, absolute);
     if (headBuffer.length < bytes) headBuffer = Buffer.allocUnsafe(bytes);
     const read = readSync(descriptor, headBuffer, 0, bytes, 0);
     return headBuffer.toString('utf8', 0, read);

@@ -109,9 +109,15 @@ export class FileReaderPool {
     const files: readonly string[] = isGrowing(list) ? list.files : list;
     /** Whether `files` is whole. */
     let complete = !growing;
-    while (!complete && files.length <= INLINE_LIMIT) complete = !growing!.grow();
+    try {
+      while (!complete && files.length <= INLINE_LIMIT) complete = !growing!.grow();
+      if ((complete && files.length <= INLINE_LIMIT) || this.threads < 1) while (!complete) complete = !growing!.grow();
+    } catch (error) {
+      // The list failed to grow (the walk threw): the threads started ahead end with this job.
+      await Promise.all(prestarted.map((worker) => worker.terminate()));
+      throw error;
+    }
     if ((complete && files.length <= INLINE_LIMIT) || this.threads < 1) {
-      while (!complete) complete = !growing!.grow();
       // One thread started ahead stays as the standby thread, which reads the larger sources of this job.
       const [kept, ...others] = prestarted;
       if (kept && !this.standby) this.adoptStandby(kept);
@@ -306,10 +312,13 @@ export class FileReaderPool {
     }
   }
 
-  /** Stops the standby thread. */
+  /** Stops the standby thread (and threads started ahead of a job). */
   async close(): Promise<void> {
     const standby = this.standby;
     this.standby = undefined;
+    // Threads started ahead of a job that never came (the build failed before it).
+    const prestarted = this.prestarted.splice(0);
+    await Promise.all(prestarted.map((worker) => worker.terminate()));
     // An idle standby thread is unref'd: held again, or the process could end before it has stopped (and
     // `terminate` never settle).
     standby?.worker.ref();

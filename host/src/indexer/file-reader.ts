@@ -1,8 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isBinaryFileSync } from 'isbinaryfile';
 import { countTextLines } from './line-counts.js';
+import { OutsideRepositoryError, openInRepository } from './repository-file.js';
 import type { ImportReference, SymbolFacts } from './source-analyzer.js';
 import { sourceAnalyzerFor } from './source-analyzers.js';
 
@@ -90,8 +91,9 @@ export function readFileFacts(
   const facts: FileFacts = { path: file, imports: [], symbols: [] };
   let fd: number | undefined;
   try {
-    // Non-blocking, so that a path that became a pipe since it was listed cannot stop the reader.
-    fd = openSync(path.join(root, file), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    // Non-blocking, so that a path that became a pipe since it was listed cannot stop the reader; a link is followed
+    // only into the repository (one swapped for a link to outside since the listing is refused).
+    fd = openInRepository(root, path.join(root, file));
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       facts.error = 'not read: not a regular file';
@@ -142,7 +144,10 @@ export function readFileFacts(
     }
     return facts;
   } catch (error) {
-    facts.error = `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    facts.error =
+      error instanceof OutsideRepositoryError
+        ? 'not read: a symbolic link to outside the repository'
+        : `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     return facts;
   } finally {
     if (fd !== undefined) closeSync(fd);

@@ -61,7 +61,7 @@ export class GoModules {
     const workspaces: GoWorkspace[] = [];
     for (const file of repository.filePaths()) {
       if (!GO_MODULE_FILE.test(file) || file.endsWith('.txt')) continue;
-      const text = readOptional(path.join(root, file));
+      const text = readOptional(root, path.join(root, file));
       if (text === undefined) continue;
       const directory = parentOf(file);
       const directives = directivesOf(text);

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { JAVA_SOURCE } from './java-source-analyzer.js';
 import type { RepositoryFiles } from './language-import-resolver.js';
+import { openInRepository } from './repository-file.js';
 
 /** How much of a file is read for its package declaration (comments, a license, annotations of `package-info.java` come first). */
 const HEAD_BYTES = 64 * 1024;
@@ -60,7 +61,7 @@ export class JavaPackages {
   }
 
   private add(file: string): string {
-    const name = readPackage(path.join(this.root, file));
+    const name = readPackage(this.root, path.join(this.root, file));
     const directory = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
     this.packageOf.set(file, name);
     let directories = this.directories.get(name);
@@ -83,10 +84,10 @@ export class JavaPackages {
 }
 
 /** The package a Java file declares (`''`: none, or unreadable): its first 4 KiB are read, and up to 64 KiB when the declaration is not in them (a long license). */
-function readPackage(absolute: string): string {
+function readPackage(root: string, absolute: string): string {
   let descriptor: number;
   try {
-    descriptor = openSync(absolute, 'r');
+    descriptor = openInRepository(root, absolute);
   } catch {
     return '';
   }

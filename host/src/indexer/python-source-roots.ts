@@ -75,7 +75,7 @@ export class PythonSourceRoots {
       const configured: string[] = [];
       // A fixed order of the three files, whatever the listing's.
       for (const file of files.sort()) {
-        const text = readOptional(path.join(root, file));
+        const text = readOptional(root, path.join(root, file));
         if (text === undefined) continue;
         const name = file.slice(file.lastIndexOf('/') + 1);
         const written = name === 'pyproject.toml' ? pyprojectRoots(text) : name === 'setup.cfg' ? setupCfgRoots(text) : setupPyRoots(text);

@@ -9,6 +9,7 @@ import { FileFactsCache } from './file-facts-cache.js';
 import type { FileFacts } from './file-reader.js';
 import type { FileReaderPool, GrowingFileList } from './file-reader-pool.js';
 import type { ImportResolver } from './import-resolver.js';
+import { OUTSIDE_REASON, OutsideRepositoryError, realPathInside } from './repository-file.js';
 import type { RepositoryGraphModel } from './repository-graph-model.js';
 import type { RepositoryListing, RepositoryWalker } from './repository-walker.js';
 import { type BuildSources, type GraphParts, SavedGraph, savedText } from './saved-graph.js';
@@ -225,6 +226,8 @@ export class RepositoryIndexer implements GraphSource {
     onProgress({ phase: 'resolving', done: total, total });
     this.state = { tracked, walker, resolver, model };
     this.pool.warmUp(sampleSources(listing.files));
+    // Also in meta.skipped; said here too, since what they ignore is then indexed.
+    for (const problem of walker.ignoreProblems()) this.logger.warn({ file: problem.path, reason: problem.reason }, 'an ignore rule was left out');
     const build = this.buildInfo(model, started);
     const saved = saveGraph
       ? {
@@ -319,7 +322,13 @@ export class RepositoryIndexer implements GraphSource {
       await turn();
       const absolute = path.join(root, p);
       const link = statsOf(absolute, lstatSync);
-      const target = link && (link.isSymbolicLink() ? statsOf(absolute, statSync) : link);
+      const target = link && (link.isSymbolicLink() ? linkTargetStats(root, absolute) : link);
+      if (target === 'outside') {
+        // Listed as the walker lists it: skipped, its target never looked at.
+        skipped.push({ path: p, reason: OUTSIDE_REASON });
+        if (model.hasFile(p)) removedFiles.add(p);
+        continue;
+      }
       if (!link || !target) {
         if (model.hasFile(p)) removedFiles.add(p);
         else if (model.hasDirectory(p)) for (const entry of model.entriesBelow(p)) (entry.kind === 'file' ? removedFiles : removedDirectories).add(entry.path);
@@ -566,6 +575,15 @@ function statsOf(absolute: string, statFunction: typeof lstatSync | typeof statS
     return statFunction(absolute);
   } catch {
     return undefined;
+  }
+}
+
+/** What a link leads to: its target's stats, `'outside'` when its real path leaves the repository, undefined when dangling or a loop. */
+function linkTargetStats(root: string, absolute: string): Stats | 'outside' | undefined {
+  try {
+    return statSync(realPathInside(root, absolute));
+  } catch (error) {
+    return error instanceof OutsideRepositoryError ? 'outside' : undefined;
   }
 }
 

@@ -1,8 +1,9 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import type { SkippedEntry } from '../graph/code-graph.js';
+import { IGNORE_FILE_LIMITS, IgnoreFile } from './ignore-file.js';
 import { readOptional } from './read-optional.js';
+import { OUTSIDE_REASON, OutsideRepositoryError, realPathInside } from './repository-file.js';
 import { TrackedFiles } from './tracked-files.js';
 
 /** Directory names never descended into, wherever they are. */
@@ -21,7 +22,7 @@ export interface RepositoryListing {
 interface IgnoreScope {
   /** Directory the rules are relative to ('' for the root). */
   base: string;
-  rules: Ignore;
+  rules: IgnoreFile;
 }
 
 /** A directory still to list, with the ignore scopes that apply in it. */
@@ -38,15 +39,18 @@ interface PendingDirectory {
  * tracks (`tracked`), which are listed whatever they say, as `git ls-files`
  * lists them; `.git` and `node_modules` are skipped, and so are the
  * `excluded` absolute paths (the data directory). Symbolic links to files
- * are listed; links to directories are not followed, so link loops cannot
- * trap it.
+ * inside the repository are listed; a link whose real path leaves the
+ * repository is skipped without its target being looked at (the repository
+ * is untrusted: `src/leak.ts -> /etc/shadow`); links to directories are not
+ * followed, so link loops cannot trap it.
  */
 export class RepositoryWalker {
   /** The excluded paths inside the repository, repository-relative (those outside it cannot be met). */
   private readonly excluded: Set<string>;
   /** Rules of each directory's own `.gitignore` (null: it has none). */
-  private readonly rulesByDirectory = new Map<string, Ignore | null>();
-  private rootRules: Ignore | undefined;
+  private readonly rulesByDirectory = new Map<string, IgnoreFile | null>();
+  /** `.git/info/exclude`'s. */
+  private rootRules: IgnoreFile | undefined;
 
   constructor(
     private readonly root: string,
@@ -92,7 +96,10 @@ export class RepositoryWalker {
         if (!next) return false;
         const subdirectories = this.listDirectory(next, listing);
         for (let i = subdirectories.length - 1; i >= 0; i--) pending.push(subdirectories[i]!);
-        return pending.length > 0;
+        if (pending.length > 0) return true;
+        // The ignore files read in this part of the repository say what of them was left out, with the listing.
+        listing.skipped.push(...this.ignoreProblems(relativeDir));
+        return false;
       },
     };
   }
@@ -114,8 +121,16 @@ export class RepositoryWalker {
   /** The `.gitignore` files read so far (repository-relative). */
   ruleFiles(): string[] {
     const files: string[] = [];
-    for (const [directory, rules] of this.rulesByDirectory) if (rules) files.push(directory === '' ? '.gitignore' : `${directory}/.gitignore`);
+    for (const [directory, rules] of this.rulesByDirectory) if (rules) files.push(ignoreFileOf(directory));
     return files;
+  }
+
+  /** What was left out of the ignore files of `relativeDir` and below (the exclude file's, for the root), in path order. */
+  ignoreProblems(relativeDir = ''): SkippedEntry[] {
+    const problems = relativeDir === '' && this.rootRules ? [...this.rootRules.problems] : [];
+    for (const [directory, file] of [...this.rulesByDirectory].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      if (file && (relativeDir === '' || directory === relativeDir || directory.startsWith(`${relativeDir}/`))) problems.push(...file.problems);
+    return problems;
   }
 
   /** Forgets cached ignore rules (after a `.gitignore` changed). */
@@ -140,9 +155,9 @@ export class RepositoryWalker {
     }
     let localScopes = scopes;
     if (entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) {
-      const rules = this.rulesOf(relativeDir);
+      const file = this.rulesOf(relativeDir);
       // walkFrom() already brings the rules of the directory it starts in.
-      if (rules && !scopes.some((scope) => scope.rules === rules)) localScopes = [...scopes, { base: relativeDir, rules }];
+      if (file && !scopes.some((scope) => scope.rules === file)) localScopes = [...scopes, { base: relativeDir, rules: file }];
     } else {
       this.rulesByDirectory.set(relativeDir, null);
     }
@@ -160,18 +175,20 @@ export class RepositoryWalker {
       if (entry.isSymbolicLink()) {
         let target;
         try {
-          target = statSync(path.join(absoluteDir, entry.name), { throwIfNoEntry: false });
+          // Where the link leads is looked at first: a target outside the repository is not even looked at.
+          target = statSync(realPathInside(this.root, path.join(absoluteDir, entry.name)));
         } catch (error) {
-          // A loop of links (ELOOP), or a target it may not look at.
           const code = (error as NodeJS.ErrnoException).code;
-          listing.skipped.push({
-            path: relativePath,
-            reason: code === 'ELOOP' ? 'symbolic link loop' : `symbolic link that cannot be followed (${code ?? 'error'})`,
-          });
-          continue;
-        }
-        if (!target) {
-          listing.skipped.push({ path: relativePath, reason: 'broken symbolic link' });
+          // A link out of the repository, a loop of links (ELOOP), a dangling one, or a target it may not look at.
+          const reason =
+            error instanceof OutsideRepositoryError
+              ? OUTSIDE_REASON
+              : code === 'ELOOP'
+                ? 'symbolic link loop'
+                : code === 'ENOENT' || code === 'ENOTDIR'
+                  ? 'broken symbolic link'
+                  : `symbolic link that cannot be followed (${code ?? 'error'})`;
+          listing.skipped.push({ path: relativePath, reason });
           continue;
         }
         if (target.isDirectory()) {
@@ -219,30 +236,38 @@ export class RepositoryWalker {
 
   /** The ignore scopes that apply inside `relativeDir`: the root's exclude file and every `.gitignore` from the root down to it. */
   private scopesFor(relativeDir: string): IgnoreScope[] {
-    if (!this.rootRules) {
-      this.rootRules = ignore();
-      const exclude = readOptional(path.join(this.root, '.git', 'info', 'exclude'));
-      if (exclude !== undefined) this.rootRules.add(exclude);
-    }
-    const scopes: IgnoreScope[] = [{ base: '', rules: this.rootRules }];
+    const scopes: IgnoreScope[] = [{ base: '', rules: this.excludeFile() }];
     const segments = relativeDir === '' ? [] : relativeDir.split('/');
     for (let i = 0; i <= segments.length; i++) {
       const directory = segments.slice(0, i).join('/');
-      const rules = this.rulesOf(directory);
-      if (rules) scopes.push({ base: directory, rules });
+      const file = this.rulesOf(directory);
+      if (file) scopes.push({ base: directory, rules: file });
     }
     return scopes;
   }
 
-  private rulesOf(relativeDir: string): Ignore | null {
-    let rules = this.rulesByDirectory.get(relativeDir);
-    if (rules === undefined) {
-      const text = readOptional(path.join(this.root, relativeDir, '.gitignore'));
-      rules = text === undefined ? null : ignore().add(text);
-      this.rulesByDirectory.set(relativeDir, rules);
-    }
-    return rules;
+  /** `.git/info/exclude`, read once. */
+  private excludeFile(): IgnoreFile {
+    this.rootRules ??= new IgnoreFile(EXCLUDE_FILE, readOptional(this.root, path.join(this.root, EXCLUDE_FILE), IGNORE_FILE_LIMITS.bytes) ?? '');
+    return this.rootRules;
   }
+
+  private rulesOf(relativeDir: string): IgnoreFile | null {
+    let file = this.rulesByDirectory.get(relativeDir);
+    if (file === undefined) {
+      const text = readOptional(this.root, path.join(this.root, relativeDir, '.gitignore'), IGNORE_FILE_LIMITS.bytes);
+      file = text === undefined ? null : new IgnoreFile(ignoreFileOf(relativeDir), text);
+      this.rulesByDirectory.set(relativeDir, file);
+    }
+    return file;
+  }
+}
+
+const EXCLUDE_FILE = '.git/info/exclude';
+
+/** A directory's `.gitignore`, repository-relative. */
+function ignoreFileOf(relativeDir: string): string {
+  return relativeDir === '' ? '.gitignore' : `${relativeDir}/.gitignore`;
 }
 
 /** Deeper rules win over shallower ones, as in git; a later negation re-includes. */

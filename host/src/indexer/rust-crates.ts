@@ -37,7 +37,7 @@ export class RustCrates {
     for (const manifest of files.filter((file) => CARGO_MANIFEST.test(file)).sort()) {
       let data: unknown;
       try {
-        data = parseToml(readOptional(path.join(root, manifest)) ?? '');
+        data = parseToml(readOptional(root, path.join(root, manifest)) ?? '');
       } catch {
         continue;
       }

@@ -82,12 +82,12 @@ export class WorkspacePackages {
    * YAML and glob libraries are loaded only for a repository that needs them.
    */
   static async discover(root: string, directories: readonly string[], hasFile: (file: string) => boolean): Promise<WorkspacePackages> {
-    const rootManifest = readJson<Manifest>(path.join(root, 'package.json'));
+    const rootManifest = readJson<Manifest>(root, path.join(root, 'package.json'));
     const patterns: string[] = [];
     const declared = rootManifest?.workspaces;
     if (Array.isArray(declared)) patterns.push(...declared);
     else if (declared && Array.isArray(declared.packages)) patterns.push(...declared.packages);
-    const pnpm = readOptional(path.join(root, 'pnpm-workspace.yaml'));
+    const pnpm = readOptional(root, path.join(root, 'pnpm-workspace.yaml'));
     if (pnpm !== undefined) {
       try {
         const { parse: parseYaml } = await import('yaml');
@@ -102,7 +102,7 @@ export class WorkspacePackages {
     const packages: WorkspacePackage[] = [];
     if (rootManifest?.name) packages.push(workspacePackage(root, '', rootManifest.name, rootManifest));
     for (const directory of candidates) {
-      const manifest = readJson<Manifest>(path.join(root, directory, 'package.json'));
+      const manifest = readJson<Manifest>(root, path.join(root, directory, 'package.json'));
       if (manifest?.name) packages.push(workspacePackage(root, directory, manifest.name, manifest));
     }
     const byName = new Map<string, WorkspacePackage[]>();
@@ -200,7 +200,7 @@ export class WorkspacePackages {
     const known = this.byDirectory.get(directory);
     if (known !== undefined) return known ?? undefined;
     const manifest = hasFile(directory === '' ? 'package.json' : `${directory}/package.json`)
-      ? readJson<Manifest>(path.join(this.root, directory, 'package.json'))
+      ? readJson<Manifest>(this.root, path.join(this.root, directory, 'package.json'))
       : undefined;
     const found = manifest ? workspacePackage(this.root, directory, typeof manifest.name === 'string' ? manifest.name : directory, manifest) : undefined;
     this.byDirectory.set(directory, found ?? null);
@@ -228,7 +228,7 @@ export class WorkspacePackages {
 }
 
 function workspacePackage(root: string, directory: string, name: string, manifest: Manifest): WorkspacePackage {
-  const tsconfig = readJson<{ compilerOptions?: { outDir?: string; rootDir?: string } }>(path.join(root, directory, 'tsconfig.json'));
+  const tsconfig = readJson<{ compilerOptions?: { outDir?: string; rootDir?: string } }>(root, path.join(root, directory, 'tsconfig.json'));
   const options = tsconfig?.compilerOptions;
   const buildMapping = options?.outDir && options.rootDir ? { outDir: clean(options.outDir), rootDir: clean(options.rootDir) } : undefined;
   return { name, directory, manifest, ...(buildMapping && { buildMapping }) };
@@ -307,8 +307,8 @@ function clean(p: string): string {
 }
 
 /** A JSON file's value, or undefined when it cannot be read or parsed. */
-function readJson<T>(file: string): T | undefined {
-  const text = readOptional(file);
+function readJson<T>(root: string, file: string): T | undefined {
+  const text = readOptional(root, file);
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as T;
