@@ -440,9 +440,17 @@ export interface BlameRange {
  * ```
  */
 export interface GitCapability {
-  /** The commits of the repository (newest first), restricted by `options`. */
+  /**
+   * The commits of the repository (newest first), restricted by `options`;
+   * none where there is no history (a repository without commits yet, or a
+   * directory in no git repository).
+   */
   log(options?: GitLogOptions): Promise<GitCommit[]>;
-  /** The file's current lines as runs by commit, in line order. */
+  /**
+   * The file's current lines as runs by commit, in line order. Where there
+   * is no history, every line of a file is not committed yet (one run, hash
+   * all zeros, as git blame names such lines).
+   */
   blame(path: string): Promise<BlameRange[]>;
   /**
    * `blame` of up to 500 files in one call (one round trip for many cached

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { BlameRange, GitCommit } from '@strata/sdk';
@@ -22,6 +23,8 @@ const GIT_MAX_BUFFER = 256 * 1024 * 1024;
 const BLAME_CACHE_RUNS = 1_000_000;
 /** How long a resolved HEAD is trusted before it is asked again. */
 const HEAD_TTL_MS = 1000;
+/** How git blame names the author of lines not committed yet. */
+const NOT_COMMITTED_YET = { hash: '0'.repeat(40), authorName: 'Not Committed Yet', authorEmail: 'not.committed.yet' };
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
@@ -35,7 +38,7 @@ export class GitCapabilities {
   /** Blame answers by HEAD and file state, least recently used first out. */
   private readonly blames = new Map<string, BlameRange[]>();
   private blameRuns = 0;
-  private head: { at: number; value: Promise<string> } | undefined;
+  private head: { at: number; value: Promise<HeadState> } | undefined;
   /** The blob of every file HEAD holds under the root, by path, for the HEAD it was read at. */
   private committedBlobs: { head: string; blobs: Promise<CommittedBlobs | undefined> } | undefined;
   /** The files one commit wrote whole at HEAD, read once per HEAD (see `readSoleAuthors`). */
@@ -92,10 +95,18 @@ export class GitCapabilities {
     if (given.paths !== undefined) {
       if (!Array.isArray(given.paths) || given.paths.length > 1000) throw new CapabilityError('git.log: paths must be an array of at most 1000 paths');
       for (const entry of given.paths) args.push(await this.paths.confined(entry, 'git.log'));
-      const head = await this.currentHead();
-      if (head) await this.ensureCommitGraph(head);
+      const head = await this.headState();
+      if (head.kind === 'no-history') return [];
+      if (head.kind === 'commit') await this.ensureCommitGraph(head.hash);
     }
-    return this.git(args, 'log', call);
+    try {
+      return await this.git(args, 'log', call);
+    } catch (error) {
+      // git log fails where there is no commit to start from; the answer there is that there are none. Asked only
+      // after a failure: a log that works costs no more than its own run.
+      if ((await this.headState()).kind === 'no-history') return [];
+      throw error;
+    }
   }
 
   /**
@@ -112,7 +123,11 @@ export class GitCapabilities {
       throw new CapabilityError(`git.blame: ${relative}: ${stats.size} bytes is over the limit of ${this.config.index.maxFileBytes}`);
     // The answer depends on the history (HEAD) and on the file as it is now: its
     // identity, size and modification time stand for its content, as git's own index does.
-    const head = await this.currentHead();
+    const state = await this.headState();
+    // No commit at all: every line is not committed yet, as git says of a staged file, and no git runs (a blame per
+    // file that git fails took a minute for the 12,000 files of a fresh `git init`).
+    if (state.kind === 'no-history') return notCommittedYet(relative, absolute, stats);
+    const head = state.kind === 'commit' ? state.hash : '';
     const key = stats && head ? `${head}:${relative}:${stats.ino}:${stats.size}:${stats.mtimeMs}` : undefined;
     const cached = key ? this.blames.get(key) : undefined;
     if (cached) {
@@ -255,18 +270,36 @@ export class GitCapabilities {
     );
   }
 
-  private currentHead(): Promise<string> {
+  /** What HEAD names now (asked again after `HEAD_TTL_MS`). */
+  private headState(): Promise<HeadState> {
     const now = Date.now();
-    if (!this.head || now - this.head.at > HEAD_TTL_MS) {
-      this.head = {
-        at: now,
-        value: this.git(['rev-parse', '--verify', '-q', 'HEAD'], 'text').then(
-          (out) => out.trim(),
-          () => '',
-        ),
-      };
-    }
+    if (!this.head || now - this.head.at > HEAD_TTL_MS) this.head = { at: now, value: this.readHeadState() };
     return this.head.value;
+  }
+
+  /**
+   * `git rev-parse --verify -q HEAD`: a commit's hash; or, quietly, exit code
+   * 1 where HEAD names no commit in a repository (unborn: `git init` and
+   * nothing committed yet, an orphan branch); or 128, git's fatal error,
+   * outside any repository, and for a repository git will not read (one
+   * owned by another user, a broken one), told apart by whether a `.git`
+   * is there to be found (git's messages depend on the locale).
+   */
+  private async readHeadState(): Promise<HeadState> {
+    const root = await this.paths.root();
+    try {
+      const out = await this.gitRunner.run(['rev-parse', '--verify', '-q', 'HEAD'], 'text', {
+        cwd: root,
+        maxBuffer: GIT_MAX_BUFFER,
+        timeoutMs: this.config.plugins.wallTimeMs,
+      });
+      return { kind: 'commit', hash: out.trim() };
+    } catch (error) {
+      const code = error instanceof GitRunError ? error.code : undefined;
+      if (code === 1) return { kind: 'no-history' };
+      if (code === 128 && process.env.GIT_DIR === undefined && !(await gitEntryAtOrAbove(root))) return { kind: 'no-history' };
+      return { kind: 'unknown' };
+    }
   }
 
   private git(args: string[], parse: 'blame', call?: GitCall): Promise<BlameRange[]>;
@@ -309,6 +342,34 @@ export class GitCapabilities {
 export interface GitCall {
   slots: Semaphore;
   signal: AbortSignal | undefined;
+}
+
+/**
+ * What HEAD names: a commit; no commit at all (`no-history`: HEAD is unborn,
+ * or the repository is in no git repository); or `unknown` when git failed
+ * otherwise, and each run then asks git itself, which says why.
+ */
+type HeadState = { kind: 'commit'; hash: string } | { kind: 'no-history' } | { kind: 'unknown' };
+
+/** Whether `dir` or a folder above it holds a `.git` (a repository's folder, or a worktree's or submodule's file). */
+async function gitEntryAtOrAbove(dir: string): Promise<boolean> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const found = await lstat(path.join(at, '.git')).then(
+      () => true,
+      () => false,
+    );
+    if (found) return true;
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+/** The blame of a file where nothing is committed: all its lines in one run, not committed yet, dated now (as git dates them). */
+async function notCommittedYet(relative: string, absolute: string, stats: Stats | undefined): Promise<BlameRange[]> {
+  if (!stats) throw new CapabilityError(`git.blame: ${relative}: no such file`);
+  const content = await readFile(absolute).catch((error: NodeJS.ErrnoException) => {
+    throw new CapabilityError(`git.blame: ${relative}: not readable (${error.code ?? error.message})`);
+  });
+  return wholeFileRange(content, { ...NOT_COMMITTED_YET, date: new Date().toISOString() });
 }
 
 /** What HEAD holds: each file's blob id, and the hash git names objects with. */
