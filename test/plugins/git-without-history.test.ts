@@ -1,15 +1,19 @@
 /**
- * The git capabilities where there is no history: a repository whose HEAD
- * names no commit yet (`git init`, files staged or not), and a directory in
- * no git repository at all. The log is empty, not an error, and blame gives
- * every line as not committed yet without one git run a file.
+ * The git capabilities, and the built-in plugins that use them, where there
+ * is no history: a repository whose HEAD names no commit yet (`git init`,
+ * files staged or not), and a directory in no git repository at all. Their
+ * applies answer with empty overlays that say why, not PLUGIN_FAILED, and
+ * blame gives every line as not committed yet without one git run a file.
  */
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
 import { makeRepo } from '../helpers/fixture-repo.ts';
-import { startTestServer } from '../helpers/strata-server.ts';
+import { postJson, startTestServer } from '../helpers/strata-server.ts';
 
+const extensions = path.resolve(fileURLToPath(import.meta.url), '../../../extensions');
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' };
 
 const FILES = {
@@ -34,7 +38,7 @@ const PROBE = {
 async function serve(t: Test, repo: string) {
   const probe = await pluginsFolder(t, [PROBE]);
   return startTestServer(t, repo, {
-    flags: { watch: false, plugins: { directories: [probe] } },
+    flags: { watch: false, plugins: { directories: [path.join(extensions, 'git-activity'), path.join(extensions, 'ownership'), probe] } },
   });
 }
 
@@ -43,6 +47,19 @@ type Server = Awaited<ReturnType<typeof serve>>;
 const NOT_YET = `${'0'.repeat(40)} Not Committed Yet <not.committed.yet>`;
 
 async function expectNoHistory(t: Test, server: Server): Promise<void> {
+  const activity = await server.api('/api/overlays/git-activity/apply', postJson({ since: '2020-01-01' }));
+  t.equal(activity.status, 200, `git-activity applies: ${JSON.stringify(activity.body)}`);
+  t.match(activity.body.data, { state: 'active', styledNodes: 0, summary: { commits: 0, filesTouched: 0 } }, 'an empty overlay');
+  t.match(activity.body.data?.summary?.message, /no commits at all/, 'the summary says there is no history');
+  const activityDefault = await server.api('/api/overlays/git-activity/apply', { method: 'POST' });
+  t.match(activityDefault.body.data, { state: 'active', styledNodes: 0 }, 'with the default range too');
+
+  const ownership = await server.api('/api/overlays/ownership/apply', { method: 'POST' });
+  t.equal(ownership.status, 200, `ownership applies: ${JSON.stringify(ownership.body)}`);
+  t.match(ownership.body.data, { state: 'active', styledNodes: 0, summary: { files: 2, authors: 0, teams: 0 } }, 'nothing owned');
+  t.equal(ownership.body.data?.summary?.notBlamed, undefined, `no file failed to blame: ${JSON.stringify(ownership.body.data?.summary)}`);
+  t.match(ownership.body.data?.summary?.message, /^no commits at all/, 'the summary says there is no history');
+
   const probe = await server.api('/api/overlays/probe/apply', { method: 'POST' });
   t.equal(probe.status, 200, JSON.stringify(probe.body));
   t.same(

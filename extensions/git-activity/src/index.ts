@@ -80,6 +80,14 @@ export default definePlugin<Params>({
     ctx.progress(0, undefined, 'reading the history');
     const commits = await ctx.git.log({ since, until });
     ctx.progress(commits.length, commits.length, 'commits read');
+    if (commits.length === 0) {
+      // Nothing to color: every file would be the lowest color of a scale with nothing on it.
+      const any = await ctx.git.log({ maxCommits: 1 });
+      const message =
+        any.length === 0 ? 'no commits at all: the repository has none yet, or is not a git repository' : 'no commits in the range: nothing to show';
+      const summary: Record<string, string | number> = { since, until, commits: 0, filesTouched: 0, message };
+      return { summary };
+    }
     const byPath = activityByPath(commits);
     const graph = ctx.graph;
     const { path, kind, kindNames } = graph.nodes;

@@ -163,6 +163,10 @@ t.test('the default range is the six months before now; bad dates are 400 naming
   t.ok(months > 5.9 && months < 6.1, `about six months (${months.toFixed(2)})`);
   t.ok(Math.abs(Date.parse(until) - Date.now()) < 60_000, 'until now');
 
+  const before = await post({ since: '2020-01-01', until: '2020-12-31' });
+  t.equal(before.status, 200, 'a range without commits applies');
+  t.match(before.body.data, { state: 'active', styledNodes: 0, summary: { commits: 0, message: /^no commits in the range/ } }, 'nothing painted, and why');
+
   let response = await post({ since: 'last week' });
   t.equal(response.status, 400);
   t.match(response.body.error, { code: 'INVALID_PARAMETER', message: /body\.since/ });

@@ -134,7 +134,7 @@ export default definePlugin<Params>({
     };
     let asked = 0;
     ctx.progress(0, files.length, 'files blamed');
-    await mapLimit(batches, CONCURRENCY, async (batch) => {
+    const blameBatch = async (batch: number[]): Promise<void> => {
       const answers = await ctx.git.blameMany(batch.map((file) => path[file]!));
       asked += batch.length;
       ctx.progress(asked, files.length, 'files blamed');
@@ -143,7 +143,16 @@ export default definePlugin<Params>({
         if (answer.error !== undefined || !answer.ranges) failures.push(`${answer.path}: ${answer.error ?? 'no answer'}`);
         else take(batch[k]!, answer.ranges);
       });
-    });
+    };
+    // The first batch alone: when not one of its lines is committed, one look at the log tells whether any commit
+    // exists. Without one, no line of any file is owned, and the other files are not asked about.
+    const [first, ...rest] = batches;
+    let noHistory = false;
+    if (first) {
+      await blameBatch(first);
+      noHistory = authors.size === 0 && (await ctx.git.log({ maxCommits: 1 })).length === 0;
+    }
+    if (!noHistory) await mapLimit(rest, CONCURRENCY, blameBatch);
 
     const colors = teamColors([...(teamOf?.values() ?? []), ...lineShares.flatMap((shares) => (shares ? [...shares.keys()] : []))]);
     const overlay = ctx.overlay('teams');
@@ -174,6 +183,9 @@ export default definePlugin<Params>({
         ...(unmapped.size > 0 && { unmapped: [...unmapped].sort().join(', ').slice(0, 500) }),
         recentSince: recent,
         ...(failures.length > 0 && { notBlamed: failures.length, firstNotBlamed: failures[0]!.slice(0, 500) }),
+        ...(noHistory
+          ? { message: 'no commits at all: no line is owned (the repository has none yet, or is not a git repository)' }
+          : filesBlamed > 0 && authors.size === 0 && { message: 'no line of these files is committed yet' }),
       },
     };
   },

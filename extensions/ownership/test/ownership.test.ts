@@ -158,6 +158,24 @@ t.test('a second apply with nothing changed is answered from the blame cache', a
   t.notMatch(calls, /blame/, 'and no git blame ran for the second apply');
 });
 
+t.test('a first batch of files with no line committed does not stop the blame when the repository has commits', async (t) => {
+  const repo = await ownedRepo(t);
+  // Staged, never committed, and first in path order: the first 50 files blamed have no committed line.
+  for (let i = 0; i < 60; i++) {
+    await mkdir(path.join(repo, 'a'), { recursive: true });
+    await writeFile(path.join(repo, 'a', `new${String(i).padStart(2, '0')}.ts`), `export const n${i} = ${i};\n`);
+  }
+  execFileSync('git', ['add', 'a'], { cwd: repo, env: GIT_ENV });
+  const api = await serve(t, repo);
+  const apply = await api('/api/overlays/ownership/apply', { method: 'POST' });
+  t.equal(apply.status, 200, JSON.stringify(apply.body));
+  t.match(apply.body.data.summary, { files: 64, filesBlamed: 64, authors: 3 }, 'every file blamed');
+  t.notOk('message' in apply.body.data.summary, 'no word of a missing history');
+  const style = async (id: string) => (await api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays?.ownership?.teams;
+  t.match(await style('file:src/bob.ts'), { value: 100, badge: '1' }, 'the committed files are owned');
+  t.equal(await style('file:a/new00.ts'), undefined, 'the staged ones are nobody');
+});
+
 t.test('a malformed teams file is a 400 naming the problem', async (t) => {
   const repo = await ownedRepo(t);
   const api = await serve(t, repo);
