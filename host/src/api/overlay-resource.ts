@@ -117,7 +117,7 @@ export class OverlayResource implements ApiResource {
         operationId: 'applyOverlay',
         summary: 'Apply the overlays of a plugin',
         description:
-          "The body is optional: the plugin's parameters as a JSON object, checked against the schema it declares (`definePlugin` or its manifest), plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status.",
+          "The body is optional: the plugin's parameters as a JSON object, checked against the schema it declares (`definePlugin` or its manifest), plus `inputs` (name -> text or texts) for plugins that read inputs. Answers once the plugin has finished, with the status. A plugin reloaded while it applies (`strata serve --dev`) answers with its new version, or `PLUGIN_RELOADED` when that version refuses the request.",
         tags: ['overlays'],
         params: PluginIdParams,
         body: Type.Object(
@@ -125,7 +125,7 @@ export class OverlayResource implements ApiResource {
           { additionalProperties: true, description: 'Parameters of the plugin, and `inputs`.' },
         ),
         response: StatusSchema,
-        errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'OVERLAY_BUSY', 'PLUGIN_NOT_LOADED', 'PLUGIN_FAILED'],
+        errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'OVERLAY_BUSY', 'PLUGIN_NOT_LOADED', 'PLUGIN_RELOADED', 'PLUGIN_FAILED'],
         handle: async ({ params, body }) => ({ data: await this.overlays.apply(params.id, body as ApplyBody | undefined) }),
       }),
       defineRoute({

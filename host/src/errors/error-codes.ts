@@ -42,6 +42,11 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The plugin is listed but not loaded (invalid manifest, incompatible SDK range, or a load error); the message gives the reason.',
   },
+  PLUGIN_RELOADED: {
+    status: 409,
+    description:
+      'The plugin was reloaded (its files changed, `strata serve --dev`) while it applied, and its new version refuses the request (the message names the field). Apply again with what it takes; an apply the new version takes is answered by it.',
+  },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request within `requestTimeoutMs`.' },
   TOO_MANY_CONNECTIONS: {
     status: 503,

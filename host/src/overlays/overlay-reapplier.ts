@@ -66,9 +66,12 @@ export class OverlayReapplier {
     await this.refreshing;
   }
 
-  /** A save reloaded a plugin: its overlays, if they were active or failed, are applied again with the last parameters. */
+  /**
+   * A save reloaded a plugin: its overlays, if they were active or failed, are applied again with the last
+   * parameters; an apply under way moves to the new version by itself, and is waited for.
+   */
   private async pluginReloaded({ pluginId, startedAt }: SavedReload): Promise<{ ready: boolean }> {
-    const status = await this.overlays.reapply(pluginId);
+    const status = await this.overlays.afterReload(pluginId);
     const ms = Math.round(performance.now() - startedAt);
     if (!status) this.logger.info({ pluginId, ms }, 'plugin reloaded');
     else if (status.error)

@@ -6,6 +6,7 @@ import {
   type GraphPayload,
   notLoaded,
   type OverlayColumns,
+  type SandboxApplyResult,
   SandboxError,
 } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
@@ -21,6 +22,15 @@ import { type AppliedOverlay, type ApplyBody, inactiveStatus, type OverlayStatus
 import { OverlayStyles } from './overlay-styles.js';
 import { type PluginResult, ServedOverlays } from './served-overlays.js';
 
+/** An apply under way: what it was asked, and the version of the plugin it runs on (it moves to a reloaded one). */
+interface ApplyUnderWay {
+  /** What a new version checks again: the parameters as sent (or last applied), with `inputs`. */
+  sent: ApplyBody;
+  /** The request as the version it runs on checked it. */
+  request: { params: Record<string, unknown>; inputs: Record<string, string[]> };
+  ranOn: PluginRecord;
+}
+
 /**
  * The overlays' state machine: applies and removes a plugin's overlays
  * (inactive, applying, active, failed), keeps the last good result serving
@@ -33,6 +43,10 @@ import { type PluginResult, ServedOverlays } from './served-overlays.js';
 export class OverlayService {
   /** The plugin contexts that hold this service's results (so that they are dropped with their plugin). */
   private readonly holding = new WeakSet<PluginContext>();
+  /** The apply under way of each plugin that has one, until it ends. */
+  private readonly underWay = new Map<string, Promise<OverlayStatus>>();
+  /** The versions of plugins (their records) that an apply has ended on: a reload of theirs needs no re-apply. */
+  private readonly appliedOn = new WeakSet<PluginRecord>();
 
   constructor(
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
@@ -57,7 +71,7 @@ export class OverlayService {
   /** Checks the request, runs the plugin, and resolves with the status once it has finished. */
   async apply(pluginId: string, body: ApplyBody | undefined): Promise<OverlayStatus> {
     const { record, params, inputs } = await this.checkApply(pluginId, body);
-    return this.run(record, params, inputs);
+    return this.run(record, { params, inputs }, body ?? {});
   }
 
   /**
@@ -89,7 +103,21 @@ export class OverlayService {
     const record = this.plugins.get(pluginId);
     if (!result || !record || record.state !== 'loaded' || (result.status.state !== 'active' && result.status.state !== 'failed')) return undefined;
     this.logger.debug({ pluginId }, 'applying the overlays again');
-    return this.run(record, result.status.params ?? {}, result.inputs).catch(() => this.served.snapshot(pluginId));
+    const params = result.status.params ?? {};
+    return this.run(record, { params, inputs: result.inputs }, { ...params, inputs: result.inputs }).catch(() => this.served.snapshot(pluginId));
+  }
+
+  /**
+   * What follows a reload of the plugin: once the apply under way has ended
+   * (it moves to the new version by itself), nothing more if an apply has
+   * ended on the version loaded now (the status then), else `reapply`.
+   * Resolves as `reapply` does.
+   */
+  async afterReload(pluginId: string): Promise<OverlayStatus | undefined> {
+    await this.underWay.get(pluginId)?.catch(() => undefined);
+    const record = this.plugins.get(pluginId);
+    if (record && this.appliedOn.has(record)) return this.served.snapshot(pluginId);
+    return this.reapply(pluginId);
   }
 
   /** Removes the plugin's overlays; stops an apply under way. Harmless when nothing is applied. */
@@ -137,7 +165,21 @@ export class OverlayService {
    * the event says `serving: 'last good result'`); with none, the status is
    * `failed` and nothing is served.
    */
-  private async run(record: PluginRecord, params: Record<string, unknown>, inputs: Record<string, string[]>): Promise<OverlayStatus> {
+  private run(record: PluginRecord, request: ApplyUnderWay['request'], sent: ApplyBody): Promise<OverlayStatus> {
+    const underWay: ApplyUnderWay = { sent, request, ranOn: record };
+    const done = this.runUnderWay(underWay);
+    this.underWay.set(record.id, done);
+    const ended = (): void => {
+      this.appliedOn.add(underWay.ranOn);
+      if (this.underWay.get(record.id) === done) this.underWay.delete(record.id);
+    };
+    done.then(ended, ended);
+    return done;
+  }
+
+  private async runUnderWay(underWay: ApplyUnderWay): Promise<OverlayStatus> {
+    const record = underWay.ranOn;
+    const { params, inputs } = underWay.request;
     const previous = this.served.result(record.id);
     const previousStatus = previous?.status;
     const entry: PluginResult = {
@@ -166,9 +208,10 @@ export class OverlayService {
       this.events.publish('overlay.progress', { pluginId: record.id, ...progress, elapsedMs: Math.round(performance.now() - started) });
     };
     try {
-      const result = await record.sandbox!.apply({ params, inputs }, graph, { limits: this.limitsFor(graph), onProgress });
+      const result = await this.applyInSandbox(underWay, entry, graph, onProgress);
       if (this.served.result(record.id) !== entry) return this.served.snapshot(record.id);
-      const overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, record.overlays[i]!.legend));
+      const declared = underWay.ranOn.overlays;
+      const overlays = result.overlays.map((columns, i) => toApplied(columns, graph.nodes.id, declared[i]!.legend));
       const durationMs = Math.round(performance.now() - started);
       const status: OverlayStatus = {
         ...entry.status,
@@ -200,9 +243,11 @@ export class OverlayService {
     } catch (error) {
       if (this.served.result(record.id) !== entry) return this.served.snapshot(record.id);
       const diskFull = error instanceof StrataError && error.code === 'DISK_FULL';
-      const kind = error instanceof SandboxError ? error.kind : diskFull ? 'disk-full' : 'internal';
-      const message = error instanceof SandboxError || diskFull ? error.message : 'the host failed while applying; the server log has the details';
-      if (!(error instanceof SandboxError) && !diskFull) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
+      const reloaded = error instanceof StrataError && error.code === 'PLUGIN_RELOADED';
+      const kind = error instanceof SandboxError ? error.kind : diskFull ? 'disk-full' : reloaded ? 'reloaded' : 'internal';
+      const told = error instanceof SandboxError || diskFull || reloaded;
+      const message = told ? error.message : 'the host failed while applying; the server log has the details';
+      if (!told) this.logger.error({ err: error, pluginId: record.id }, 'apply failed in the host');
       // Whatever failed (bad input, a throw, a limit, a reload under the apply), the last good result keeps
       // serving, with the parameters and inputs it was made from (a later re-apply uses them) and the error.
       const lastGood = previous !== undefined && previousStatus?.state === 'active' && entry.overlays.length > 0;
@@ -227,8 +272,50 @@ export class OverlayService {
       this.events.publish('overlay.failed', { pluginId: record.id, error: { kind, message }, serving: lastGood ? 'last good result' : 'nothing' });
       const kept = lastGood ? `; its last good result (${entry.status.styledNodes} nodes, applied ${entry.status.appliedAt}) stays` : '';
       if (diskFull) throw new StrataError('DISK_FULL', `plugin "${record.id}": ${message}${kept}`);
+      if (reloaded) throw new StrataError('PLUGIN_RELOADED', `${message}${kept}`);
       const answer = applyFailure(record.id, kind, message, kept);
       throw new StrataError(answer.code, answer.message);
+    }
+  }
+
+  /**
+   * Runs the apply in the plugin's sandbox. When the plugin is reloaded
+   * meanwhile (`strata serve --dev` ends the old version's sandbox under the
+   * apply), it runs again on the new version, the request checked against
+   * it: the request is answered by the version loaded when it ends.
+   * `PLUGIN_RELOADED` when the new version refuses the request.
+   */
+  private async applyInSandbox(
+    underWay: ApplyUnderWay,
+    entry: PluginResult,
+    graph: GraphPayload,
+    onProgress: (progress: ApplyProgress) => void,
+  ): Promise<SandboxApplyResult> {
+    for (;;) {
+      const current = underWay.ranOn;
+      let result: SandboxApplyResult | undefined;
+      let failure: unknown;
+      try {
+        result = await current.sandbox!.apply(underWay.request, graph, { limits: this.limitsFor(graph), onProgress });
+      } catch (error) {
+        failure = error;
+      }
+      const successor = this.plugins.get(current.id);
+      if (successor === current || successor?.state !== 'loaded' || !successor.sandbox || !successor.package) {
+        if (result) return result;
+        throw failure;
+      }
+      underWay.ranOn = successor;
+      this.logger.info({ pluginId: current.id }, 'the plugin was reloaded while it applied: applying with the new version');
+      const checked = checkApplyRequest(successor.package, underWay.sent);
+      if (!checked.ok)
+        throw new StrataError(
+          'PLUGIN_RELOADED',
+          `plugin "${current.id}" was reloaded while it applied, and its new version refuses the request: ${checked.message}; apply again with what it takes`,
+        );
+      underWay.request = checked.request;
+      entry.status = { ...entry.status, params: checked.request.params, inputs: Object.keys(checked.request.inputs) };
+      entry.inputs = checked.request.inputs;
     }
   }
 
