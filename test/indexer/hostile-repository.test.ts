@@ -1,10 +1,12 @@
 // An untrusted repository: links that lead out of it, ignore files built to
 // break the walker, names that are not UTF-8. Whatever it holds, the indexer
 // reads nothing outside the repository, never hangs, and loses no file.
-import { rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { indexRepository } from '@strata/host';
 import t from 'tap';
+import { pluginCode, pluginsFolder, writePlugins } from '../helpers/fixture-plugins.ts';
 import { makeRepo, writeFiles } from '../helpers/fixture-repo.ts';
 import { nextGraph } from '../helpers/live-graph.ts';
 import { startTestServer } from '../helpers/strata-server.ts';
@@ -199,4 +201,80 @@ t.test('an ignore file over 256 KiB is read up to there, and said so', async (t)
   t.notOk(ids.has('file:a.log'));
   t.ok(ids.has('file:b.tmp'));
   t.same(graph.build.skipped, [{ path: '.gitignore', reason: 'ignore file over 262144 bytes: the lines after that are left out' }]);
+});
+
+t.test('names that are not UTF-8 are each a node of their own, quoted as git quotes them, read, live and readable by plugins', async (t) => {
+  const repo = await makeRepo(t, {});
+  // Written by bytes: the fixture helper takes string paths.
+  const write = (relative: Buffer, content: string) => writeFileSync(Buffer.concat([Buffer.from(`${repo}/`), relative]), content);
+  write(Buffer.from([0xff, 0x2e, 0x74, 0x73]), 'export function ff() { return 1; }\n');
+  write(Buffer.from([0xfe, 0x2e, 0x74, 0x73]), 'export function fe() { return 2; }\nexport function more() { return 3; }\n');
+  mkdirSync(Buffer.concat([Buffer.from(`${repo}/`), Buffer.from([0x64, 0xfc])]));
+  // In it, Python resolves its imports over the listing; TypeScript's resolver (oxc) takes paths as text, so an
+  // import from a directory whose name is not UTF-8 leads nowhere, and says so.
+  write(Buffer.from([0x64, 0xfc, 0x2f, 0x61, 0x2e, 0x70, 0x79]), 'from . import b\n');
+  write(Buffer.from([0x64, 0xfc, 0x2f, 0x62, 0x2e, 0x70, 0x79]), 'x = 1\n');
+  write(Buffer.from([0x64, 0xfc, 0x2f, 0x78, 0x2e, 0x74, 0x73]), "import { ok } from './ok';\nexport const x = ok;\n");
+  write(Buffer.from([0x64, 0xfc, 0x2f, 0x6f, 0x6b, 0x2e, 0x74, 0x73]), 'export const ok = 1;\n');
+  write(Buffer.from([0xfd, 0x2e, 0x74, 0x73]), "import { ok } from './ok';\nexport const fd = ok;\n");
+  writeFileSync(path.join(repo, 'ok.ts'), 'export const ok = 0;\n');
+  // A UTF-8 name that begins with a quote is quoted too, so that it cannot pass for the quoted form of another.
+  writeFileSync(path.join(repo, '"\\377.ts"'), 'export const literal = 4;\n');
+  // Tracked by git, and ignored by a rule: what git tracks is listed whatever the rules say, by the same names.
+  writeFileSync(path.join(repo, '.gitignore'), '*.ts\n');
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  execFileSync('git', ['add', '-f', '.'], { cwd: repo });
+  const plugins = await pluginsFolder(t, [
+    {
+      id: 'sizes',
+      capabilities: ['graph:read', 'files:read'],
+      code: pluginCode(`
+        const { path } = ctx.graph.nodes;
+        const overlay = ctx.overlay('main');
+        for (const i of ctx.graph.nodesOfKind('file')) if (path[i].endsWith('.ts"') || path[i].endsWith('.ts')) overlay.set(i, { color: '#00ff00', value: (await ctx.files.read(path[i])).length });
+      `),
+    },
+  ]);
+  // A quoted name is bytes to the file system: one written to reach out (`\057` is `/`) is refused.
+  await writePlugins(plugins, [
+    { id: 'forged', capabilities: ['files:read'], code: pluginCode(`await ctx.files.read('"..\\\\057..\\\\057..\\\\057etc\\\\057passwd"');`) },
+  ]);
+  const server = await startTestServer(t, repo, { flags: { watch: true, plugins: { directories: [plugins] } } });
+  const { body } = await server.api('/api/graph');
+  const byId = new Map<string, any>(body.data.nodes.map((node: { id: string }) => [node.id, node]));
+  const ff = byId.get('file:"\\377.ts"');
+  const fe = byId.get('file:"\\376.ts"');
+  t.match(ff, { kind: 'file', language: 'typescript', lines: 1, name: '"\\377.ts"' }, '\\xff.ts is a TypeScript node, read');
+  t.match(fe, { kind: 'file', language: 'typescript', lines: 2 }, '\\xfe.ts is another, read');
+  t.notOk(ff.error ?? fe.error, 'neither is unreadable');
+  t.ok(byId.has('sym:"\\377.ts"#ff') && byId.has('sym:"\\376.ts"#more'), 'their symbols are theirs');
+  t.ok(byId.has('dir:"d\\374"'), 'a directory whose name is not UTF-8 is a node');
+  const imports = body.data.edges.filter((edge: { kind: string }) => edge.kind === 'imports').map((edge: { id: string }) => edge.id);
+  t.ok(imports.includes('imports:file:"d\\374"/a.py->file:"d\\374"/b.py'), 'the files in it are read and resolved');
+  t.ok(imports.includes('imports:file:"\\375.ts"->file:ok.ts'), "a TypeScript file's imports resolve");
+  t.same(
+    body.meta.unresolved,
+    [{ file: '"d\\374"/x.ts', specifier: './ok', reason: "Cannot find module './ok'" }],
+    "one from a TypeScript file in that directory is unresolved, and listed (oxc's resolver takes paths as text)",
+  );
+  t.match(byId.get('file:"\\"\\\\377.ts\\""'), { lines: 1 }, 'a name that begins with a quote has a quoted id of its own');
+  t.same(body.meta.skipped, [], 'nothing is skipped');
+  t.equal((await server.api(`/api/graph/nodes/${encodeURIComponent('file:"\\377.ts"')}`)).status, 200, 'the node is served by its id');
+
+  const applied = await server.api('/api/overlays/sizes/apply', { method: 'POST' });
+  t.equal(applied.status, 200, `a plugin reads those files by their paths: ${JSON.stringify(applied.body)}`);
+  const styles = (await server.api('/api/overlays/sizes/styles')).body.data.overlays[0].styles;
+  t.equal(styles['file:"\\377.ts"']?.value, 35, "a plugin's files.read of a quoted path reads that file");
+  t.equal(styles['file:"\\376.ts"']?.value, 72);
+
+  const forged = await server.api('/api/overlays/forged/apply', { method: 'POST' });
+  t.match(forged.body.error?.message, /files\.read: .* has a quoted name that is not one the graph gives/, 'a forged quoted name is refused');
+
+  write(Buffer.from([0x64, 0xfc, 0x2f, 0xfb, 0x2e, 0x74, 0x73]), 'export const fb = 5;\n');
+  const after = await nextGraph(server, body.meta.revision, (graph) => graph.data.nodes.some((node: { id: string }) => node.id === 'file:"d\\374"/"\\373.ts"'));
+  t.match(
+    after.data.nodes.find((node: { id: string }) => node.id === 'file:"d\\374"/"\\373.ts"'),
+    { language: 'typescript', lines: 1 },
+    'a file made while the server runs is found by its bytes',
+  );
 });

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { fileSystemPath } from '../graph/file-names.js';
 import { CSHARP_SOURCE, discoverCSharpNamespaces, NamespacePrefixes, namesUsedIn } from './csharp-namespaces.js';
 import { CSHARP_PROJECT, CSharpProjects } from './csharp-projects.js';
 import { type DeclaredNames, readHead } from './declared-names.js';
@@ -143,7 +143,7 @@ export class CSharpImportResolver implements LanguageImportResolver {
 
   /** Those of `files` that declare a type or extension method whose name `file` uses (its names read again unless it was the last file asked about). */
   private declaringNamesUsed(files: readonly string[], file: string): string[] {
-    if (this.namesUsed?.file !== file) this.namesUsed = { file, names: namesUsedIn(readHead(this.root, path.join(this.root, file), NAMES_USED_BYTES)) };
+    if (this.namesUsed?.file !== file) this.namesUsed = { file, names: namesUsedIn(readHead(this.root, fileSystemPath(this.root, file), NAMES_USED_BYTES)) };
     const used = this.namesUsed.names;
     return files.filter((candidate) => this.namespaces.declaresAny(candidate, used));
   }

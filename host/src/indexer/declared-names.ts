@@ -1,5 +1,5 @@
 import { closeSync, readSync } from 'node:fs';
-import path from 'node:path';
+import { fileSystemPath } from '../graph/file-names.js';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { openInRepository } from './repository-file.js';
 
@@ -75,7 +75,7 @@ export class DeclaredNames {
   }
 
   private add(file: string): FileDeclarations {
-    const declarations = this.read(readHead(this.root, path.join(this.root, file), this.headBytes));
+    const declarations = this.read(readHead(this.root, fileSystemPath(this.root, file), this.headBytes));
     this.files.set(file, declarations);
     for (const scope of declarations.scopes) {
       let files = this.byScope.get(scope);
@@ -104,7 +104,7 @@ function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | un
 let headBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /** The first `bytes` bytes of a file as UTF-8 text (`''` when it cannot be read). */
-export function readHead(root: string, absolute: string, bytes: number): string {
+export function readHead(root: string, absolute: string | Buffer, bytes: number): string {
   let descriptor: number | undefined;
   try {
     descriptor = openInRepository(root, absolute);

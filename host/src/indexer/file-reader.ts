@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, readSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { isBinaryFileSync } from 'isbinaryfile';
+import { fileSystemPath, plainName } from '../graph/file-names.js';
 import { countTextLines } from './line-counts.js';
 import { OutsideRepositoryError, openInRepository } from './repository-file.js';
 import type { ImportReference, SymbolFacts } from './source-analyzer.js';
@@ -21,7 +21,7 @@ export type FileSignature = [size: number, mtimeMs: number, ctimeMs: number, ino
 const RACY_WINDOW_MS = 2_000;
 
 /** Whether the file at `absolutePath` still has `signature` (following symbolic links, as reading does). */
-export function signatureHolds(absolutePath: string, signature: FileSignature): boolean {
+export function signatureHolds(absolutePath: string | Buffer, signature: FileSignature): boolean {
   let stat;
   try {
     stat = statSync(absolutePath, { throwIfNoEntry: false });
@@ -81,7 +81,7 @@ export function readFileFacts(
   /** With `parseLimitBytes`: the same for parsers that do not recurse (tree-sitter's; -1: none is parsed here). */
   otherParseLimitBytes = Infinity,
 ): FileFacts | undefined {
-  const name = file.slice(file.lastIndexOf('/') + 1);
+  const name = plainName(file.slice(file.lastIndexOf('/') + 1));
   const analyzer = sourceAnalyzerFor(name);
   /** Whether this thread leaves a source of `bytes` to a reading thread. */
   const leftToThread = (bytes: number): boolean =>
@@ -93,7 +93,7 @@ export function readFileFacts(
   try {
     // Non-blocking, so that a path that became a pipe since it was listed cannot stop the reader; a link is followed
     // only into the repository (one swapped for a link to outside since the listing is refused).
-    fd = openInRepository(root, path.join(root, file));
+    fd = openInRepository(root, fileSystemPath(root, file));
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       facts.error = 'not read: not a regular file';

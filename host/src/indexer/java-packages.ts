@@ -1,5 +1,5 @@
 import { closeSync, readSync } from 'node:fs';
-import path from 'node:path';
+import { fileSystemPath } from '../graph/file-names.js';
 import { JAVA_SOURCE } from './java-source-analyzer.js';
 import type { RepositoryFiles } from './language-import-resolver.js';
 import { openInRepository } from './repository-file.js';
@@ -61,7 +61,7 @@ export class JavaPackages {
   }
 
   private add(file: string): string {
-    const name = readPackage(this.root, path.join(this.root, file));
+    const name = readPackage(this.root, fileSystemPath(this.root, file));
     const directory = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
     this.packageOf.set(file, name);
     let directories = this.directories.get(name);
@@ -84,7 +84,7 @@ export class JavaPackages {
 }
 
 /** The package a Java file declares (`''`: none, or unreadable): its first 4 KiB are read, and up to 64 KiB when the declaration is not in them (a long license). */
-function readPackage(root: string, absolute: string): string {
+function readPackage(root: string, absolute: string | Buffer): string {
   let descriptor: number;
   try {
     descriptor = openInRepository(root, absolute);

@@ -1,3 +1,4 @@
+import { plainName } from '../graph/file-names.js';
 import { LANGUAGE_BY_EXTENSION, LANGUAGE_BY_FILENAME } from './language-table.js';
 
 /**
@@ -9,7 +10,8 @@ import { LANGUAGE_BY_EXTENSION, LANGUAGE_BY_FILENAME } from './language-table.js
  */
 export class LanguageDetector {
   /** The language of a file named `filename`, or undefined when Linguist does not know it. */
-  detect(filename: string): string | undefined {
+  detect(component: string): string | undefined {
+    const filename = plainName(component);
     if (Object.hasOwn(LANGUAGE_BY_FILENAME, filename)) return LANGUAGE_BY_FILENAME[filename];
     const lower = filename.toLowerCase();
     // Longest extension first, so that `.d.ts` or `.spec.ts`-like compounds Linguist knows win.

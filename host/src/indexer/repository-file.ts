@@ -28,35 +28,41 @@ export class OutsideRepositoryError extends Error {
 export const OUTSIDE_REASON = 'symbolic link to outside the repository (not followed)';
 
 const NO_FOLLOW = constants.O_NOFOLLOW;
-const realRoots = new Map<string, string>();
+const realRoots = new Map<string, { text: string; bytes: Buffer }>();
 
-/** The repository root with its own links resolved (cached per root). */
-export function realRootOf(root: string): string {
+/** The repository root with its own links resolved, as text and as bytes ending with a separator (cached per root). */
+function realRoot(root: string): { text: string; bytes: Buffer } {
   let real = realRoots.get(root);
   if (real === undefined) {
+    let text: string;
     try {
-      real = realpathSync(root);
+      text = realpathSync(root);
     } catch {
-      real = path.resolve(root);
+      text = path.resolve(root);
     }
+    real = { text, bytes: Buffer.from(text.endsWith(path.sep) ? text : text + path.sep) };
     realRoots.set(root, real);
   }
   return real;
 }
 
-/** Whether `real` (a path with its links resolved) is the root or below it. */
-export function isInsideRoot(realRoot: string, real: string): boolean {
-  return real === realRoot || real.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
+/** Whether `real` (a path with its links resolved, as bytes) is the root or below it. */
+function isInsideRoot(root: string, real: Buffer): boolean {
+  const { bytes } = realRoot(root);
+  // The root itself, or a path that begins with the root and a separator.
+  if (real.length === bytes.length - 1) return real.equals(bytes.subarray(0, -1));
+  return real.length >= bytes.length && real.subarray(0, bytes.length).equals(bytes);
 }
 
 /**
  * The real path of a link (chains and relative targets resolved), or an
  * `OutsideRepositoryError` when it leaves the repository. Throws as
- * `realpathSync` does for a broken link or a loop.
+ * `realpathSync` does for a broken link or a loop. Paths are strings, or
+ * bytes for names that are not UTF-8 (`fileSystemPath`).
  */
-export function realPathInside(root: string, absolute: string): string {
-  const real = realpathSync(absolute);
-  if (!isInsideRoot(realRootOf(root), real)) throw new OutsideRepositoryError(real);
+export function realPathInside(root: string, absolute: string | Buffer): Buffer {
+  const real = realpathSync(absolute, { encoding: 'buffer' });
+  if (!isInsideRoot(root, real)) throw new OutsideRepositoryError(real.toString('utf8'));
   return real;
 }
 
@@ -66,7 +72,7 @@ export function realPathInside(root: string, absolute: string): string {
  * file inside the repository. Throws `OutsideRepositoryError` for a link
  * that leaves it, and what `openSync` throws otherwise.
  */
-export function openInRepository(root: string, absolute: string): number {
+export function openInRepository(root: string, absolute: string | Buffer): number {
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
   if (NO_FOLLOW === undefined) {
     // No O_NOFOLLOW (Windows): the real path is looked at first.
@@ -81,15 +87,15 @@ export function openInRepository(root: string, absolute: string): number {
   const real = realPathInside(root, absolute);
   const fd = openSync(real, flags | NO_FOLLOW);
   if (process.platform === 'linux') {
-    let opened: string | undefined;
+    let opened: Buffer | undefined;
     try {
-      opened = readlinkSync(`/proc/self/fd/${fd}`);
+      opened = readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' });
     } catch {
       // No /proc: the checks above stand.
     }
-    if (opened !== undefined && !isInsideRoot(realRootOf(root), opened)) {
+    if (opened !== undefined && !isInsideRoot(root, opened)) {
       closeSync(fd);
-      throw new OutsideRepositoryError(opened);
+      throw new OutsideRepositoryError(opened.toString('utf8'));
     }
   }
   return fd;

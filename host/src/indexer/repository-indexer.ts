@@ -3,6 +3,7 @@ import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
 import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-graph.js';
+import { fileSystemPath } from '../graph/file-names.js';
 import type { BuildProgress, GraphRefresh, GraphSource } from '../graph/graph-source.js';
 import { Logger } from '../logging/logger.js';
 import { FileFactsCache } from './file-facts-cache.js';
@@ -253,9 +254,11 @@ export class RepositoryIndexer implements GraphSource {
 
   async refresh(changedPaths: readonly string[]): Promise<GraphRefresh> {
     const started = performance.now();
-    const changed = new Set(changedPaths.map(normalize).filter((p) => p !== ''));
+    const decodable = changedPaths.map(normalize).map(decodablePath);
+    const changed = new Set(decodable.filter((p): p is string => p !== undefined && p !== ''));
     await this.modelMade().catch(() => (this.divergent = true));
-    if (this.divergent || !this.state || [...changed].some((p) => LISTING_FILES.test(p))) {
+    // A name at the root that is not UTF-8: its directory is the root, listed again by a build.
+    if (this.divergent || !this.state || decodable.includes(undefined) || [...changed].some((p) => LISTING_FILES.test(p))) {
       this.divergent = false;
       return { kind: 'rebuilt', graph: await this.buildAll() };
     }
@@ -320,7 +323,7 @@ export class RepositoryIndexer implements GraphSource {
     const turn = eventLoopTurns();
     for (const p of paths) {
       await turn();
-      const absolute = path.join(root, p);
+      const absolute = fileSystemPath(root, p);
       const link = statsOf(absolute, lstatSync);
       const target = link && (link.isSymbolicLink() ? linkTargetStats(root, absolute) : link);
       if (target === 'outside') {
@@ -505,6 +508,18 @@ function listFiles(walk: { listing: RepositoryListing; step(): boolean }, count:
   return true;
 }
 
+/**
+ * A changed path as the watcher reports it is text: a name that is not UTF-8 came decoded, its bad bytes as
+ * U+FFFD, and names no file. Its directory is looked at instead, where the walker reads names as bytes
+ * (undefined: the root's).
+ */
+function decodablePath(p: string): string | undefined {
+  const lossy = p.indexOf('\uFFFD');
+  if (lossy === -1) return p;
+  const slash = p.lastIndexOf('/', lossy);
+  return slash === -1 ? undefined : p.slice(0, slash);
+}
+
 function normalize(p: string): string {
   return p.split(path.sep).join('/').replace(/^\.\//, '').replace(/\/+$/, '');
 }
@@ -547,7 +562,8 @@ function changedFilesOf(files: readonly string[], model: RepositoryGraphModel, r
   const changed: string[] = [];
   for (const file of files) {
     const signature = model.signatureOf(file);
-    if (!signature || loadedBuildModules.isRacy(signature, now) || !loadedBuildModules.signatureHolds(path.join(root, file), signature)) changed.push(file);
+    if (!signature || loadedBuildModules.isRacy(signature, now) || !loadedBuildModules.signatureHolds(fileSystemPath(root, file), signature))
+      changed.push(file);
   }
   return changed;
 }
@@ -570,7 +586,7 @@ function unmatchedPathsOf(
  * last did.
  */
 /** A path's stats, or undefined when there is none to have (gone, a dangling link, a loop, no permission, a file for a parent). */
-function statsOf(absolute: string, statFunction: typeof lstatSync | typeof statSync): Stats | undefined {
+function statsOf(absolute: string | Buffer, statFunction: typeof lstatSync | typeof statSync): Stats | undefined {
   try {
     return statFunction(absolute);
   } catch {
@@ -579,7 +595,7 @@ function statsOf(absolute: string, statFunction: typeof lstatSync | typeof statS
 }
 
 /** What a link leads to: its target's stats, `'outside'` when its real path leaves the repository, undefined when dangling or a loop. */
-function linkTargetStats(root: string, absolute: string): Stats | 'outside' | undefined {
+function linkTargetStats(root: string, absolute: string | Buffer): Stats | 'outside' | undefined {
   try {
     return statSync(realPathInside(root, absolute));
   } catch (error) {

@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SkippedEntry } from '../graph/code-graph.js';
+import { fileSystemPath, nameFromBytes } from '../graph/file-names.js';
 import { IGNORE_FILE_LIMITS, IgnoreFile } from './ignore-file.js';
 import { readOptional } from './read-optional.js';
 import { OUTSIDE_REASON, OutsideRepositoryError, realPathInside } from './repository-file.js';
@@ -145,10 +146,12 @@ export class RepositoryWalker {
    * faster than with promises.
    */
   private listDirectory({ relativeDir, scopes, ignored }: PendingDirectory, listing: RepositoryListing): PendingDirectory[] {
-    const absoluteDir = relativeDir === '' ? this.root : path.join(this.root, relativeDir);
+    const absoluteDir = fileSystemPath(this.root, relativeDir);
     let entries: Dirent[];
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
+      // A name that is not UTF-8 came decoded with U+FFFD for its bad bytes: the names are taken again as bytes.
+      if (entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.startsWith('"'))) entries = entriesNamedFromBytes(absoluteDir);
     } catch (error) {
       listing.skipped.push({ path: relativeDir || '.', reason: `unreadable directory (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
       return [];
@@ -176,7 +179,7 @@ export class RepositoryWalker {
         let target;
         try {
           // Where the link leads is looked at first: a target outside the repository is not even looked at.
-          target = statSync(realPathInside(this.root, path.join(absoluteDir, entry.name)));
+          target = statSync(realPathInside(this.root, fileSystemPath(this.root, relativePath)));
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           // A link out of the repository, a loop of links (ELOOP), a dangling one, or a target it may not look at.
@@ -264,6 +267,13 @@ export class RepositoryWalker {
 }
 
 const EXCLUDE_FILE = '.git/info/exclude';
+
+/** A directory's entries with names read from their bytes (`nameFromBytes`: quoted when not UTF-8). */
+function entriesNamedFromBytes(absoluteDir: string | Buffer): Dirent[] {
+  const entries = readdirSync(absoluteDir, { withFileTypes: true, encoding: 'buffer' });
+  for (const entry of entries) (entry as unknown as { name: string }).name = nameFromBytes(entry.name);
+  return entries as unknown as Dirent[];
+}
 
 /** A directory's `.gitignore`, repository-relative. */
 function ignoreFileOf(relativeDir: string): string {

@@ -1,5 +1,6 @@
 import { type Stats, statSync } from 'node:fs';
 import { isMainThread, workerData } from 'node:worker_threads';
+import { fileSystemPath } from '../graph/file-names.js';
 import type { FileSignature } from './file-reader.js';
 
 /** A path's size, modification time, change time and inode, or null when there is nothing there (or it cannot be looked at). */
@@ -85,8 +86,10 @@ function helpCheck(header: SavedHeader, prefix: string, shared: Int32Array): voi
 /** Whether the header's `i`th path still has its signature. */
 function entryCheck({ paths, signatures }: SavedHeader, prefix: string): (i: number) => boolean {
   return (i) => {
-    // Joined by hand: path.join's normalizing cost more than the stats (paths from a walk need none).
-    const now = signatureOf(prefix + paths[i]!);
+    // Joined by hand: path.join's normalizing cost more than the stats (paths from a walk need none); a name that is
+    // not UTF-8 is quoted in the path, and stat'ed by its bytes.
+    const relative = paths[i]!;
+    const now = signatureOf(relative.includes('"') ? fileSystemPath(prefix, relative) : prefix + relative);
     const at = 4 * i;
     return now !== null && now[0] === signatures[at] && now[1] === signatures[at + 1] && now[2] === signatures[at + 2] && now[3] === signatures[at + 3];
   };
@@ -111,7 +114,7 @@ function checkChunks(shared: Int32Array, total: number, entryHolds: (i: number) 
 }
 
 /** A path's signature (following symbolic links), or null when there is nothing to look at there. */
-export function signatureOf(absolute: string): PathSignature {
+export function signatureOf(absolute: string | Buffer): PathSignature {
   let stat: Stats | undefined;
   try {
     stat = statSync(absolute, { throwIfNoEntry: false });

@@ -8,6 +8,7 @@ import type { GraphEdge, GraphNode } from '@strata/sdk';
 import { startThread } from '../concurrency/start-thread.js';
 import type { StrataConfig } from '../config/strata-config.js';
 import type { SkippedEntry, UnresolvedImport } from '../graph/code-graph.js';
+import { fileSystemPath } from '../graph/file-names.js';
 import { createDataDirectory } from '../storage/create-data-directory.js';
 import { COMPILATION_DATABASES } from './c-include-directories.js';
 import { FILE_FACTS_CACHE_FILE, type FileFactsCache } from './file-facts-cache.js';
@@ -265,7 +266,7 @@ function headerOf(
   }
   const fileCount = paths.length;
   for (const directory of ['', ...sources.directories]) {
-    const signature = signatureOf(path.join(root, directory));
+    const signature = signatureOf(fileSystemPath(root, directory));
     if (!signature || isRacy(signature, buildStartedAt)) return undefined;
     paths.push(directory);
     signatures.push(...signature);

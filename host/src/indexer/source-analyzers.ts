@@ -1,3 +1,4 @@
+import { plainName } from '../graph/file-names.js';
 import { CFamilySourceAnalyzer } from './c-family-source-analyzer.js';
 import { CSharpSourceAnalyzer } from './csharp-source-analyzer.js';
 import { GoSourceAnalyzer } from './go-source-analyzer.js';
@@ -31,7 +32,8 @@ const SOURCE_ANALYZERS: readonly SourceAnalyzer[] = [
 
 /** The analyzer of files named `filename`, if they are parsed at all. */
 export function sourceAnalyzerFor(filename: string): SourceAnalyzer | undefined {
-  for (const analyzer of SOURCE_ANALYZERS) if (analyzer.reads(filename)) return analyzer;
+  const name = plainName(filename);
+  for (const analyzer of SOURCE_ANALYZERS) if (analyzer.reads(name)) return analyzer;
   return undefined;
 }
 

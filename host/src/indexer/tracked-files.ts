@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { nameFromBytes } from '../graph/file-names.js';
 
 /** What tells that git's index file was written again: git writes a new file and renames it over the old one. */
 type IndexSignature = string;
@@ -109,20 +110,45 @@ async function readIndex(root: string, knownIndexFile?: string): Promise<IndexRe
     // Taken before the listing, so that a write while git lists is seen by the next `reread`.
     const signature = signatureOf(indexFile);
     // -z: paths as they are, not quoted; relative to `root`, and only those below it.
-    const listing = await git(root, ['ls-files', '-z']);
-    return { indexFile, signature, files: new Set(listing.split('\0').filter((file) => file !== '')) };
+    return { indexFile, signature, files: pathsOfListing(await gitBytes(root, ['ls-files', '-z'])) };
   } catch {
     return undefined;
   }
 }
 
-function git(cwd: string, args: string[]): Promise<string> {
+async function git(cwd: string, args: string[]): Promise<string> {
+  return (await gitBytes(cwd, args)).toString('utf8');
+}
+
+function gitBytes(cwd: string, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // No limit on the output: a repository of 160,000 files lists about 10 MB.
-    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: Number.POSITIVE_INFINITY, windowsHide: true }, (error, stdout) =>
+    execFile('git', args, { cwd, encoding: 'buffer', maxBuffer: Number.POSITIVE_INFINITY, windowsHide: true }, (error, stdout) =>
       error ? reject(error) : resolve(stdout),
     );
   });
+}
+
+/** The paths of `git ls-files -z`, named as the walker names them (`nameFromBytes`: a name that is not UTF-8 quoted). */
+function pathsOfListing(listing: Buffer): Set<string> {
+  const text = listing.toString('utf8');
+  // Nearly always: every name is UTF-8 and none begins with a quote, and the paths are the text's.
+  if (!text.includes('\uFFFD') && !text.includes('"')) return new Set(text.split('\0').filter((file) => file !== ''));
+  const files = new Set<string>();
+  for (let start = 0; start < listing.length; ) {
+    let end = listing.indexOf(0, start);
+    if (end === -1) end = listing.length;
+    const components: string[] = [];
+    for (let at = start; at < end; ) {
+      let slash = listing.indexOf(0x2f, at);
+      if (slash === -1 || slash > end) slash = end;
+      components.push(nameFromBytes(listing.subarray(at, slash)));
+      at = slash + 1;
+    }
+    if (components.length > 0) files.add(components.join('/'));
+    start = end + 1;
+  }
+  return files;
 }
 
 function signatureOf(indexFile: string): IndexSignature | undefined {

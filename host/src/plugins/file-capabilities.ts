@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { minimatch } from 'minimatch';
 import { inject, injectable } from 'tsyringe';
 import { StrataConfig } from '../config/strata-config.js';
+import { fileSystemPath } from '../graph/file-names.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { CapabilityError } from './capability-error.js';
 import { RepositoryPaths } from './repository-paths.js';
@@ -31,7 +31,7 @@ export class FileCapabilities {
    */
   async readFile(file: unknown, signal?: AbortSignal): Promise<string> {
     const relative = await this.paths.confined(file, 'files.read');
-    const absolute = path.join(await this.paths.root(), relative);
+    const absolute = fileSystemPath(await this.paths.root(), relative);
     // Checked before opening: opening a FIFO would block a thread of the pool.
     const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
       throw new CapabilityError(`files.read: ${relative}: ${error.code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
