@@ -8,6 +8,7 @@ import { OperationError, overlayCommand } from './overlay-command.js';
 import { PluginStepError, pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
+import { writeLine } from './write-line.js';
 
 /** How long a failed command may take to stop what it started before it is ended. */
 const EXIT_GRACE_MS = 10_000;
@@ -27,13 +28,13 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode;
   } else if (error instanceof UsageError || error instanceof ConfigError) {
-    process.stderr.write(`strata: ${error.message}\n`);
+    writeLine(process.stderr, `strata: ${error.message}`);
     process.exitCode = 2;
   } else if (error instanceof ListenError || error instanceof DataDirectoryError || error instanceof OperationError || error instanceof PluginStepError) {
-    process.stderr.write(`strata: ${error.message}\n`);
+    writeLine(process.stderr, `strata: ${error.message}`);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`strata: ${(error as Error).stack ?? String(error)}\n`);
+    writeLine(process.stderr, `strata: ${(error as Error).stack ?? String(error)}`, { keepLineBreaks: true });
     process.exitCode = 1;
   }
   // A failed command ends, whatever it left running (a part that did not stop is a bug, but never a hang).

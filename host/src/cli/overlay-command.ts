@@ -8,6 +8,7 @@ import { type LongRequestAnswer, longRequest } from './long-request.js';
 import { PLUGINS_OPTION_HELP, pluginDirectories } from './plugin-directories.js';
 import { ApplyProgressLine, ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
+import { writeLine } from './write-line.js';
 
 const DEFAULT_SERVER = 'http://localhost:5050';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -88,8 +89,8 @@ works against a remote server too.`,
           return overlays.apply(plugin, body);
         })) as Status;
         progress.stop();
-        process.stdout.write(`Applied ${plugin}: ${status.styledNodes} nodes styled in ${(Number(status.durationMs) / 1000).toFixed(1)} s\n`);
-        for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
+        writeLine(process.stdout, `Applied ${plugin}: ${status.styledNodes} nodes styled in ${(Number(status.durationMs) / 1000).toFixed(1)} s`);
+        for (const [name, value] of Object.entries(status.summary ?? {})) writeLine(process.stdout, `  ${name}: ${value}`);
       } finally {
         progress.stop();
       }
@@ -100,7 +101,7 @@ works against a remote server too.`,
       await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin }, ({ overlays }) =>
         overlays.remove(plugin),
       );
-      process.stdout.write(`Removed the overlays of ${plugin}\n`);
+      writeLine(process.stdout, `Removed the overlays of ${plugin}`);
     },
   );
 
@@ -109,11 +110,11 @@ works against a remote server too.`,
       const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status`, plugin }, ({ served }) =>
         served.status(plugin),
       )) as Status;
-      process.stdout.write(`${plugin}: ${status.state}\n`);
-      if (status.appliedAt) process.stdout.write(`  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled\n`);
-      if (status.params && Object.keys(status.params).length > 0) process.stdout.write(`  parameters: ${JSON.stringify(status.params)}\n`);
-      for (const [name, value] of Object.entries(status.summary ?? {})) process.stdout.write(`  ${name}: ${value}\n`);
-      if (status.error) process.stdout.write(`  error (${status.error.kind}): ${status.error.message}\n`);
+      writeLine(process.stdout, `${plugin}: ${status.state}`);
+      if (status.appliedAt) writeLine(process.stdout, `  applied at ${status.appliedAt} in ${status.durationMs} ms, ${status.styledNodes} nodes styled`);
+      if (status.params && Object.keys(status.params).length > 0) writeLine(process.stdout, `  parameters: ${JSON.stringify(status.params)}`);
+      for (const [name, value] of Object.entries(status.summary ?? {})) writeLine(process.stdout, `  ${name}: ${value}`);
+      if (status.error) writeLine(process.stdout, `  error (${status.error.kind}): ${status.error.message}`);
     },
   );
 
@@ -129,7 +130,7 @@ works against a remote server too.`,
     }))) as { plugins: Array<{ id: string; loaded: boolean; reason?: string; overlays: Array<{ id: string; name: string }>; overlayState: string }> };
     for (const plugin of listed.plugins) {
       const overlays = plugin.overlays.map((overlay) => `${overlay.id} (${overlay.name})`).join(', ');
-      process.stdout.write(plugin.loaded ? `${plugin.id}  ${plugin.overlayState}  ${overlays}\n` : `${plugin.id}  not loaded: ${plugin.reason}\n`);
+      writeLine(process.stdout, plugin.loaded ? `${plugin.id}  ${plugin.overlayState}  ${overlays}` : `${plugin.id}  not loaded: ${plugin.reason}`);
     }
   });
   return command;
@@ -176,7 +177,7 @@ async function perform(
   }
   if (response) {
     if (plugins)
-      process.stderr.write(`--plugins is for when no server answers: the server at ${base} loads plugins from its own folders (strata serve --plugins).\n`);
+      writeLine(process.stderr, `--plugins is for when no server answers: the server at ${base} loads plugins from its own folders (strata serve --plugins).`);
     const text = await response.text();
     let parsed: { data?: unknown; error?: { message?: string; code?: string } } | null;
     try {
@@ -191,7 +192,7 @@ async function perform(
   const repository = path.resolve(options.repo);
   if (!statSync(repository, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`no server answers at ${base}, and --repo ${repository} is not a directory`);
-  process.stderr.write(`No server answers at ${base}; working on ${repository} directly.\n`);
+  writeLine(process.stderr, `No server answers at ${base}; working on ${repository} directly.`);
   const indexing = new ProgressLine();
   try {
     const { withOfflineOverlays } = await import('../index.js');

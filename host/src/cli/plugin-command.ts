@@ -7,7 +7,9 @@ import type { PluginPackage } from '@strata/sandbox';
 import { SDK_VERSION } from '@strata/sdk';
 import { Command } from 'commander';
 import { HOST_VERSION } from '../host-version.js';
+import { escapeControlCharacters } from '../logging/escape-control-characters.js';
 import { UsageError } from './usage-error.js';
+import { writeLine } from './write-line.js';
 
 /** What a scaffolded plugin installs to check its types (the versions Strata is built with). */
 const SCAFFOLD_TYPESCRIPT = '^6.0.3';
@@ -33,12 +35,14 @@ export function pluginCommand(): Command {
       await scaffold(folder, name);
       const [{ buildPlugin }, { readPluginPackage }] = await pluginTools();
       const built = await buildPlugin(readPluginPackage(folder));
-      process.stdout.write(
-        `Created ${folder} and built ${path.relative(process.cwd(), built.entryPath)}.\n\n` +
-          `Next:\n  cd ${path.relative(process.cwd(), folder) || '.'} && npm install      (the SDK, its test harness and the host, from your registry)\n` +
+      writeLine(process.stdout, `Created ${folder} and built ${path.relative(process.cwd(), built.entryPath)}.`);
+      writeLine(
+        process.stdout,
+        `\nNext:\n  cd ${escapeControlCharacters(path.relative(process.cwd(), folder) || '.')} && npm install      (the SDK, its test harness and the host, from your registry)\n` +
           `  npx strata serve <repo> --dev --plugins .\n` +
           `  curl -X POST http://127.0.0.1:5050/api/overlays/${name}/apply\n` +
-          `Edit src/index.ts and save: the running host rebuilds, reloads and re-applies it. npm test runs its tests.\n`,
+          `Edit src/index.ts and save: the running host rebuilds, reloads and re-applies it. npm test runs its tests.`,
+        { keepLineBreaks: true },
       );
     });
   command
@@ -68,7 +72,7 @@ Steps, each stopping the command when it fails:
       const tests = await glob(['test/**/*.test.{ts,mts,js,mjs}'], { cwd: folder, absolute: false });
       if (tests.length === 0) throw new UsageError(`${folder}: no tests (test/**/*.test.ts, .mts, .js or .mjs)`);
       const pkg = await checkAndBuild(folder, { beforeBuild: () => typeCheck(folder) });
-      process.stdout.write(`Testing ${pkg.manifest.id}: ${tests.length} file${tests.length === 1 ? '' : 's'}\n`);
+      writeLine(process.stdout, `Testing ${pkg.manifest.id}: ${tests.length} file${tests.length === 1 ? '' : 's'}`);
       const code = await runInherited(process.execPath, ['--test', '--test-reporter=spec', ...tests.sort()], folder);
       if (code !== 0) throw new PluginStepError(`the tests of ${pkg.manifest.id} failed`);
     });
@@ -92,8 +96,9 @@ Steps, each stopping the command when it fails:
           `the tarball would not carry the plugin's entry ${entry} (npm leaves out what package.json's "files", .npmignore or .gitignore exclude); it was not kept`,
         );
       }
-      process.stdout.write(
-        `Packed ${pkg.manifest.id} ${pkg.version}: ${path.relative(process.cwd(), tarball) || tarball} (${packed.size} bytes, ${packed.files.length} files)\n`,
+      writeLine(
+        process.stdout,
+        `Packed ${pkg.manifest.id} ${pkg.version}: ${path.relative(process.cwd(), tarball) || tarball} (${packed.size} bytes, ${packed.files.length} files)`,
       );
     });
   return command;
@@ -142,8 +147,8 @@ async function checkAndBuild(folder: string, options: { always?: boolean; before
   if (!pkg.sourcePath && !options.always) return pkg;
   try {
     const built = await buildPlugin(pkg);
-    for (const warning of built.warnings) process.stderr.write(`warning: ${warning}\n`);
-    process.stdout.write(`Built ${pkg.manifest.id}: ${path.relative(process.cwd(), built.entryPath) || built.entryPath} (${built.bytes} bytes)\n`);
+    for (const warning of built.warnings) writeLine(process.stderr, `warning: ${warning}`);
+    writeLine(process.stdout, `Built ${pkg.manifest.id}: ${path.relative(process.cwd(), built.entryPath) || built.entryPath} (${built.bytes} bytes)`);
   } catch (error) {
     if (error instanceof PluginBuildError) throw new UsageError(error.message);
     throw error;

@@ -1,4 +1,5 @@
 import type { BuildProgress } from '../graph/graph-source.js';
+import { escapeControlCharacters } from '../logging/escape-control-characters.js';
 
 const PHASE_WORDS: Record<BuildProgress['phase'], string> = {
   listing: 'listing files',
@@ -100,7 +101,8 @@ export class ApplyProgressLine {
     const amount = now
       ? `${now.done.toLocaleString('en-US')}${now.total !== undefined ? `/${now.total.toLocaleString('en-US')}` : ''}${now.message ? ` ${now.message}` : ''} · `
       : '';
-    const text = `${this.label}: ${amount}${seconds} s`;
+    // The message is the plugin's, the label names it: shown, never obeyed by the terminal.
+    const text = escapeControlCharacters(`${this.label}: ${amount}${seconds} s`);
     if (this.stream.isTTY) {
       this.stream.write(`\r\x1b[K${text}`);
       this.lastLine = Date.now();

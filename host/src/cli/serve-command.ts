@@ -5,6 +5,7 @@ import type { StrataSettings } from '../config/strata-config.js';
 import { PLUGINS_OPTION_HELP, pluginDirectories } from './plugin-directories.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
+import { writeLine } from './write-line.js';
 
 interface ServeOptions {
   port?: string;
@@ -86,7 +87,7 @@ Examples:
         strata.stop().then(
           () => process.exit(0),
           (error: unknown) => {
-            process.stderr.write(`strata: error while stopping: ${(error as Error).message}\n`);
+            writeLine(process.stderr, `strata: error while stopping: ${(error as Error).message}`);
             process.exit(1);
           },
         );
@@ -96,13 +97,15 @@ Examples:
       stopWithNpx(() => shutdown('SIGTERM', 'The npx that started this server ended'));
       progress.done();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      process.stderr.write(`Indexed ${repository} in ${seconds} s\n`);
-      process.stdout.write(`Strata is serving ${path.basename(repository)} at ${strata.url}  (API: ${strata.url}/api/graph)\n`);
+      writeLine(process.stderr, `Indexed ${repository} in ${seconds} s`);
+      writeLine(process.stdout, `Strata is serving ${path.basename(repository)} at ${strata.url}  (API: ${strata.url}/api/graph)`);
       const pageUrl = browserUrl(strata.url);
       process.stdout.write(`Open ${pageUrl} in your browser to see the code map.\n`);
       if (options.open) {
         const { openInBrowser } = await import('./open-browser.js');
-        await openInBrowser(pageUrl).catch((error: Error) => process.stderr.write(`Could not open a browser (${error.message}); open ${pageUrl} yourself.\n`));
+        await openInBrowser(pageUrl).catch((error: Error) =>
+          writeLine(process.stderr, `Could not open a browser (${error.message}); open ${pageUrl} yourself.`),
+        );
       }
     });
 }

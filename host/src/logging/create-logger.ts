@@ -1,4 +1,5 @@
 import { type DestinationStream, pino } from 'pino';
+import { escapeControlCharacters } from './escape-control-characters.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -13,6 +14,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: pino.stdSerializers.err },
+      // A line holds what plugins and the repository named: JSON escapes C0 but leaves DEL and C1 (U+009B is CSI to
+      // some terminals) as they are, and the log goes to a terminal by default.
+      hooks: { streamWrite: (line) => escapeControlCharacters(line, { keepLineBreaks: true }) },
     },
     destination ?? pino.destination({ dest: 2, sync: false }),
   );
