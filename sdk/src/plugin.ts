@@ -593,7 +593,7 @@ export interface ApplyContext<Params = Record<string, unknown>> {
    * commits), with an optional short message ("blaming files"). Shown in the
    * overlay's status, in `overlay.progress` events, in the web UI and the
    * CLI. Call it as often as you like: the host hears it at most five times
-   * a second.
+   * a second, and always hears the last report of the apply.
    */
   progress(done: number, total?: number, message?: string): void;
 }

@@ -79,6 +79,25 @@ t.test('progress reports reach the caller, at most five a second and always the 
   );
 });
 
+t.test('a plugin reporting in a tight loop, done equal to total, is heard five times a second, and its last report', async (t) => {
+  const flood = await tester(t, {
+    id: 'flood',
+    code: pluginCode(`
+      const end = Date.now() + 1000;
+      let reports = 0;
+      while (Date.now() < end) { reports++; ctx.progress(reports, reports); }
+      return { summary: { reports } };
+    `),
+  });
+  const started = performance.now();
+  const result = await flood.run({ graph: GRAPH });
+  const ms = performance.now() - started;
+  const reports = result.summary.reports as number;
+  t.ok(reports > 1000, `${reports} reports made`);
+  t.ok(result.progress.length >= 2 && result.progress.length <= ms / 200 + 2, `${result.progress.length} heard in ${Math.round(ms)} ms`);
+  t.same(result.progress.at(-1), { done: reports, total: reports }, 'the last one');
+});
+
 t.test('a malformed progress report fails the apply with a message naming it', async (t) => {
   const bad = await tester(t, { id: 'bad-progress', code: pluginCode(`ctx.progress(-1, 10);`) });
   await t.rejects(bad.run({ graph: GRAPH }), {

@@ -14,7 +14,7 @@ export interface RuntimeHost {
   send(callId: number, capability: string, args: unknown[]): void;
   /** Writes a line to the host's log. */
   log(message: string): void;
-  /** Says how far the apply has come (checked and rate-limited by the runtime). */
+  /** Says how far the apply has come (checked and rate-limited by the runtime; the last report comes with the outcome). */
   progress(done: number, total: number | undefined, message: string | undefined): void;
 }
 
@@ -66,10 +66,21 @@ export interface OverlayColumns {
   styled: number;
 }
 
-/** What an apply gives back. */
-export type RuntimeApplyOutcome =
+/** A progress report of the plugin, as the runtime checked it. */
+export interface RuntimeProgress {
+  done: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * What an apply gives back; `progress` is the plugin's last report when the
+ * rate limit held it back (it is sent before the outcome is acted on).
+ */
+export type RuntimeApplyOutcome = (
   | { ok: true; graphRevision: number; overlays: OverlayColumns[]; durationMs: number; summary: Record<string, number | string> }
-  | { ok: false; error: { name: string; message: string; stack: string } };
+  | { ok: false; error: { name: string; message: string; stack: string } }
+) & { progress?: RuntimeProgress };
 
 /** What registering the plugin's default export gives back. */
 export type RuntimeRegisterOutcome =
@@ -134,7 +145,12 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const MAX_LEGEND_ENTRIES = 64;
   const MAX_LABEL = 64;
   const MAX_LOG_LINES = 100;
-  /** Progress goes to the host at most this often (and always when done reaches total). */
+  /**
+   * Progress goes to the host at most this often, whatever it says: a report
+   * that comes sooner is held (replaced by a later one) and sent with the
+   * next report or capability call once the time has come, or with the
+   * outcome. (PROGRESS_EVERY_MS of progress-throttle.ts, written out.)
+   */
   const PROGRESS_EVERY_MS = 200;
   const MAX_PROGRESS_MESSAGE = 200;
   const OVERLAY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -564,6 +580,13 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
     if (applying) return { ok: false, error: { name: 'Error', message: 'an apply is already running in this sandbox', stack: '' } };
     applying = true;
     let logLines = 0;
+    /** The plugin's last progress report, while the rate limit holds it back. */
+    let heldProgress: RuntimeProgress | undefined;
+    const takeHeldProgress = (): RuntimeProgress | undefined => {
+      const report = heldProgress;
+      heldProgress = undefined;
+      return report;
+    };
     try {
       if (!descriptor) fail('the plugin is not registered');
       const declared = new MapCtor<string, boolean>();
@@ -585,8 +608,16 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         append(order, overlay.id);
       }
       let progressSentAt = -Infinity;
+      const sendHeldProgress = (): void => {
+        const report = heldProgress;
+        if (report === undefined || now() - progressSentAt < PROGRESS_EVERY_MS) return;
+        heldProgress = undefined;
+        progressSentAt = now();
+        host.progress(report.done, report.total, report.message);
+      };
       const call = (capability: string, args: unknown[]): Promise<unknown> => {
         need(capability);
+        sendHeldProgress();
         const callId = nextCallId++;
         return new Promise((resolve, reject) => {
           reflectApply(mapSet, pendingCalls, [callId, { resolve, reject }]);
@@ -635,18 +666,22 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
           if (total !== undefined && (typeof total !== 'number' || !isFiniteNumber(total) || total < 0))
             fail(`progress(done, total, message): total must be a finite number of at least 0, got ${stringify(total) ?? String(total)}`);
           if (message !== undefined && typeof message !== 'string') fail('progress(done, total, message): message must be a string');
-          const at = now();
-          if (at - progressSentAt < PROGRESS_EVERY_MS && done !== total) return;
-          progressSentAt = at;
-          host.progress(done, total as number | undefined, message === undefined ? undefined : (message as string).slice(0, MAX_PROGRESS_MESSAGE));
+          heldProgress = {
+            done,
+            total: total as number | undefined,
+            message: message === undefined ? undefined : (message as string).slice(0, MAX_PROGRESS_MESSAGE),
+          };
+          sendHeldProgress();
         },
       });
       const returned = await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);
       const overlays: OverlayColumns[] = [];
       for (let k = 0; k < order.length; k++) append(overlays, (reflectApply(mapGet, writers, [order[k]]) as ReturnType<typeof writer>).columns);
-      return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started, summary: checkSummary(returned) };
+      const summary = checkSummary(returned);
+      // Object literals throughout: an assignment could call a setter the plugin put on Object.prototype.
+      return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started, summary, progress: takeHeldProgress() };
     } catch (error) {
-      return { ok: false, error: describe(error) };
+      return { ok: false, error: describe(error), progress: takeHeldProgress() };
     } finally {
       applying = false;
       // The lines over the limit are counted, and the count said in a last line.

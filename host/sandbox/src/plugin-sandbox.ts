@@ -17,6 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { type Capability, isHexColor, MAX_BADGE_LENGTH, type OverlayType, STYLE_SIZE_BOUNDS } from '@strata/sdk';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
+import { ProgressThrottle } from './progress-throttle.js';
 import {
   type ApplyLimits,
   type ApplyProgress,
@@ -96,7 +97,10 @@ interface Pending {
 export interface SandboxApplyOptions {
   /** Time limits of this apply instead of the sandbox's. */
   limits?: ApplyLimits;
-  /** Hears the plugin's `ctx.progress` reports (at most five a second). */
+  /**
+   * Hears the plugin's `ctx.progress` reports: at most five a second, and
+   * the last one the plugin made before the apply's promise settles.
+   */
   onProgress?(progress: ApplyProgress): void;
 }
 
@@ -119,7 +123,8 @@ export class PluginSandbox {
   private capabilityCallsInFlight = 0;
   /** The host's own deadline of the apply under way: it stands still while capability calls are in flight. */
   private applyDeadline: PausableDeadline | undefined;
-  private onProgress: ((progress: ApplyProgress) => void) | undefined;
+  /** The progress reports of the apply under way, to its `onProgress` (throttled here too: the process is not trusted). */
+  private progress: ProgressThrottle | undefined;
 
   private constructor(private readonly options: PluginSandboxOptions) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
@@ -186,11 +191,14 @@ export class PluginSandbox {
   ): Promise<SandboxApplyResult> {
     if (this.disposed) throw new SandboxError('disposed', this.disposeReason);
     this.applyAbort = new AbortController();
-    this.onProgress = options.onProgress;
+    const onProgress = options.onProgress;
+    const progress = onProgress ? new ProgressThrottle((report) => onProgress(report)) : undefined;
+    this.progress = progress;
     try {
       return await this.applyInProcess(request, graph, options.limits);
     } finally {
-      this.onProgress = undefined;
+      this.progress = undefined;
+      progress?.flush();
       this.applyAbort.abort();
     }
   }
@@ -289,7 +297,7 @@ export class PluginSandbox {
         this.options.log?.(message.message, 'plugin');
         return;
       case 'progress':
-        this.onProgress?.(message.progress);
+        this.progress?.report(message.progress);
         return;
       case 'fatal':
         this.lastExit = `fatal error in the isolate: ${message.message}`;

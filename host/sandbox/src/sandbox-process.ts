@@ -10,6 +10,7 @@
 import ivm from 'isolated-vm';
 import { createIsolateRuntime, type GraphPayload, type RuntimeApplyRequest, type RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
+import { ProgressThrottle } from './progress-throttle.js';
 import {
   type ApplyLimits,
   type FromSandbox,
@@ -49,6 +50,8 @@ let graph: GraphPayload | undefined;
 let activeApply: ApplyState | undefined;
 /** The limits of the apply under way (the plugin's, or those the host gave for it). */
 let activeLimits: SandboxLimits | undefined;
+/** The progress reports of the apply under way, on their way to the host (five a second, and the last). */
+let activeProgress: ProgressThrottle | undefined;
 
 /** The capability calls of one apply: those waiting for the host, and those queued behind them. */
 interface ApplyState {
@@ -160,8 +163,8 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
     });
     const logCallback = new ivm.Callback((message: string) => send({ type: 'log', message: String(message).slice(0, 1000) }), { ignored: true });
     const progressCallback = new ivm.Callback(
-      (done: number, total: number | undefined, message: string | undefined) => {
-        if (activeApply) send({ type: 'progress', progress: { done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
+      (done: unknown, total: unknown, message: unknown) => {
+        if (activeApply) activeProgress?.report({ done, total, message });
       },
       { ignored: true },
     );
@@ -253,10 +256,12 @@ async function apply(request: RuntimeApplyRequest, applyLimits: ApplyLimits | un
   const current = loaded!;
   const limits = { ...plugin.limits, ...applyLimits };
   const applyState: ApplyState = { calls: 0, pending: new Set<number>(), queued: [] };
+  const progress = new ProgressThrottle((report) => send({ type: 'progress', progress: report }));
   activeApply = applyState;
   activeLimits = limits;
+  activeProgress = progress;
   try {
-    return await guarded(
+    const reply = await guarded(
       async () => {
         if (graph && current.graphRevision !== graph.revision) {
           await current.setGraph.apply(undefined, [graph], { arguments: { copy: true }, timeout: limits.cpuTimeMs });
@@ -275,7 +280,17 @@ async function apply(request: RuntimeApplyRequest, applyLimits: ApplyLimits | un
       'the apply',
       applyState,
     );
+    // The last report, which the runtime held back, goes before the outcome (a copy out of the isolate: plain data,
+    // though perhaps not of the right shape; the host checks the rest).
+    const outcome: unknown = reply.outcome;
+    if (typeof outcome === 'object' && outcome !== null && 'progress' in outcome) {
+      progress.report(outcome.progress);
+      delete outcome.progress;
+    }
+    return reply;
   } finally {
+    progress.flush();
+    activeProgress = undefined;
     activeApply = undefined;
     activeLimits = undefined;
     applyState.queued.length = 0;

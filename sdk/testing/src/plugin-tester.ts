@@ -118,7 +118,7 @@ export interface PluginTestResult {
   }>;
   /** Lines the plugin logged. */
   logs: string[];
-  /** The progress reports the host heard (`ctx.progress`, at most five a second), in order. */
+  /** The progress reports the host heard (`ctx.progress`, at most five a second, and the last), in order. */
   progress: ApplyProgress[];
   /** The summary the apply returned. */
   summary: Record<string, number | string>;
