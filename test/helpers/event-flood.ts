@@ -45,6 +45,8 @@ export interface EventFloodOptions {
 
 /** One event as a client read it. */
 export interface ReadEvent {
+  /** Its `id` line, when it has one. */
+  id?: number;
   type: string;
   data: any;
 }
@@ -121,7 +123,7 @@ export function residentBytes(pid: number): number {
   return Number(kb) * 1024;
 }
 
-interface EventStreamClient {
+export interface EventStreamClient {
   /** Resolves once the answer's headers have come (paused clients are resumed for them, then paused). */
   connected: Promise<void>;
   events: ReadEvent[];
@@ -133,11 +135,12 @@ interface EventStreamClient {
 
 /**
  * A client of GET /api/events on a raw socket, so that nothing reads for it
- * when it is paused (`quiet`): the host's writes back up as they would for
- * a client that stopped reading. (Node cannot shrink a TCP socket's receive
- * buffer; the kernel's buffers take a few MB on loopback before they do.)
+ * when it is paused (`quiet`: from the answer's headers on, until
+ * `readUntil`): the host's writes back up as they would for a client that
+ * stopped reading. (Node cannot shrink a TCP socket's receive buffer; the
+ * kernel's buffers take a few MB on loopback before they do.)
  */
-function connectEventStream(url: string, quiet: boolean): EventStreamClient {
+export function connectEventStream(url: string, quiet: boolean): EventStreamClient {
   const { hostname, port } = new URL(url);
   const socket = net.connect({ host: hostname, port: Number(port) });
   const events: ReadEvent[] = [];
@@ -158,9 +161,10 @@ function connectEventStream(url: string, quiet: boolean): EventStreamClient {
     const blocks = text.split('\n\n');
     text = blocks.pop()!;
     for (const block of blocks) {
+      const id = /^id: (\d+)$/m.exec(block)?.[1];
       const type = /^event: (.+)$/m.exec(block)?.[1];
       const payload = /^data: (.+)$/m.exec(block)?.[1];
-      if (type && payload) events.push({ type, data: JSON.parse(payload) });
+      if (type && payload) events.push({ ...(id !== undefined && { id: Number(id) }), type, data: JSON.parse(payload) });
     }
   };
   socket.on('connect', () => socket.write(`GET /api/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`));

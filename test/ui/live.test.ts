@@ -9,6 +9,7 @@ import { countMapPixels, launchBrowser, openPage, openUi } from '../helpers/brow
 import { pluginCode, writePlugin } from '../helpers/fixture-plugins.ts';
 import { type FixtureFiles, makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { computeLayout, nodePath, startTestServer } from '../helpers/strata-server.ts';
+import { until } from '../helpers/until.ts';
 
 // A browser and a server per case: more than tap's default two minutes when the machine is busy.
 t.setTimeout(600_000);
@@ -240,4 +241,51 @@ t.test('a server that stops shows a banner; when it is back, the page reconnects
     [],
     "no console error besides the browser's notes of refused connections",
   );
+});
+
+t.test('a stream the server drops (the page fell behind) is opened again quietly, and the page catches up', async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const server = await startTestServer(t, repo);
+  const watched = await openPage(browser);
+  const { page } = watched;
+  // The first stream is the server's last words to a client that fell behind (a page cannot be made to fall behind
+  // on loopback); the next one, the page's reconnection, waits until the test lets it through.
+  let streams = 0;
+  let letThrough: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (letThrough = resolve));
+  const dropped = { reason: 'too far behind', behindBytes: 1048600, limitBytes: 1048576, message: 'this client fell behind' };
+  await page.route('**/api/events', async (route) => {
+    if (++streams === 1) {
+      await route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+        body: `: strata events\n\nevent: stream.dropped\ndata: ${JSON.stringify({ at: new Date().toISOString(), ...dropped })}\n\n`,
+      });
+      return;
+    }
+    await released;
+    await route.continue();
+  });
+  await openUi(watched, server.url);
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname + new URL(request.url()).search));
+  await until(() => streams === 2, 'the page opens the stream again', 15_000);
+  t.ok(await page.locator('.banner').isHidden(), 'no banner while it reconnects: nothing for the user to do');
+
+  // A change the page's stream was not there to hear.
+  await writeFile(path.join(repo, 'src/while-dropped.ts'), 'export const x = 1;\n');
+  await until(async () => (await server.api(nodePath('file:src/while-dropped.ts'))).status === 200, 'the server has the change', 15_000);
+  letThrough();
+  await page.waitForFunction(() => (window as any).strata.isVisible('file:src/while-dropped.ts'), undefined, { timeout: 15_000 });
+  t.pass('once connected again, the page shows what changed meanwhile');
+  t.ok(
+    requests.some((url) => url.startsWith('/api/graph/changes?since=')),
+    'asked of /api/graph/changes',
+  );
+  t.notOk(
+    requests.some((url) => url === '/api/graph/map' || url === '/api/graph'),
+    'not by loading the whole graph again',
+  );
+  t.ok(await page.locator('.banner').isHidden(), 'and no banner');
+  t.same(watched.problems, [], 'no console error');
 });

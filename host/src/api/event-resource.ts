@@ -1,31 +1,44 @@
 import type { ServerResponse } from 'node:http';
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
 import { EventBus } from '../events/event-bus.js';
-import { EVENT_PAYLOADS } from '../events/event-catalog.js';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { EVENT_PAYLOADS, STREAM_EVENT_PAYLOADS } from '../events/event-catalog.js';
+import { EVENT_TYPES, STREAM_EVENT_TYPES } from '../events/event-types.js';
 import { type ApiResource, type ApiRoute, defineRoute, StreamedResponse } from '../http/api-route.js';
+import { type EventStreamBounds, EventStreamWriter } from '../http/event-stream-writer.js';
 
 /** Comment lines keep proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
 /**
- * What the stream carries, for the OpenAPI document: one member per event
- * type, as `event` (the SSE event name) and `data` (its JSON, with `at`).
+ * How far a client may fall behind: 1 MiB of events (thousands of them) it
+ * has not taken, beyond what the operating system buffers; and 10 s for a
+ * dropped one to take its last words.
  */
+export const EVENT_STREAM_BOUNDS: EventStreamBounds = { maxBehindBytes: 1024 * 1024, dropGraceMs: 10_000 };
+
+/** One member of the stream's schema: `event` (the SSE event name) and `data` (its JSON, with `at`). */
+function streamedEvent(type: string, payload: TObject) {
+  return Type.Object(
+    {
+      event: Type.Literal(type),
+      data: Type.Composite([Type.Object({ at: Type.String({ format: 'date-time', description: 'When it was published.' }) }), payload], {
+        additionalProperties: false,
+      }),
+    },
+    { title: type, description: payload.description },
+  );
+}
+
+/** What the stream carries, for the OpenAPI document: one member per event type, the stream's own last included. */
 const StreamedEventSchema = Type.Union(
-  EVENT_TYPES.map((type) =>
-    Type.Object(
-      {
-        event: Type.Literal(type),
-        data: Type.Composite([Type.Object({ at: Type.String({ format: 'date-time', description: 'When it was published.' }) }), EVENT_PAYLOADS[type]], {
-          additionalProperties: false,
-        }),
-      },
-      { title: type, description: EVENT_PAYLOADS[type].description },
-    ),
-  ),
-  { description: 'Each server-sent event: its `id`, its `event` name and its `data`.' },
+  [
+    ...EVENT_TYPES.map((type) => streamedEvent(type, EVENT_PAYLOADS[type])),
+    ...STREAM_EVENT_TYPES.map((type) => streamedEvent(type, STREAM_EVENT_PAYLOADS[type])),
+  ],
+  {
+    description: "Each server-sent event: its `id` (none on `stream.dropped`, which is the stream's own), its `event` name and its `data`.",
+  },
 );
 
 /** `GET /api/events`: server-sent events, so that a UI refreshes without polling. */
@@ -41,7 +54,8 @@ export class EventResource implements ApiResource {
         operationId: 'streamEvents',
         summary: 'Server-sent events: plugins loaded, reloaded or failed; overlays applied, removed or failed; graph changes',
         description:
-          'A `text/event-stream`. Each event has `id`, `event` (its type, such as `plugin.reloaded` or `overlay.applied`) and `data` (JSON with `at` and the details). The stream sends a comment every 15 s.',
+          'A `text/event-stream`. Each event has `id`, `event` (its type, such as `plugin.reloaded` or `overlay.applied`) and `data` (JSON with `at` and the details). The stream sends a comment every 15 s. ' +
+          'A client that falls more than 1 MiB of events behind (beyond what the operating system buffers) is dropped: its last event is `stream.dropped`, and the stream ends; reconnect, then catch up with `GET /api/graph/changes?since=` and `GET /api/overlays`.',
         tags: ['events'],
         envelope: false,
         responseMediaType: 'text/event-stream',
@@ -59,17 +73,27 @@ export class EventResource implements ApiResource {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    response.write(': strata events\n\n');
+    const { maxBehindBytes } = EVENT_STREAM_BOUNDS;
+    const lastWords = (behindBytes: number): string => {
+      const message = `this client fell ${behindBytes} bytes of events behind, more than the ${maxBehindBytes} a client may: reconnect, then catch up with GET /api/graph/changes?since=<the last revision seen> and GET /api/overlays`;
+      const data = { at: new Date().toISOString(), reason: 'too far behind', behindBytes, limitBytes: maxBehindBytes, message };
+      return `event: stream.dropped\ndata: ${JSON.stringify(data)}\n\n`;
+    };
+    const writer = new EventStreamWriter(response, EVENT_STREAM_BOUNDS, lastWords, () => stop());
+    writer.write(': strata events\n\n');
     const unsubscribe = this.events.subscribe((event) => {
-      response.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify({ at: event.at, ...event.data })}\n\n`);
+      writer.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify({ at: event.at, ...event.data })}\n\n`);
     });
-    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => writer.write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
-    const end = (): void => {
+    const stop = (): void => {
       clearInterval(heartbeat);
       unsubscribe();
       stopOnClose();
-      if (!response.writableEnded) response.end();
+    };
+    const end = (): void => {
+      stop();
+      writer.end();
     };
     const stopOnClose = this.events.onClose(end);
     response.once('close', end);

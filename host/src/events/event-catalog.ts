@@ -1,5 +1,5 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
-import type { EventType } from './event-types.js';
+import type { EventType, StreamEventType } from './event-types.js';
 
 const pluginId = Type.String({ description: 'The plugin the event is about.' });
 
@@ -77,6 +77,22 @@ export const EVENT_PAYLOADS = {
     { description: 'A layout computation ended (completed, cancelled or failed).' },
   ),
 } satisfies Record<EventType, TObject>;
+
+/** The payloads of the events the stream sends one client (not published on the bus), as EVENT_PAYLOADS. */
+export const STREAM_EVENT_PAYLOADS = {
+  'stream.dropped': Type.Object(
+    {
+      reason: Type.Literal('too far behind', { description: 'The client took events more slowly than they came.' }),
+      behindBytes: Type.Integer({ description: 'Bytes of events sent to this client that it had not taken (beyond what the operating system buffers).' }),
+      limitBytes: Type.Integer({ description: 'How far behind a client may fall.' }),
+      message: Type.String({ description: 'The same, in words, with what to do.' }),
+    },
+    {
+      description:
+        'The last event of a stream whose client fell too far behind: the events it had not taken are let go and the stream ends. Reconnect, then catch up: `GET /api/graph/changes?since=` the last revision seen, and `GET /api/overlays`.',
+    },
+  ),
+} satisfies Record<StreamEventType, TObject>;
 
 /** The payload of one event type. */
 export type EventPayload<T extends EventType> = Static<(typeof EVENT_PAYLOADS)[T]>;

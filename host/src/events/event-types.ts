@@ -20,3 +20,11 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Events the stream itself sends one client, never published on the bus: `stream.dropped`, its last event when
+ * the client fell too far behind.
+ */
+export const STREAM_EVENT_TYPES = ['stream.dropped'] as const;
+
+export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];

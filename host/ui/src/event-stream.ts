@@ -21,8 +21,13 @@ export type FollowedEvent = { [T in FollowedEventType]: { type: T; data: EventPa
 
 export interface EventStreamListener {
   event(event: FollowedEvent): void;
-  /** The stream is open: first, and after each reconnection (the page then catches up). */
-  connected(reconnected: boolean): void;
+  /**
+   * The stream is open: first, and after each reconnection (the page then
+   * catches up). `afterDrop`: the server had dropped the stream because the
+   * page fell behind (`stream.dropped`); the server is the same, so what
+   * changed meanwhile can be asked of it.
+   */
+  connected(reconnected: boolean, afterDrop: boolean): void;
   /** The stream broke; it is tried again after `retryInMs`. A refused token is told apart. */
   disconnected(retryInMs: number, unauthorized: boolean): void;
 }
@@ -37,6 +42,8 @@ export class EventStream {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private everConnected = false;
   private stopped = false;
+  /** The last stream ended with `stream.dropped`: the next open is a catch-up, not a recovery. */
+  private afterDrop = false;
 
   constructor(
     private readonly api: ApiClient,
@@ -64,6 +71,7 @@ export class EventStream {
 
   private open(): void {
     let unauthorized = false;
+    let dropped = false;
     const source = new EventSource(`${this.api.baseUrl}/api/events`, {
       fetch: async (input, init) => {
         const response = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...this.api.authHeaders() } });
@@ -76,12 +84,24 @@ export class EventStream {
       const reconnected = this.everConnected;
       this.everConnected = true;
       this.retryMs = FIRST_RETRY_MS;
-      this.listener.connected(reconnected);
+      const afterDrop = this.afterDrop;
+      this.afterDrop = false;
+      this.listener.connected(reconnected, afterDrop);
+    });
+    // The stream's last words when the page fell too far behind (a busy or hidden tab): the server ends it next.
+    source.addEventListener('stream.dropped', () => {
+      dropped = true;
     });
     source.addEventListener('error', () => {
       // The client's own retry has no backoff and gives up on a 401: the page does both itself.
       source.close();
       if (this.stopped || this.source !== source) return;
+      if (dropped) {
+        // Not an outage, nothing for the user to do: connect again soon, quietly, and catch up.
+        this.afterDrop = true;
+        this.timer = setTimeout(() => this.open(), FIRST_RETRY_MS);
+        return;
+      }
       const wait = this.retryMs;
       this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
       this.listener.disconnected(wait, unauthorized);

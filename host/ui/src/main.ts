@@ -77,10 +77,12 @@ class StrataPage {
   private readonly search = new SearchBox(this.model, (id) => this.select(id, true));
   private readonly events = new EventStream(this.api, {
     event: (event) => void this.onEvent(event),
-    connected: (reconnected) => {
+    connected: (reconnected, afterDrop) => {
       this.noticeBoard.online();
-      // The server may have restarted (its revisions start again): take everything anew.
-      if (reconnected) void this.resynchronize();
+      // Dropped for falling behind: the same server says what changed since. Otherwise the server may have
+      // restarted (its revisions start again): take everything anew.
+      if (afterDrop) void this.catchUpAfterDrop();
+      else if (reconnected) void this.resynchronize();
     },
     disconnected: (retryInMs, unauthorized) => {
       if (unauthorized) return void this.authorize(true).then(() => this.events.restart());
@@ -404,6 +406,20 @@ class StrataPage {
     await Promise.all([this.reloadGraph(), this.layout.load().catch((error) => this.report(error))]);
     // Another server may have started, with another backend.
     this.layout.loadAvailability();
+  }
+
+  /**
+   * The server dropped the event stream (the page fell behind) and it is
+   * open again: what the events missed meanwhile would have said is asked
+   * instead, of the same server: the graph's changes since the page's
+   * revision, the overlays' states, and the styles of the plugins that had
+   * or have some.
+   */
+  private async catchUpAfterDrop(): Promise<void> {
+    const styledBefore = this.overlays.pluginsWithStyles;
+    await this.overlays.load().catch((error) => this.report(error));
+    const styled = [...new Set([...styledBefore, ...this.overlays.pluginsWithStyles])];
+    await Promise.all([this.catchUp(), this.refreshStyles(styled), this.layout.load().catch((error) => this.report(error))]);
   }
 
   /** Applies what changed since the graph the page has; the whole graph when the server cannot say. */
