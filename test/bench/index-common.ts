@@ -8,15 +8,18 @@
  * The tools compared. `strata` and `depcruise` run cold (no cache of an
  * earlier run); `strata-warm` and `depcruise-warm` run with the cache an
  * earlier run of theirs left (Strata's file facts, dependency-cruiser's
- * `cache` with its default `metadata` strategy), on an unchanged repository.
+ * `cache` with its default `metadata` strategy), on an unchanged repository;
+ * `strata-serve-warm` is `strata serve` restarted on the data directory an
+ * earlier `strata serve` left, timed to its graph answered over HTTP.
  */
-export type ToolName = 'strata' | 'strata-warm' | 'depcruise' | 'depcruise-warm' | 'madge';
+export type ToolName = 'strata' | 'strata-warm' | 'strata-serve-warm' | 'depcruise' | 'depcruise-warm' | 'madge';
 
-export const TOOL_NAMES: readonly ToolName[] = ['strata', 'strata-warm', 'depcruise', 'depcruise-warm', 'madge'];
+export const TOOL_NAMES: readonly ToolName[] = ['strata', 'strata-warm', 'strata-serve-warm', 'depcruise', 'depcruise-warm', 'madge'];
 
 export const TOOL_LABELS: Record<ToolName, string> = {
   strata: 'Strata',
   'strata-warm': 'Strata, warm cache',
+  'strata-serve-warm': 'strata serve, warm restart',
   depcruise: 'dependency-cruiser',
   'depcruise-warm': 'dependency-cruiser, warm cache',
   madge: 'madge',
@@ -71,4 +74,45 @@ export interface DoneMessage {
   callMs: number;
   /** Peak resident set size of the process (VmHWM) when the call returned. */
   peakKb: number;
+}
+
+/** A Strata graph (of `indexRepository`, or `GET /api/graph`'s nodes, edges and build info) as a `ToolOutput`. */
+export function strataToolOutput(
+  tool: ToolName,
+  graph: {
+    nodes: ReadonlyArray<{ kind: string; path: string }>;
+    edges: ReadonlyArray<{ kind: string; source: string; target: string; references?: readonly unknown[]; specifiers?: readonly string[] }>;
+    build: {
+      cachedFiles?: number;
+      skipped?: unknown[];
+      unresolvedCount?: number;
+      unresolved?: Array<{ file: string; specifier: string; reason: string }>;
+    };
+  },
+): ToolOutput {
+  const files: string[] = [];
+  const references: ToolReference[] = [];
+  for (const node of graph.nodes) if (node.kind === 'file') files.push(node.path);
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'imports' || !edge.source.startsWith('file:')) continue;
+    const source = edge.source.slice('file:'.length);
+    const kinds = (edge.references ?? []).map(String);
+    const specifiers = edge.specifiers ?? [];
+    if (edge.target.startsWith('file:')) {
+      for (const specifier of specifiers.length > 0 ? specifiers : [undefined]) {
+        references.push({ source, specifier, status: 'file', target: edge.target.slice('file:'.length), kinds });
+      }
+    } else {
+      // Package nodes (`pkg:`): not file -> file edges.
+      const builtin = /^pkg:node:|^pkg:builtin:/.test(edge.target);
+      for (const specifier of specifiers) references.push({ source, specifier, status: builtin ? 'core' : 'outside', target: edge.target, kinds });
+    }
+  }
+  // The build info lists a sample of the imports it could not resolve, with the reason.
+  const { build } = graph;
+  for (const entry of build.unresolved ?? []) references.push({ source: entry.file, specifier: entry.specifier, status: 'unresolved', kinds: [entry.reason] });
+  const notes = [`${build.skipped?.length ?? 0} paths skipped (build.skipped)`, `${build.cachedFiles ?? 0} files taken from the cache (build.cachedFiles)`];
+  if (build.unresolvedCount !== undefined)
+    notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
+  return { tool, files, parsed: files.filter(isSourceFile), references, notes, cachedFiles: build.cachedFiles ?? 0 };
 }

@@ -15,14 +15,21 @@
  * --details DIR writes every edge difference, per repository, as JSON.
  * --peer-exclude REGEX adds paths to what dependency-cruiser and madge exclude
  * (for files that crash them); Strata has no such setting and reads them all.
+ *
+ * "strata serve, warm restart" is the `strata` executable itself, restarted on
+ * the data directory an earlier `strata serve` of the same repository left
+ * (built-in plugins loaded, the repository watched, as a user runs it): "call"
+ * is from its start to the URL printed, "wall" to `GET /api/graph` answered
+ * in full, "peak" the server's VmHWM then.
  */
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_DIRECTORY_VARIABLE, type DoneMessage, TOOL_LABELS, TOOL_NAMES, type ToolName, type ToolOutput } from './index-common.ts';
+import { CACHE_DIRECTORY_VARIABLE, type DoneMessage, strataToolOutput, TOOL_LABELS, TOOL_NAMES, type ToolName, type ToolOutput } from './index-common.ts';
 import { categoryCounts, compareEdges, type EdgeComparison, type EdgeDifference, sampleAcrossCategories } from './index-compare.ts';
+import { printedUrl, STRATA_BIN } from './serve-process.ts';
 
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-tool-run.ts');
 const SAMPLE = 10;
@@ -49,7 +56,7 @@ for (const repository of repositories) {
   process.stdout.write(`read ${warm.files} files (${(warm.bytes / 1e6).toFixed(1)} MB) once, outside node_modules and .git, to warm the page cache\n`);
   // The warm variants get a cache directory of their own, filled by one run that is not counted.
   const warmCaches = new Map<ToolName, string>();
-  for (const tool of ['strata-warm', 'depcruise-warm'] as const) {
+  for (const tool of ['strata-warm', 'strata-serve-warm', 'depcruise-warm'] as const) {
     const directory = mkdtempSync(path.join(tmpdir(), `strata-index-bench-${tool}-`));
     warmCaches.set(tool, directory);
     await runOnce(tool, repository, peerExclude, directory);
@@ -74,6 +81,14 @@ for (const repository of repositories) {
     JSON.stringify(edgeKeys(strataWarm.output)) === JSON.stringify(edgeKeys(strata.output)) &&
     JSON.stringify(strataWarm.output.files) === JSON.stringify(strata.output.files);
   const allCached = runsByTool.get('strata-warm')!.every((run) => run.output.cachedFiles === run.output.files.length);
+  const serveWarm = measured.get('strata-serve-warm')!;
+  const serveSameGraph =
+    JSON.stringify(edgeKeys(serveWarm.output)) === JSON.stringify(edgeKeys(strata.output)) &&
+    JSON.stringify(serveWarm.output.files) === JSON.stringify(strata.output.files);
+  process.stdout.write(
+    `strata serve restarted warm serves ${serveSameGraph ? 'the same files and file -> file edges as' : 'OTHER files or edges than'} Strata cold\n`,
+  );
+  if (!serveSameGraph) process.exitCode = 1;
   process.stdout.write(
     `Strata with a warm cache ${allCached ? 'took every file from the cache' : 'READ FILES (the cache did not hold them all)'} and gives ${sameGraph ? 'the same files and file -> file edges as' : 'OTHER files or edges than'} Strata cold\n`,
   );
@@ -117,6 +132,9 @@ for (const repository of repositories) {
     three((tool) => `${seconds(tool.wallMs)} (${seconds(tool.callMs)})`, ['strata-warm', 'depcruise-warm']),
     ratio('depcruise-warm', strataWarm),
     ratio('depcruise', strataWarm),
+    `${seconds(serveWarm.wallMs)} (${seconds(serveWarm.callMs)})`,
+    `${(measured.get('depcruise-warm')!.wallMs / serveWarm.wallMs).toFixed(1)} (${(measured.get('depcruise-warm')!.wallMs / serveWarm.callMs).toFixed(1)})`,
+    `${megabytes(serveWarm.peakKb)} / ${megabytes(measured.get('depcruise-warm')!.peakKb)}`,
     three((tool) => megabytes(tool.peakKb)),
     three((tool) => perSecond(tool.output.parsed.length, tool.wallMs)),
     `${depcruise.both} / ${depcruise.onlyStrata.length} / ${depcruise.onlyPeer.length}`,
@@ -136,6 +154,9 @@ printTable(
     'warm wall (call) s S / dc',
     'warm dc ÷ warm S',
     'cold dc ÷ warm S',
+    'serve warm s: graph (URL)',
+    'warm dc ÷ serve warm: graph (URL)',
+    'peak MB serve warm / warm dc',
     'peak MB S / dc / madge',
     'JS/TS files/s S / dc / madge',
     'vs dc: both / only S / only dc',
@@ -199,6 +220,7 @@ function edgeKeys(output: ToolOutput): string[] {
 }
 
 function runOnce(tool: ToolName, repository: string, peerExclude: string | undefined, cacheDirectory: string): Promise<Measured> {
+  if (tool === 'strata-serve-warm') return serveOnce(repository, cacheDirectory);
   const directory = mkdtempSync(path.join(tmpdir(), 'strata-index-bench-'));
   const outputFile = path.join(directory, `${tool}.json`);
   return new Promise<Measured>((resolve, reject) => {
@@ -224,6 +246,27 @@ function runOnce(tool: ToolName, repository: string, peerExclude: string | undef
       }
     });
   });
+}
+
+/** `strata serve` on the repository with `dataDir`, from its start to its graph answered; then stopped (SIGTERM). */
+async function serveOnce(repository: string, dataDir: string): Promise<Measured> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [STRATA_BIN, 'serve', repository, '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const url = await printedUrl(child, 'strata serve');
+    const callMs = performance.now() - started;
+    const text = await (await fetch(`${url}/api/graph`)).text();
+    const wallMs = performance.now() - started;
+    const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+    const body = JSON.parse(text) as { data: Parameters<typeof strataToolOutput>[1]; meta: Parameters<typeof strataToolOutput>[1]['build'] };
+    return { tool: 'strata-serve-warm', wallMs, callMs, peakKb, output: strataToolOutput('strata-serve-warm', { ...body.data, build: body.meta }) };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
 }
 
 function printComparison(comparison: EdgeComparison): void {

@@ -21,6 +21,7 @@ import {
   type DoneMessage,
   isSourceFile,
   SOURCE_EXTENSIONS,
+  strataToolOutput,
   type ToolName,
   type ToolOutput,
   type ToolReference,
@@ -42,14 +43,14 @@ process.chdir(repository);
 const cacheDirectory = process.env[CACHE_DIRECTORY_VARIABLE];
 if (!cacheDirectory && tool !== 'madge') throw new Error(`${CACHE_DIRECTORY_VARIABLE} is not set`);
 
-const runners: Record<ToolName, () => Promise<() => ToolOutput>> = {
+const runners: Record<Exclude<ToolName, 'strata-serve-warm'>, () => Promise<() => ToolOutput>> = {
   strata: runStrata,
   'strata-warm': runStrata,
   depcruise: runDepcruise,
   'depcruise-warm': runDepcruise,
   madge: runMadge,
 };
-const runner = runners[tool];
+const runner = runners[tool as keyof typeof runners];
 if (!runner) throw new Error(`unknown tool ${tool}`);
 /** Set by each runner once its tool is loaded, just before the call. */
 let callStarted = performance.now();
@@ -64,37 +65,7 @@ async function runStrata(): Promise<() => ToolOutput> {
   const { indexRepository } = await import('@strata/host');
   callStarted = performance.now();
   const graph = await indexRepository({ repository, env: { STRATA_DATA_DIR: cacheDirectory } });
-  return () => {
-    const files: string[] = [];
-    const references: ToolReference[] = [];
-    for (const node of graph.nodes) if (node.kind === 'file') files.push(node.path);
-    for (const edge of graph.edges) {
-      if (edge.kind !== 'imports' || !edge.source.startsWith('file:')) continue;
-      const source = edge.source.slice('file:'.length);
-      const kinds = (edge.references ?? []).map(String);
-      const specifiers = edge.specifiers ?? [];
-      if (edge.target.startsWith('file:')) {
-        for (const specifier of specifiers.length > 0 ? specifiers : [undefined]) {
-          references.push({ source, specifier, status: 'file', target: edge.target.slice('file:'.length), kinds });
-        }
-      } else {
-        // Package nodes (`pkg:`), once the indexer has them: not file -> file edges.
-        const builtin = /^pkg:node:|^pkg:builtin:/.test(edge.target);
-        for (const specifier of specifiers) references.push({ source, specifier, status: builtin ? 'core' : 'outside', target: edge.target, kinds });
-      }
-    }
-    // The build info lists a sample of the imports it could not resolve, with the reason (newer indexers only).
-    const build = graph.build as { skipped?: unknown[]; unresolvedCount?: number; unresolved?: Array<{ file: string; specifier: string; reason: string }> };
-    for (const entry of build.unresolved ?? [])
-      references.push({ source: entry.file, specifier: entry.specifier, status: 'unresolved', kinds: [entry.reason] });
-    const notes = [
-      `${build.skipped?.length ?? 0} paths skipped (build.skipped)`,
-      `${graph.build.cachedFiles ?? 0} files taken from the cache (build.cachedFiles)`,
-    ];
-    if (build.unresolvedCount !== undefined)
-      notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
-    return { tool, files, parsed: files.filter(isSourceFile), references, notes, cachedFiles: graph.build.cachedFiles ?? 0 };
-  };
+  return () => strataToolOutput(tool, graph);
 }
 
 /**

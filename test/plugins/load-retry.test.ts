@@ -89,10 +89,11 @@ t.test('a load that ran out of time on a busy machine is tried again alone and l
   });
 
   const server = await startTestServerWithBuiltIns(t, repo, { flags: { watch: false, plugins: { directories: [plugins], loadTimeMs: 300 } } });
+  // The start does not wait for its plugins; the overlay listing does.
+  const listed = await server.api('/api/overlays');
   clearInterval(starve);
   t.equal(starved.size, pluginCount, 'the first sandbox process of every plugin got no CPU');
 
-  const listed = await server.api('/api/overlays');
   const byId = new Map<string, { loaded: boolean; reason?: string }>(listed.body.plugins.map((plugin: { id: string }) => [plugin.id, plugin]));
   t.equal(byId.size, pluginCount, 'every plugin is listed');
   for (const [id, plugin] of byId) {

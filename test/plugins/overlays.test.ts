@@ -142,9 +142,9 @@ t.test('overlays kept for a plugin that no longer loads are not shown active', a
     { loaded: false, state: 'incompatible', overlayState: 'inactive', name: 'Plugin loc', description: 'Fixture plugin loc' },
     'listed inactive, under the name its manifest gives',
   );
-  const serving = second.logs.find((record) => record.msg === 'serving')!;
   const listing = (await second.api('/api/overlays')).body.plugins as Array<{ loaded: boolean }>;
-  t.match(serving, { plugins: listing.filter((plugin) => plugin.loaded).length, pluginsNotLoaded: 1 }, 'the start log counts the plugins loaded and those not');
+  const loadedLog = second.logs.find((record) => record.msg === 'plugins loaded')!;
+  t.match(loadedLog, { plugins: listing.filter((plugin) => plugin.loaded).length, pluginsNotLoaded: 1 }, 'the log counts the plugins loaded and those not');
   const status = (await second.api('/api/overlays/loc/status')).body.data;
   t.match(status, {
     state: 'inactive',

@@ -13,6 +13,7 @@ import { LivePlacement } from '../layout/live-placement.js';
 import { Logger } from '../logging/logger.js';
 import { OverlayReapplier } from '../overlays/overlay-reapplier.js';
 import { OverlayService } from '../overlays/overlay-service.js';
+import { ServedOverlays } from '../overlays/served-overlays.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
 import { PluginWatcher } from '../plugins/plugin-watcher.js';
 import { DataDirectory } from '../storage/data-directory.js';
@@ -29,6 +30,10 @@ export interface ServingAddress {
 @injectable()
 export class StrataApp {
   private stopping: Promise<void> | undefined;
+  /** The watch of the repository being set up (`LiveGraphUpdater.start`, which never rejects). */
+  private watching: Promise<void> | undefined;
+  /** After a start: the plugins found at start loading, then what follows them (the dev watcher, re-applies). Never rejects. */
+  private pluginsStarting: Promise<void> | undefined;
   /** The graph changes announced so far, one after the other (`graph.changed`). */
   private announcing: Promise<void> = Promise.resolve();
 
@@ -44,6 +49,7 @@ export class StrataApp {
     @inject(PluginRegistry) private readonly plugins: PluginRegistry,
     @inject(OverlayService) private readonly overlays: OverlayService,
     @inject(OverlayReapplier) private readonly reapplier: OverlayReapplier,
+    @inject(ServedOverlays) private readonly servedOverlays: ServedOverlays,
     @inject(PluginWatcher) private readonly pluginWatcher: PluginWatcher,
     @inject(EventBus) private readonly events: EventBus,
     @inject(LayoutComputation) private readonly layoutComputation: LayoutComputation,
@@ -68,21 +74,30 @@ export class StrataApp {
     const address = await this.http.listen(ready);
     let pluginsLoaded: Promise<unknown> | undefined;
     try {
-      // Plugins start (one sandbox process each) while the repository is indexed.
-      pluginsLoaded = this.plugins.loadAll();
-      // Watching starts before the repository is listed, so that what changes while it is indexed is not lost.
-      if (this.config.watch) await this.liveUpdater.start();
-      this.graph.replace(await this.source.build(onProgress));
+      // The watch is set up (the watcher walks the tree in a thread of its own: 0.6 s for payload's 3,200
+      // directories) while the saved graph is checked and served; a build from the files lists them once it holds
+      // (what changes while it runs is then reported), and after a saved graph the check once it holds says
+      // whether what changed before is served.
+      this.watching = this.config.watch ? this.liveUpdater.start() : undefined;
+      const watching = this.watching;
+      this.graph.replace(await this.source.build(onProgress, watching && (() => watching)));
       this.livePlacement.start();
-      // Serialize the graph now, so that the first client (the web UI asks for the map) does not wait for it.
-      this.graphJson.current();
-      this.graphMap.prepare();
       this.liveUpdater.applyChanges();
       // The graph is served from here on; the overlay routes wait for the plugins, so a
       // plugin that is slow to load delays only them.
       markReady();
-      await pluginsLoaded;
-      if (this.config.dev) await this.pluginWatcher.start();
+      // Plugins start (one sandbox process each) once the graph is served: on two cores their starts took the CPU a
+      // warm start needs.
+      pluginsLoaded = this.plugins.loadAll();
+      // Serialized ahead, after the start, so that the first client (the web UI asks for the map) finds it ready; a
+      // request that comes first serializes it itself.
+      setImmediate(() => {
+        if (this.stopping) return;
+        this.graphMap.prepare();
+        this.graphJson.current();
+      });
+      if (this.source.servedKeptGraph)
+        void this.watching?.then(() => this.liveUpdater.checkAgainstFiles('the saved graph was served before the watch was set up'));
     } catch (error) {
       markFailed(error);
       // Everything started is stopped, so that nothing keeps the process alive: the reading threads, the watcher,
@@ -92,8 +107,21 @@ export class StrataApp {
       await this.stop().catch((stopError: unknown) => this.logger.warn({ err: stopError }, 'stopping after the failed start failed too'));
       throw error;
     }
-    // Overlays restored from the store were computed on an older graph: apply them again.
-    this.reapplier.reapplyRestored();
+    // The start is done once the graph is served: the plugins go on loading (each a sandbox process; a warm start
+    // of a 7,000-file repository printed its URL 7 s after its graph was ready, waiting for them). Overlays restored
+    // from the store were computed on an older graph: they are applied again once their plugins are in.
+    const loads = pluginsLoaded;
+    this.pluginsStarting = (async () => {
+      await loads;
+      // Stored overlays of plugins that were still loading were served meanwhile; those whose plugin did not come are not.
+      this.servedOverlays.changed();
+      if (this.stopping) return;
+      if (this.config.dev) await this.pluginWatcher.start();
+      this.reapplier.reapplyRestored();
+      const plugins = this.plugins.list();
+      const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;
+      this.logger.info({ plugins: loaded, pluginsNotLoaded: plugins.length - loaded }, 'plugins loaded');
+    })().catch((error: unknown) => this.logger.error({ err: error }, 'loading the plugins failed'));
     this.liveUpdater.onDidUpdate((update) => {
       this.reapplier.graphChanged();
       this.graphMap.graphChanged();
@@ -104,18 +132,16 @@ export class StrataApp {
         this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
       });
     });
-    const plugins = this.plugins.list();
-    const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;
-    this.logger.info(
-      { url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount, plugins: loaded, pluginsNotLoaded: plugins.length - loaded },
-      'serving',
-    );
+    this.logger.info({ url: address.url, nodes: this.graph.nodeCount, edges: this.graph.edgeCount }, 'serving');
     return address;
   }
 
   /** Stops accepting requests, lets those in flight finish, and writes the store out. Safe to call twice. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      // Plugins still loading, and a watch being set up, finish first (so that nothing starts after the close).
+      await this.pluginsStarting;
+      await this.watching;
       await this.liveUpdater.stop();
       await this.pluginWatcher.stop();
       this.graphMap.close();

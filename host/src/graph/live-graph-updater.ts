@@ -36,9 +36,10 @@ export interface GraphUpdate {
  * touch, and the store applies the change as one new revision. When the
  * watcher may have missed changes, the graph is checked against the files.
  *
- * Watching starts before the first graph is built, and changes seen until
+ * Watching starts while the first graph is built, and changes seen until
  * that graph is in wait for it: an edit made while a large repository is
- * indexed is applied, not lost.
+ * indexed is applied, not lost (and one made before the watch held is found
+ * by `checkAgainstFiles`).
  */
 @injectable()
 export class LiveGraphUpdater {
@@ -76,7 +77,7 @@ export class LiveGraphUpdater {
   async start(): Promise<void> {
     await this.watcher.start({
       changed: (relativePath) => this.enqueue(relativePath),
-      mayHaveMissed: (reason) => this.checkForMissedChanges(reason),
+      mayHaveMissed: (reason) => this.checkAgainstFiles(reason),
     });
   }
 
@@ -84,7 +85,7 @@ export class LiveGraphUpdater {
   applyChanges(): void {
     this.applying = true;
     if (this.pending.size > 0) this.flush();
-    if (this.checkReason !== undefined) this.checkForMissedChanges(this.checkReason);
+    if (this.checkReason !== undefined) this.checkAgainstFiles(this.checkReason);
   }
 
   /** Stops watching and waits for a batch in progress. */
@@ -143,7 +144,7 @@ export class LiveGraphUpdater {
       await this.update(paths, 'graph updated');
     } catch (error) {
       this.logger.error({ err: error, paths: paths.slice(0, 20) }, 'could not update the graph after a change; it will be checked against the files');
-      this.checkForMissedChanges(`an update failed (${(error as Error).message})`);
+      this.checkAgainstFiles(`an update failed (${(error as Error).message})`);
     }
   }
 
@@ -200,7 +201,7 @@ export class LiveGraphUpdater {
   }
 
   /** Has the graph checked against the files after the batches already waiting (once the first graph is in). */
-  private checkForMissedChanges(reason: string): void {
+  checkAgainstFiles(reason: string): void {
     if (!this.applying) {
       this.checkReason = reason;
       return;

@@ -101,6 +101,11 @@ export class RepositoryIndexer implements GraphSource {
   private modelTimer: NodeJS.Timeout | undefined;
   /** The model made after the saved graph was served differs from it (files changed in between): the next refresh builds anew. */
   private divergent = false;
+  /** What the build awaits before it lists the files (the watch being set up). */
+  private beforeListing: (() => Promise<void>) | undefined;
+  servedKeptGraph = false;
+  /** The model was made by a build that listed the files after `beforeListing`, and no check has run since. */
+  private madeSinceWatch = false;
 
   constructor(
     @inject(StrataConfig) private readonly config: StrataConfig,
@@ -115,13 +120,19 @@ export class RepositoryIndexer implements GraphSource {
    * the last build's graph as it was saved, and makes the model behind it
    * (what later refreshes work on) soon after, in the background.
    */
-  async build(onProgress: (progress: BuildProgress) => void = () => {}): Promise<CodeGraph> {
+  async build(onProgress: (progress: BuildProgress) => void = () => {}, beforeListing?: () => Promise<void>): Promise<CodeGraph> {
     const started = performance.now();
+    this.beforeListing = beforeListing;
     // Looking at every listed file and directory is the listing of a start that serves the saved graph.
     onProgress({ phase: 'listing', done: 0 });
     await this.cacheWrite;
     const held = await this.savedGraph.load();
-    if (!held) return this.buildAll(onProgress);
+    this.servedKeptGraph = held !== undefined;
+    if (!held) {
+      const graph = await this.buildAll(onProgress);
+      this.madeSinceWatch = beforeListing !== undefined;
+      return graph;
+    }
     this.state = undefined;
     this.cachedFiles = held.fileCount;
     this.servedText = held.text;
@@ -148,10 +159,19 @@ export class RepositoryIndexer implements GraphSource {
     return { nodes, edges, build };
   }
 
-  /** Lists, reads (or takes from the facts cache) and resolves the whole repository; `saveGraph`: and saves the graph. */
-  private async buildAll(onProgress: (progress: BuildProgress) => void = () => {}, saveGraph = true): Promise<CodeGraph> {
+  /**
+   * Lists, reads (or takes from the facts cache) and resolves the whole repository. `behindServedGraph`: the model
+   * behind a saved graph that is served already, made in the background: the graph is not saved again, and the walk
+   * and the resolution give requests a turn every few milliseconds (on payload's 8,900 files they take about 2 s of
+   * this thread, which had answered nothing meanwhile).
+   */
+  private async buildAll(onProgress: (progress: BuildProgress) => void = () => {}, behindServedGraph = false): Promise<CodeGraph> {
+    const saveGraph = !behindServedGraph;
+    const turn = behindServedGraph ? eventLoopTurns() : undefined;
     const started = performance.now();
     const { ImportResolver, RepositoryGraphModel, RepositoryWalker, WorkspacePackages, discoverLanguageResolvers } = await buildModules();
+    // The watch holds from here on: what changes later is reported, what changed before is listed now.
+    await this.beforeListing?.();
     const startedAt = Date.now();
     const root = this.config.repositoryRoot;
     onProgress({ phase: 'listing', done: 0 });
@@ -181,7 +201,10 @@ export class RepositoryIndexer implements GraphSource {
       });
       const made = new RepositoryGraphModel(root, resolver, workspaces, languageResolvers);
       made.startLoad(listing.directories, listing.files);
-      for (const facts of cached) if (facts) made.addRead(facts);
+      for (const facts of cached) {
+        if (facts) made.addRead(facts);
+        await turn?.();
+      }
       for (const facts of early.splice(0)) made.addRead(facts);
       return (model = made);
     };
@@ -204,7 +227,7 @@ export class RepositoryIndexer implements GraphSource {
       };
       this.cachedFiles = 0;
     } else {
-      while (walk.step());
+      while (walk.step()) await turn?.();
       cached = this.factsCache.lookup(listing.files);
       toRead = listing.files.filter((_, i) => cached[i] === undefined);
       this.cachedFiles = listing.files.length - toRead.length;
@@ -409,6 +432,11 @@ export class RepositoryIndexer implements GraphSource {
     // The graph served is not the model's: every file is to be looked at again (the refresh builds anew).
     if (this.divergent) return this.state ? [...this.state.model.filePaths()] : ['.'];
     if (!this.state) return undefined;
+    // The model was made from a listing after the watch held (and equals what is served): nothing can be missed yet.
+    if (this.madeSinceWatch) {
+      this.madeSinceWatch = false;
+      return [];
+    }
     const { model } = this.state;
     const root = this.config.repositoryRoot;
     // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
@@ -452,10 +480,12 @@ export class RepositoryIndexer implements GraphSource {
     const served = this.servedText;
     if (served !== undefined) {
       this.servedText = undefined;
-      this.modelMaking = this.buildAll(undefined, false).then((graph) => {
+      this.modelMaking = this.buildAll(undefined, true).then((graph) => {
         if (savedText(graphParts(graph)) !== served) {
           this.divergent = true;
           this.logger.info('the graph made after a start from the saved graph differs from it: it is built anew');
+        } else {
+          this.madeSinceWatch = this.beforeListing !== undefined;
         }
       });
     }

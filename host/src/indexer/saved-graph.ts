@@ -117,11 +117,35 @@ export class SavedGraph {
       if (!checkListing(header, prefix, shared)) return undefined;
       for (const [other, signature] of header.others) if (!holds(other, signature)) return undefined;
       if (!holds(path.join(this.config.dataDir, FILE_FACTS_CACHE_FILE), header.factsFile)) return undefined;
-      if (header.tracked && !(await trackedHold(this.config.repositoryRoot, header.tracked))) return undefined;
+      if (header.tracked) {
+        const now = await trackedNow(this.config.repositoryRoot, header.tracked);
+        if (!now.holds) return undefined;
+        // git rewrote its index with the same paths (`git status` refreshes it): the next start need not list them.
+        if (now.signature !== header.tracked.signature) this.keepTrackedSignature(header, headerText, now.signature);
+      }
       return { parts, text, fileCount: header.fileCount };
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Writes the check file again with git's index signature `signature` (the
+   * same tracked paths), after the start that found it: a start lists them
+   * again only when the index changes again. Racy signatures are not kept.
+   * Never rejects; a check file replaced meanwhile (a build saved) is left.
+   */
+  private keepTrackedSignature(header: SavedHeader, headerText: string, signature: string | undefined): void {
+    if (!header.tracked || signature === undefined) return;
+    const [, , mtimeMs] = signature.split(':').map(Number);
+    if (mtimeMs === undefined || Date.now() - mtimeMs < 2_000) return;
+    const tracked = { ...header.tracked, signature };
+    setImmediate(() => {
+      void (async () => {
+        if (readFileSync(this.checkFile, 'utf8') !== headerText) return;
+        await writeWhole(this.checkFile, [JSON.stringify({ ...header, tracked })]);
+      })().catch(() => {});
+    });
   }
 
   /**
@@ -306,10 +330,11 @@ function headerOf(
 }
 
 /** Whether git's index lists the same paths: the same index file, or the same paths listed again. */
-async function trackedHold(root: string, saved: NonNullable<SavedHeader['tracked']>): Promise<boolean> {
-  if (saved.signature !== undefined && TrackedFiles.indexSignature(saved.indexFile) === saved.signature) return true;
+/** Whether git's index still tracks the paths it tracked (by its file's signature, else by listing them), and that signature now. */
+async function trackedNow(root: string, saved: NonNullable<SavedHeader['tracked']>): Promise<{ holds: boolean; signature: string | undefined }> {
+  if (saved.signature !== undefined && TrackedFiles.indexSignature(saved.indexFile) === saved.signature) return { holds: true, signature: saved.signature };
   const now = await TrackedFiles.read(root, saved.indexFile);
-  return trackedHash(now.paths()) === saved.hash;
+  return { holds: trackedHash(now.paths()) === saved.hash, signature: now.indexState()?.signature };
 }
 
 function trackedHash(paths: Iterable<string>): string {

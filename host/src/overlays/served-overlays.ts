@@ -153,11 +153,12 @@ export class ServedOverlays {
   /**
    * Styles are served while active, and while an apply replaces them (the
    * last result stays until the new one is in); only for plugins loaded now
-   * (a stored overlay may outlive its plugin).
+   * (a stored overlay may outlive its plugin), or, while the plugins found at
+   * start load (the graph is served meanwhile), for those not known yet.
    */
   private serves(pluginId: string, result: PluginResult): boolean {
-    return (
-      (result.status.state === 'active' || result.status.state === 'applying') && result.overlays.length > 0 && this.plugins.get(pluginId)?.state === 'loaded'
-    );
+    if (!((result.status.state === 'active' || result.status.state === 'applying') && result.overlays.length > 0)) return false;
+    const record = this.plugins.get(pluginId);
+    return record ? record.state === 'loaded' : this.plugins.loadingAtStart;
   }
 }

@@ -109,6 +109,8 @@ export class PluginRegistry {
   /** What the host holds for each plugin it knows, released when the plugin goes. */
   private readonly contexts = new Map<string, PluginContext>();
   private loading: Promise<void> = Promise.resolve();
+  /** Whether the plugins found at start are still loading (`loadAll` not settled): one not known yet may still load. */
+  loadingAtStart = false;
   /** Reloads of one folder run one after the other. */
   private readonly reloads = new Map<string, Promise<PluginRecord | undefined>>();
   /** Folders whose last load ran out of time. */
@@ -196,7 +198,12 @@ export class PluginRegistry {
       const claiming = found.filter(({ folder }) => claimedId(folder) === options.only);
       if (claiming.length > 0) found = claiming;
     }
-    this.loading = Promise.all(found.map(({ folder, builtIn }) => loadInTurn(folder, builtIn))).then(loadAgainAlone);
+    this.loadingAtStart = true;
+    this.loading = Promise.all(found.map(({ folder, builtIn }) => loadInTurn(folder, builtIn)))
+      .then(loadAgainAlone)
+      .finally(() => {
+        this.loadingAtStart = false;
+      });
     return this.loading;
   }
 
