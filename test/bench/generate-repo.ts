@@ -1,13 +1,25 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** How `generateRepo` shapes its files. */
+export interface GeneratedShape {
+  /** Files to a directory (20). */
+  filesPerDirectory?: number;
+  /** Bytes a file grows to at least, with ordinary code (functions, loops, comments) after its imports; 0: none. */
+  fileBytes?: number;
+  /** Relative imports a file has at least (0; at most three more). */
+  minImports?: number;
+}
+
 /**
  * Writes a code-like repository of about `nodeCount` graph nodes: a tree of
- * directories, 20 TypeScript files to a directory, each importing up to three
- * others, mostly nearby. Deterministic for a given size.
+ * directories, 20 TypeScript files to a directory (`shape`), each importing
+ * up to three others, mostly nearby. Deterministic for a given size and shape.
  */
-export function generateRepo(root: string, nodeCount: number): { files: number; directories: number } {
-  const filesPerDirectory = 20;
+export function generateRepo(root: string, nodeCount: number, shape: GeneratedShape = {}): { files: number; directories: number } {
+  const filesPerDirectory = shape.filesPerDirectory ?? 20;
+  const fileBytes = shape.fileBytes ?? 0;
+  const minImports = shape.minImports ?? 0;
   const fanOut = 8;
   const directoryCount = Math.max(1, Math.round(nodeCount / (filesPerDirectory + 1)));
   let seed = 42;
@@ -25,7 +37,7 @@ export function generateRepo(root: string, nodeCount: number): { files: number; 
   }
   files.forEach((file, index) => {
     const lines: string[] = [];
-    const imports = Math.floor(random() * 4);
+    const imports = minImports + Math.floor(random() * 4);
     for (let k = 0; k < imports; k++) {
       // Mostly local: a file in the same directory or close by in the listing.
       const near = random() < 0.8;
@@ -36,9 +48,28 @@ export function generateRepo(root: string, nodeCount: number): { files: number; 
       lines.push(`import { value as v${k} } from '${specifier}';`);
     }
     lines.push(`export const value = ${index};`, `export function f${index}(x: number): number {`, '  return x + value;', '}', '');
-    writeFileSync(path.join(root, file), lines.join('\n'));
+    let text = lines.join('\n');
+    if (text.length < fileBytes) {
+      // One function more, its body as long as it takes: the file's size without a graph node per block.
+      text += `/** The work of file ${index}, step by step. */\nexport function work${index}(items: readonly { label: string; weight: number }[]): number {\n  let sum = 0;\n`;
+      for (let k = 0; text.length < fileBytes - 20; k++) text += codeBlock(k);
+      text += '  return sum;\n}\n';
+    }
+    writeFileSync(path.join(root, file), text);
   });
   return { files: files.length, directories: directories.length };
+}
+
+/** About 300 bytes of a function body: a comment, a loop with a branch. */
+function codeBlock(k: number): string {
+  return [
+    `  // Step ${k}: the items under the limit, weighted, with one more for a long label.`,
+    `  for (const item of items) {`,
+    `    if (item.weight > ${k + 10}) continue;`,
+    `    sum += item.weight * ${(k % 7) + 1} + (item.label.length > ${(k % 5) + 2} ? 1 : 0);`,
+    '  }',
+    '',
+  ].join('\n');
 }
 
 /** The languages of a mixed repository besides TypeScript, each a project of its own in a top-level directory. */

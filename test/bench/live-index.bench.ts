@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateMixedRepo, generateRepo, MIXED_LANGUAGES, type MixedLanguage, type MixedLanguageFiles } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
+import { spiralLayout } from './spiral-layout.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -184,7 +185,7 @@ try {
     phase = 'placement';
     if (!mixed) {
       const served = (await (await fetch(`${url}/api/graph`)).json()) as { data: { nodes: Array<{ id: string; parent?: string }> } };
-      const layout = savedLayout(served.data.nodes);
+      const layout = spiralLayout(served.data.nodes);
       const saved = await fetch(`${url}/api/graph/layout`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -397,28 +398,6 @@ function perLanguageTable(files: number): string {
 /** The 1-minute load average (the machine is shared). */
 function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
-}
-
-/** A saved layout for every node: directories on a wide spiral, each other node a unit from its parent. */
-function savedLayout(nodes: ReadonlyArray<{ id: string; parent?: string }>): Record<string, { x: number; y: number }> {
-  const byId = new Map(nodes.map((node) => [node.id, node]));
-  const positions: Record<string, { x: number; y: number }> = {};
-  let k = 0;
-  const place = (id: string, depth: number): { x: number; y: number } => {
-    const known = positions[id];
-    if (known) return known;
-    const parent = byId.get(id)?.parent;
-    const angle = k++ * 2.399963;
-    const at =
-      parent && depth < 64
-        ? ((anchor) => ({ x: anchor.x + Math.cos(angle), y: anchor.y + Math.sin(angle) }))(place(parent, depth + 1))
-        : { x: Math.sqrt(k) * 10 * Math.cos(angle), y: Math.sqrt(k) * 10 * Math.sin(angle) };
-    // Rounded: the saved layout of 205,000 nodes must fit the server's 16 MiB body limit.
-    positions[id] = { x: Math.round(at.x * 1000) / 1000, y: Math.round(at.y * 1000) / 1000 };
-    return at;
-  };
-  for (const node of nodes) place(node.id, 0);
-  return positions;
 }
 
 /** A process's peak resident memory (`VmHWM`, Linux), in KB. */
