@@ -131,7 +131,7 @@ function setUp(t: { teardown(fn: () => unknown): void }) {
     },
     get: (id: string) => records.get(id),
   } as unknown as PluginRegistry;
-  const graphColumns = { current: () => graphPayload(1) } as unknown as GraphColumnsCache;
+  const graphColumns = { current: () => graphPayload(1), inSlices: async () => graphPayload(1) } as unknown as GraphColumnsCache;
   const config = { plugins: { cpuTimeMs: 1000, cpuTimeMsPerFile: 0, wallTimeMs: 1000, wallTimeMsPerFile: 0 } } as unknown as StrataConfig;
   const dataDirectory = new MemoryDataDirectory();
   const logger = quietLogger();

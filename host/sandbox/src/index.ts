@@ -3,7 +3,7 @@
  * harness (`@strata/sdk-testing`) share. Plugin code never imports it.
  */
 
-export { graphPayloadOf } from './graph-payload.js';
+export { graphPayloadInSlices, graphPayloadOf } from './graph-payload.js';
 export { createIsolateRuntime, type GraphPayload, type IsolateRuntime, type OverlayColumns, type RuntimeApplyOutcome } from './isolate-runtime.js';
 export { styleAt } from './overlay-styles.js';
 export { applyFailure, notLoaded, type PluginAnswerCode } from './plugin-answers.js';

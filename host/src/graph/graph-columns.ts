@@ -1,4 +1,4 @@
-import { type GraphPayload, graphPayloadOf } from '@strata/sandbox';
+import { type GraphPayload, graphPayloadInSlices, graphPayloadOf } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
 import { GraphStore } from './graph-store.js';
 
@@ -10,6 +10,8 @@ import { GraphStore } from './graph-store.js';
 @injectable()
 export class GraphColumnsCache {
   private cached: GraphPayload | undefined;
+  /** The payload being made in slices, for the revision it is of. */
+  private making: { revision: number; payload: Promise<GraphPayload> } | undefined;
 
   constructor(@inject(GraphStore) private readonly graph: GraphStore) {}
 
@@ -18,4 +20,34 @@ export class GraphColumnsCache {
     this.cached = graphPayloadOf([...this.graph.nodes()], this.graph.edges(), this.graph.revision);
     return this.cached;
   }
+
+  /**
+   * The same, made a slice at a time with a turn for requests (and file changes) between slices, for work in the
+   * background (an overlay applied again after a change): the graph as it was when it was asked for.
+   */
+  async inSlices(): Promise<GraphPayload> {
+    const revision = this.graph.revision;
+    if (this.cached && this.cached.revision === revision) return this.cached;
+    if (this.making?.revision !== revision) {
+      const made = graphPayloadInSlices([...this.graph.nodes()], this.graph.edges(), revision, turnAfter(SLICE_MS)).then((payload) => {
+        if (this.graph.revision === payload.revision) this.cached = payload;
+        return payload;
+      });
+      this.making = { revision, payload: made };
+    }
+    return this.making.payload;
+  }
+}
+
+/** Longest slice of `inSlices` between two turns. */
+const SLICE_MS = 10;
+
+/** A function to await between slices: it lets the event loop run once `ms` have passed since it last did. */
+function turnAfter(ms: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < ms) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }

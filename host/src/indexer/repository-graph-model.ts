@@ -110,6 +110,16 @@ export class RepositoryGraphModel {
     return [...dependents];
   }
 
+  /** The directory and the files and directories directly in it. */
+  entriesIn(directory: string): Array<{ kind: 'file' | 'directory'; path: string }> {
+    const prefix = directory === ROOT_PATH ? '' : `${directory}/`;
+    const directlyIn = (p: string): boolean => p.startsWith(prefix) && p.indexOf('/', prefix.length) === -1;
+    const entries: Array<{ kind: 'file' | 'directory'; path: string }> = directory === ROOT_PATH ? [] : [{ kind: 'directory', path: directory }];
+    for (const d of this.directories) if (d !== directory && directlyIn(d)) entries.push({ kind: 'directory', path: d });
+    for (const f of this.files.keys()) if (directlyIn(f)) entries.push({ kind: 'file', path: f });
+    return entries;
+  }
+
   /** The files and directories at or below `directory`. */
   entriesBelow(directory: string): Array<{ kind: 'file' | 'directory'; path: string }> {
     const prefix = `${directory}/`;

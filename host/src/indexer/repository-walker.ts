@@ -81,6 +81,16 @@ export class RepositoryWalker {
   }
 
   /**
+   * Lists one directory, not what is below its subdirectories: the directory
+   * first of `directories`, then its subdirectories, and its files.
+   */
+  listOne(relativeDir: string): RepositoryListing {
+    const walk = this.walkInSteps(relativeDir);
+    walk.step();
+    return walk.listing;
+  }
+
+  /**
    * A walk done a directory at a time, so that the caller can work on the
    * files listed so far between steps: `step` lists the next directory and
    * answers whether any is left. The listing grows in the order of `walk`.

@@ -201,13 +201,14 @@ export class OverlayService {
     this.served.changed();
     this.events.publish('overlay.applying', { pluginId: record.id });
     const started = performance.now();
-    const graph = this.graphColumns.current();
     const onProgress = (progress: ApplyProgress): void => {
       if (this.served.result(record.id) !== entry || entry.status.state !== 'applying') return;
       entry.status = { ...entry.status, progress: { ...progress, at: new Date().toISOString() } };
       this.events.publish('overlay.progress', { pluginId: record.id, ...progress, elapsedMs: Math.round(performance.now() - started) });
     };
     try {
+      // Made a slice at a time: on a large graph, at once, it held up the server's answers and the file changes.
+      const graph = await this.graphColumns.inSlices();
       const result = await this.applyInSandbox(underWay, entry, graph, onProgress);
       if (this.served.result(record.id) !== entry) return this.served.snapshot(record.id);
       const declared = underWay.ranOn.overlays;
