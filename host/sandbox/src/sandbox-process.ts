@@ -32,6 +32,25 @@ interface LoadedIsolate {
   settle: ivm.Reference<unknown>;
   /** Revision of the graph copied into the isolate, -1 for none. */
   graphRevision: number;
+  /** MiB of its heap limit allowed for the graph, on top of the plugin's own `memoryMb`. */
+  graphAllowanceMb: number;
+}
+
+/**
+ * MiB of an isolate's heap the graph's columns take, allowed on top of the
+ * plugin's own limit (`memoryMb` is for what the plugin makes): the strings
+ * of ids, names and paths, the typed columns twice (they are copied for each
+ * apply) and the edges, with half as much again for the engine's overhead.
+ * At 302,000 nodes and 545,000 edges (100,000 files of 4 KB) it is about
+ * 130 MiB, which alone was past the default limit of 128: every built-in
+ * overlay failed with "Array buffer allocation failed".
+ */
+function allowanceFor(payload: GraphPayload): number {
+  const { nodes, edges } = payload;
+  let characters = 0;
+  for (let i = 0; i < nodes.id.length; i++) characters += nodes.id[i]!.length + nodes.name[i]!.length + nodes.path[i]!.length;
+  const bytes = characters + nodes.id.length * (3 * 24 + 2 * 55) + edges.source.length * 2 * 9;
+  return Math.ceil((1.5 * bytes) / 2 ** 20);
 }
 
 class Failure extends Error {
@@ -46,6 +65,8 @@ class Failure extends Error {
 let plugin: { code: string; filename: string; limits: SandboxLimits } | undefined;
 let loaded: LoadedIsolate | undefined;
 let graph: GraphPayload | undefined;
+/** What the current graph needs of an isolate's heap (`graphAllowanceMb`). */
+let graphAllowanceMb = 0;
 /** The apply under way: capability calls from any other moment are never answered. */
 let activeApply: ApplyState | undefined;
 /** The limits of the apply under way (the plugin's, or those the host gave for it). */
@@ -73,7 +94,11 @@ function send(message: FromSandbox): void {
 function classify(error: unknown, fallback: SandboxFailureKind): Failure {
   if (error instanceof Failure) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (/memory limit/i.test(message)) return new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`);
+  if (/memory limit/i.test(message))
+    return new Failure(
+      'memory',
+      `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB${graphAllowanceMb > 0 ? ` (and ${graphAllowanceMb} MiB for the graph)` : ''}`,
+    );
   if (/timed out/i.test(message))
     return new Failure('cpu-time', `the plugin ran past its CPU time limit of ${activeLimits?.cpuTimeMs ?? plugin?.limits.cpuTimeMs} ms`);
   return new Failure(fallback, message);
@@ -127,7 +152,12 @@ async function guarded<T>(
     // (isolated-vm then abandons the promises in it).
     const failure =
       stopped ??
-      (isolate.isDisposed ? new Failure('memory', `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB`) : classify(error, 'threw'));
+      (isolate.isDisposed
+        ? new Failure(
+            'memory',
+            `the plugin went over its memory limit of ${plugin?.limits.memoryMb} MiB${graphAllowanceMb > 0 ? ` (and ${graphAllowanceMb} MiB for the graph)` : ''}`,
+          )
+        : classify(error, 'threw'));
     disposeIsolate();
     throw failure;
   } finally {
@@ -140,8 +170,9 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
   if (!plugin) throw new Failure('load', 'no plugin was given to this sandbox');
   disposeIsolate();
   const { code, filename, limits } = plugin;
+  const allowanceMb = graphAllowanceMb;
   const isolate = new ivm.Isolate({
-    memoryLimit: limits.memoryMb,
+    memoryLimit: limits.memoryMb + allowanceMb,
     onCatastrophicError: (message: string) => {
       // isolated-vm: the isolate is beyond recovery; end the process, the host starts another.
       send({ type: 'fatal', message });
@@ -188,7 +219,7 @@ async function load(): Promise<FromSandbox & { type: 'loaded' }> {
       result: { copy: true },
       timeout: limits.loadTimeMs,
     })) as RuntimeRegisterOutcome;
-    if (outcome.ok) loaded = { isolate, context, apply: apply!, setGraph: setGraph!, settle: settle!, graphRevision: -1 };
+    if (outcome.ok) loaded = { isolate, context, apply: apply!, setGraph: setGraph!, settle: settle!, graphRevision: -1, graphAllowanceMb: allowanceMb };
     return { type: 'loaded', requestId: 0, outcome };
   };
   try {
@@ -248,8 +279,8 @@ function capabilityResult(callId: number, ok: boolean, value: unknown): void {
 
 async function apply(request: RuntimeApplyRequest, applyLimits: ApplyLimits | undefined): Promise<FromSandbox & { type: 'applied' }> {
   if (!plugin) throw new Failure('load', 'no plugin was given to this sandbox');
-  if (!loaded || loaded.isolate.isDisposed) {
-    // A previous apply ended the isolate: start a fresh one.
+  if (!loaded || loaded.isolate.isDisposed || loaded.graphAllowanceMb < graphAllowanceMb) {
+    // A previous apply ended the isolate, or the graph has grown past what its heap limit allows for it: a fresh one.
     const reloaded = await load();
     if (!reloaded.outcome.ok) throw new Failure('load', reloaded.outcome.error.message);
   }
@@ -317,6 +348,7 @@ process.on('message', (message: ToSandbox) => {
       break;
     case 'graph':
       graph = message.graph;
+      graphAllowanceMb = Math.max(graphAllowanceMb, allowanceFor(message.graph));
       break;
     case 'apply':
       answer(message.requestId, apply(message.request, message.limits), 'threw');
