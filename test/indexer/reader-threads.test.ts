@@ -7,7 +7,8 @@ import t, { type Test } from 'tap';
 import { generateMixedRepo, MIXED_LANGUAGES } from '../bench/generate-repo.ts';
 
 // A build of over 300 files reads on the reading threads, and the calling thread parses tree-sitter sources too once
-// it has read the other files (from the end of the list; one over 16 KiB it leaves to a thread). Each file must get
+// it has read the other files (from the end of the list; one over 16 KiB it leaves to a thread); with 200 such
+// sources or more, a thread more reads them instead (on a machine with a core for it, as CI's two). Each file must get
 // the same facts as when it is read in a small build (on the calling thread and the standby thread).
 
 /** A Python module of over 16 KiB, with imports, symbols, comments and branches. */
