@@ -72,10 +72,6 @@ try {
 
   // Live: serve (the time to its URL, with the cache the runs above wrote), change one file at a time, read the
   // server's own timing of each update.
-  const serveStarted = performance.now();
-  const server = await startServeProcess(repo, 'info', 'pipe');
-  const serveStartMs = performance.now() - serveStarted;
-  const { url } = server;
   const updates: Array<{ durationMs: number }> = [];
   const checks: Array<{ stalePaths: number; changedNodes?: number; checkMs: number; durationMs: number }> = [];
   const placements: Array<{ placed: number; placeMs: number }> = [];
@@ -84,8 +80,8 @@ try {
   /** The server's last log lines, printed when the benchmark fails. */
   const lastLines: string[] = [];
   let phase = 'start';
-  server.child.on('exit', (code, signal) => lastLines.push(`strata serve exited: ${code ?? signal}`));
-  server.child.stderr!.on('data', (chunk: Buffer) => {
+  // Read from the start: a pipe nobody reads fills, and the server's writes to it block.
+  const onStderr = (chunk: Buffer): void => {
     log += chunk.toString();
     let newline;
     while ((newline = log.indexOf('\n')) !== -1) {
@@ -98,7 +94,12 @@ try {
       if (line.includes('"placed the new nodes in the saved layout"')) placements.push(JSON.parse(line) as (typeof placements)[number]);
       if (line.includes('"saved the placed nodes"')) placedSaves.push(JSON.parse(line) as (typeof placedSaves)[number]);
     }
-  });
+  };
+  const serveStarted = performance.now();
+  const server = await startServeProcess(repo, 'info', 'pipe', [], onStderr);
+  const serveStartMs = performance.now() - serveStarted;
+  const { url } = server;
+  server.child.on('exit', (code, signal) => lastLines.push(`strata serve exited: ${code ?? signal}`));
   try {
     // Right after start the server still finishes work (writing the facts cache, loading plugins): the longest a
     // request waits in the first two seconds, from a client that asks every 5 ms.

@@ -9,17 +9,22 @@
 // saves of the whole layout, clears, applies and removals of complexity, each
 // answered 200 or 507 DISK_FULL, what is served equal to what was acknowledged,
 // before and after a restart on the full disk, no stray files, and a save
-// that succeeds once space is freed. There is no peer: the floor is no finding
-// and no lost write.
+// that succeeds once space is freed; then a progress flood with clients that
+// never read (test/events/event-flood.test.ts at a larger size) and a hostile
+// repository (test/indexer/hostile-repository.test.ts at a larger size: links
+// out of it, ignore files built to break the walker, names that are not
+// UTF-8). There is no peer: the floor is no finding and no lost write.
 //
 //   npm run bench:reliability                          # 20,000 requests
-//   npm run bench:reliability -- --requests 50000 --seed 7 --kills 30 --disk-writes 60
+//   npm run bench:reliability -- --requests 50000 --seed 7 --kills 30 --disk-writes 60 --flood-clients 100 --hostile-links 5000
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FILE, type Outcome, served, type Write, writeNumber, writeUntilKilled } from '../helpers/crash-writes.ts';
+import { FLOOD_PLUGIN, runEventFlood } from '../helpers/event-flood.ts';
+import { writePlugins } from '../helpers/fixture-plugins.ts';
 import { fuzzServer, operationsOf } from '../helpers/fuzz-requests.ts';
 import { generateRepo } from './generate-repo.ts';
 import { startServeProcess } from './serve-process.ts';
@@ -31,6 +36,10 @@ const { values: options } = parseArgs({
     files: { type: 'string', default: '2000' },
     kills: { type: 'string', default: '30' },
     'disk-writes': { type: 'string', default: '40' },
+    'flood-seconds': { type: 'string', default: '10' },
+    'flood-clients': { type: 'string', default: '50' },
+    'hostile-links': { type: 'string', default: '1000' },
+    'hostile-names': { type: 'string', default: '500' },
   },
 });
 const REQUESTS = Number(options.requests);
@@ -38,6 +47,10 @@ const SEED = Number(options.seed);
 const FILES = Number(options.files);
 const KILLS = Number(options.kills);
 const DISK_WRITES = Number(options['disk-writes']);
+const FLOOD_SECONDS = Number(options['flood-seconds']);
+const FLOOD_CLIENTS = Number(options['flood-clients']);
+const HOSTILE_LINKS = Number(options['hostile-links']);
+const HOSTILE_NAMES = Number(options['hostile-names']);
 
 const loadAtStart = loadavg()[0]!;
 const repo = mkdtempSync(path.join(tmpdir(), 'strata-reliability-'));
@@ -108,8 +121,103 @@ try {
   console.log(`| time s | ${((performance.now() - started) / 1000).toFixed(0)} |  |  |`);
 
   await fullDisk(repo);
+  await eventFlood(repo);
+  await hostileRepository();
 } finally {
   rmSync(repo, { recursive: true, force: true });
+}
+
+/**
+ * test/events/event-flood.test.ts at a larger size: a plugin reporting progress as fast as it can for
+ * `FLOOD_SECONDS`, with `FLOOD_CLIENTS` event streams that never read: the host's memory against its idle figure.
+ */
+async function eventFlood(repository: string): Promise<void> {
+  const plugins = mkdtempSync(path.join(tmpdir(), 'strata-reliability-plugins-'));
+  try {
+    await writePlugins(plugins, [FLOOD_PLUGIN]);
+    const server = await startServeProcess(repository, 'warn', 'pipe', ['--no-watch', '--no-built-ins', '--plugins', plugins]);
+    try {
+      await fetch(`${server.url}/api/overlays/flood/apply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds":0}' });
+      const figures = await runEventFlood({
+        url: server.url,
+        pid: server.child.pid!,
+        seconds: FLOOD_SECONDS,
+        quietClients: FLOOD_CLIENTS,
+        abortAboveBytes: 2 ** 30,
+      });
+      const grownMb = (figures.peakRssBytes - figures.idleRssBytes) / 2 ** 20;
+      const progress = figures.reading.filter((event) => event.type === 'overlay.progress' && event.data.pluginId === 'flood').length;
+      const ended = new Map<string, number>();
+      for (const client of figures.quiet) ended.set(client.ended, (ended.get(client.ended) ?? 0) + 1);
+      console.log(`\n| progress flood (${FLOOD_SECONDS} s, ${FLOOD_CLIENTS} clients that never read) | value | floor | |\n| --- | --- | --- | --- |`);
+      console.log(`| reports the plugin made | ${figures.apply.body?.data?.summary?.reports ?? '?'} |  |  |`);
+      console.log(
+        `| progress events a reading client got | ${progress} | ${FLOOD_SECONDS * 5 + 2} | ${progress <= FLOOD_SECONDS * 5 + 2 ? 'met' : '**NOT met**'} |`,
+      );
+      console.log(`| host RSS idle / peak MB | ${(figures.idleRssBytes / 2 ** 20).toFixed(0)} / ${(figures.peakRssBytes / 2 ** 20).toFixed(0)} |  |  |`);
+      console.log(`| host grew MB | ${grownMb.toFixed(0)} | 200 | ${grownMb < 200 && !figures.aborted ? 'met' : '**NOT met**'} |`);
+      console.log(`| the quiet clients | ${[...ended].map(([how, count]) => `${how}: ${count}`).join(', ')} |  |  |`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(plugins, { recursive: true, force: true });
+  }
+}
+
+/**
+ * test/indexer/hostile-repository.test.ts at a larger size: a generated repository with `HOSTILE_LINKS` links out
+ * of it (files, directories, chains, absolute), a `.gitignore` of two 100,000-character lines and more rules than
+ * are read, and `HOSTILE_NAMES` file names that are not UTF-8: the server starts, nothing outside is in its graph, every
+ * such name is a node of its own, and every link is skipped with its reason.
+ */
+async function hostileRepository(): Promise<void> {
+  const base = mkdtempSync(path.join(tmpdir(), 'strata-reliability-hostile-'));
+  try {
+    const repository = path.join(base, 'repo');
+    mkdirSync(path.join(base, 'outside'), { recursive: true });
+    writeFileSync(path.join(base, 'outside/secret.ts'), "import 'SECRET_sk_live_abc123';\nexport function SECRET_function() {}\n");
+    generateRepo(repository, FILES);
+    mkdirSync(path.join(repository, 'links'));
+    for (let i = 0; i < HOSTILE_LINKS; i++) {
+      const target = ['../../outside/secret.ts', path.join(base, 'outside/secret.ts'), '../../outside', '/etc/passwd'][i % 4]!;
+      symlinkSync(target, path.join(repository, 'links', `link${i}${i % 4 === 2 ? '' : '.ts'}`));
+    }
+    symlinkSync('link0.ts', path.join(repository, 'links', 'chain.ts'));
+    writeFileSync(
+      path.join(repository, '.gitignore'),
+      `${`${'a'.repeat(100_000)}\n`.repeat(2)}${Array.from({ length: 2_500 }, (_, i) => `ignored-${i}/`).join('\n')}\n`,
+    );
+    mkdirSync(path.join(repository, 'names'));
+    for (let i = 0; i < HOSTILE_NAMES; i++)
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${repository}/names/`), Buffer.from([0x80 + (i % 64), 0xff - (i % 61)]), Buffer.from(`-${i}.ts`)]),
+        `export const n${i} = ${i};\n`,
+      );
+    const started = performance.now();
+    const server = await startServeProcess(repository, 'warn', 'pipe', ['--no-watch', '--no-built-ins']);
+    const startSeconds = (performance.now() - started) / 1000;
+    try {
+      const text = await (await fetch(`${server.url}/api/graph`)).text();
+      const graph = JSON.parse(text) as { data: { nodes: Array<{ id: string; error?: string }> }; meta: { skipped: Array<{ path: string; reason: string }> } };
+      const named = graph.data.nodes.filter((node) => node.id.startsWith('file:names/"') && !node.error).length;
+      const skippedLinks = graph.meta.skipped.filter((entry) => entry.path.startsWith('links/') && /outside the repository/.test(entry.reason)).length;
+      const ignoreProblems = graph.meta.skipped.filter((entry) => entry.path === '.gitignore').length;
+      const met = (ok: boolean): string => (ok ? 'met' : '**NOT met**');
+      console.log(`\n| hostile repository (${FILES.toLocaleString('en-US')} generated files besides) | value | floor | |\n| --- | --- | --- | --- |`);
+      console.log(`| strata serve started (spawn to URL) s | ${startSeconds.toFixed(1)} |  |  |`);
+      console.log(`| the graph names anything of the files outside | ${text.includes('SECRET') ? 'yes' : 'no'} | no | ${met(!text.includes('SECRET'))} |`);
+      console.log(
+        `| links out of the repository skipped with their reason | ${skippedLinks} | ${HOSTILE_LINKS + 1} | ${met(skippedLinks === HOSTILE_LINKS + 1)} |`,
+      );
+      console.log(`| names that are not UTF-8, each a node read | ${named} | ${HOSTILE_NAMES} | ${met(named === HOSTILE_NAMES)} |`);
+      console.log(`| ignore lines left out, each named | ${ignoreProblems} | 3 | ${met(ignoreProblems === 3)} |`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 }
 
 /** A save of every node's position (FILE's at x, -x): a write of about 50 bytes a node, larger than a page. */

@@ -13,11 +13,22 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `strata serve <repo> --port 0 --log-level <level>` and waits until it prints its URL. */
-export async function startServeProcess(repo: string, logLevel: string, stderr: 'pipe' | 'inherit', extraArgs: string[] = []): Promise<ServeProcess> {
+/**
+ * Starts `strata serve <repo> --port 0 --log-level <level>` and waits until it prints its URL. With `stderr`
+ * 'pipe', read what it writes there from the start (`onStderr`): a pipe nobody reads fills, and the server's
+ * writes to it then block (a cold start of 100,000 files took 32 s instead of 20, writing its progress).
+ */
+export async function startServeProcess(
+  repo: string,
+  logLevel: string,
+  stderr: 'pipe' | 'inherit',
+  extraArgs: string[] = [],
+  onStderr?: (chunk: Buffer) => void,
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [STRATA_BIN, 'serve', repo, '--port', '0', '--log-level', logLevel, ...extraArgs], {
     stdio: ['ignore', 'pipe', stderr],
   });
+  if (onStderr) child.stderr?.on('data', onStderr);
   const url = await printedUrl(child, 'strata serve');
   return {
     child,
