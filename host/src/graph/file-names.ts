@@ -22,8 +22,8 @@ export function nameFromBytes(bytes: Uint8Array): string {
   if (bytes[0] !== 0x22 && isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let quoted = '"';
   for (const byte of bytes) {
-    const escape = C_ESCAPES[byte];
-    if (escape !== undefined) quoted += `\\${escape}`;
+    const letter = C_ESCAPES[byte];
+    if (letter !== undefined) quoted += `\\${letter}`;
     else if (byte < 0x20 || byte >= 0x7f) quoted += `\\${byte.toString(8).padStart(3, '0')}`;
     else quoted += String.fromCharCode(byte);
   }
