@@ -93,8 +93,13 @@ export class StrataApp {
       // request that comes first serializes it itself.
       setImmediate(() => {
         if (this.stopping) return;
-        this.graphMap.prepare();
-        this.graphJson.current();
+        try {
+          this.graphMap.prepare();
+          this.graphJson.current();
+        } catch (error) {
+          // A request serializes them itself, and says why it cannot.
+          this.logger.warn({ err: error }, 'serializing the graph ahead failed');
+        }
       });
       if (this.source.servedKeptGraph)
         void this.watching?.then(() => this.liveUpdater.checkAgainstFiles('the saved graph was served before the watch was set up'));
