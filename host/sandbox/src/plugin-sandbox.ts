@@ -465,11 +465,13 @@ export class PluginSandbox {
     if (!Array.isArray(outcome.overlays) || outcome.overlays.length !== declared.length)
       throw new SandboxError('invalid-result', 'the apply did not give one result per overlay');
     const overlays = outcome.overlays.map((columns, i) => checkColumns(columns, declared[i]!.id, nodeCount));
-    // Without a prototype, here and in legends: an entry named `__proto__` is kept as the plugin named it.
-    const summary: Record<string, number | string> = Object.create(null);
+    // Entries defined as own properties, here and in legends: one named `__proto__` is kept as the plugin named it,
+    // and the object stays an ordinary one (an author's deepStrictEqual against `{...}` holds).
+    const summary: Record<string, number | string> = {};
     if (isObject(outcome.summary)) {
       for (const [name, value] of Object.entries(outcome.summary).slice(0, 50)) {
-        if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 500)) summary[name.slice(0, 100)] = value;
+        if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 500))
+          defineEntry(summary, name.slice(0, 100), value);
       }
     }
     return { graphRevision: Number(outcome.graphRevision) || 0, overlays, durationMs: Number(outcome.durationMs) || 0, summary };
@@ -482,16 +484,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 const OVERLAY_TYPES = ['color', 'size', 'badge'] as const;
 
+/** Sets an own, enumerable entry, whatever its name (`__proto__` too: an assignment would set the prototype). */
+function defineEntry<T>(target: Record<string, T>, name: string, value: T): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function checkedLegend(legend: unknown, where: string): Record<string, string> {
   if (legend === null || legend === undefined) return {};
   if (!isObject(legend)) throw new SandboxError('invalid-result', `${where}: the legend is not an object`);
   const entries = Object.entries(legend);
   if (entries.length > 64) throw new SandboxError('invalid-result', `${where}: the legend has ${entries.length} entries; at most 64`);
-  const out: Record<string, string> = Object.create(null);
+  const out: Record<string, string> = {};
   for (const [label, color] of entries) {
     if (label.length > 64 || !isHexColor(color))
       throw new SandboxError('invalid-result', `${where}: legend entry ${JSON.stringify(label.slice(0, 64))} is not label -> hex color`);
-    out[label] = color;
+    defineEntry(out, label, color);
   }
   return out;
 }
