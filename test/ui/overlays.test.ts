@@ -149,7 +149,11 @@ t.test("built-in plugins: dates for git-activity, a file picker for test-coverag
     execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'add', '.');
-  git('-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first', '--date', '2026-01-10T10:00:00Z');
+  // Committed in the range picked below (git log's --since and --until look at the committer's date).
+  execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first', '--date', '2026-01-10T10:00:00Z'], {
+    cwd: repo,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null', GIT_COMMITTER_DATE: '2026-01-10T10:00:00Z' },
+  });
   const report = path.join(repo, 'coverage.xml');
   await writeFile(
     report,
