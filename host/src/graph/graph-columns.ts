@@ -1,5 +1,6 @@
 import { type GraphPayload, graphPayloadInSlices, graphPayloadOf } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
+import { eventLoopTurns } from '../concurrency/event-loop-turns.js';
 import { GraphStore } from './graph-store.js';
 
 /**
@@ -29,7 +30,7 @@ export class GraphColumnsCache {
     const revision = this.graph.revision;
     if (this.cached && this.cached.revision === revision) return this.cached;
     if (this.making?.revision !== revision) {
-      const made = graphPayloadInSlices([...this.graph.nodes()], this.graph.edges(), revision, turnAfter(SLICE_MS)).then((payload) => {
+      const made = graphPayloadInSlices([...this.graph.nodes()], this.graph.edges(), revision, eventLoopTurns(SLICE_MS)).then((payload) => {
         if (this.graph.revision === payload.revision) this.cached = payload;
         return payload;
       });
@@ -41,13 +42,3 @@ export class GraphColumnsCache {
 
 /** Longest slice of `inSlices` between two turns. */
 const SLICE_MS = 10;
-
-/** A function to await between slices: it lets the event loop run once `ms` have passed since it last did. */
-function turnAfter(ms: number): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < ms) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
-}

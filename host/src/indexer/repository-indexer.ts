@@ -1,6 +1,7 @@
 import { lstatSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
+import { eventLoopTurns } from '../concurrency/event-loop-turns.js';
 import { StrataConfig } from '../config/strata-config.js';
 import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-graph.js';
 import { fileSystemPath } from '../graph/file-names.js';
@@ -173,7 +174,7 @@ export class RepositoryIndexer implements GraphSource {
    */
   private async buildAll(onProgress: (progress: BuildProgress) => void = () => {}, behindServedGraph = false): Promise<CodeGraph> {
     const saveGraph = !behindServedGraph;
-    const turn = behindServedGraph ? eventLoopTurns() : undefined;
+    const turn = behindServedGraph ? eventLoopTurns(TURN_MS) : undefined;
     const started = performance.now();
     const { ImportResolver, RepositoryGraphModel, RepositoryWalker, WorkspacePackages, discoverLanguageResolvers } = await buildModules();
     // The watch holds from here on: what changes later is reported, what changed before is listed now.
@@ -364,7 +365,7 @@ export class RepositoryIndexer implements GraphSource {
 
     // Synchronous stats, with a turn for requests every few milliseconds: a promise per stat cost a trip through
     // libuv's threads each, 0.4 s for the 3,000 paths of a branch switch.
-    const turn = eventLoopTurns();
+    const turn = eventLoopTurns(TURN_MS);
     for (const p of paths) {
       await turn();
       const absolute = fileSystemPath(root, p);
@@ -462,7 +463,7 @@ export class RepositoryIndexer implements GraphSource {
     const root = this.config.repositoryRoot;
     // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
     // every few milliseconds. A walker of its own: ignore rules, and git's index, as they are now.
-    const turn = eventLoopTurns();
+    const turn = eventLoopTurns(TURN_MS);
     const { RepositoryWalker } = await buildModules();
     const walk = new RepositoryWalker(root, [this.config.dataDir], await TrackedFiles.read(root)).walkInSteps();
     while (walk.step()) await turn();
@@ -631,11 +632,6 @@ function unmatchedPathsOf(
   return unmatched;
 }
 
-/**
- * For long work on the server's thread: a function to await between its
- * steps, which lets the event loop run once `TURN_MS` have passed since it
- * last did.
- */
 /** A path's stats, or undefined when there is none to have (gone, a dangling link, a loop, no permission, a file for a parent). */
 function statsOf(absolute: string | Buffer, statFunction: typeof lstatSync | typeof statSync): Stats | undefined {
   try {
@@ -659,15 +655,6 @@ function linkTargetStats(root: string, absolute: string | Buffer): Stats | 'outs
   } catch (error) {
     return error instanceof OutsideRepositoryError ? 'outside' : undefined;
   }
-}
-
-function eventLoopTurns(): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < TURN_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
 }
 
 /** The cached facts, with the gaps filled by the facts read, in order. */
