@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
+import { GraphAnalysis } from './analysis/graph-analysis.js';
+import { AnalysisResource } from './api/analysis-resource.js';
 import { EventResource } from './api/event-resource.js';
 import { GraphJsonCache } from './api/graph-json.js';
 import { GraphMapCache } from './api/graph-map.js';
@@ -60,6 +62,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(LiveGraphUpdater);
   container.registerSingleton(EventBus);
   container.registerSingleton(GraphColumnsCache);
+  container.registerSingleton(GraphAnalysis);
   container.registerSingleton(GitRunner);
   container.registerSingleton(RepositoryPaths);
   container.registerSingleton(GitCapabilities);
@@ -77,6 +80,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
 
   // API resources: each adds its routes to the HTTP server.
   container.registerSingleton(ApiResource, GraphResource);
+  container.registerSingleton(ApiResource, AnalysisResource);
   container.registerSingleton(ApiResource, LayoutResource);
   container.registerSingleton(ApiResource, LayoutComputeResource);
   container.registerSingleton(ApiResource, OverlayResource);

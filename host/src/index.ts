@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import type { DestinationStream } from 'pino';
+import type { GraphAnalysis } from './analysis/graph-analysis.js';
 import type { ServingAddress } from './app/strata-app.js';
 import { type ConfigSources, loadConfig } from './config/config-loader.js';
 import type { StrataConfig } from './config/strata-config.js';
@@ -13,6 +14,8 @@ import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
 import { quietLogger } from './logging/quiet-logger.js';
 
+export type { CyclesAnswer, GraphAnalysis, NodeMetrics, ReachAnswer, ReachedNode } from './analysis/graph-analysis.js';
+export type { ImportCycle } from './analysis/import-cycles.js';
 export type { ServingAddress } from './app/strata-app.js';
 export { ConfigError, type ConfigSources, envVariableName, loadConfig } from './config/config-loader.js';
 export type { StrataConfig, StrataSettings } from './config/strata-config.js';
@@ -55,6 +58,19 @@ export async function indexRepository(options: ConfigSources & { onProgress?: (p
   } finally {
     await source.close();
   }
+}
+
+/**
+ * Indexes a repository once and returns the questions its import graph
+ * answers (cycles, dependents, paths, metrics), without serving it: what
+ * `strata cycles`, `strata impact` and `strata path` do when no server answers.
+ */
+export async function analyzeRepository(options: ConfigSources & { onProgress?: (progress: BuildProgress) => void }): Promise<GraphAnalysis> {
+  const graph = await indexRepository(options);
+  const [{ InMemoryGraphStore }, { GraphAnalysis }] = await Promise.all([import('./graph/graph-store.js'), import('./analysis/graph-analysis.js')]);
+  const store = new InMemoryGraphStore();
+  store.replace(graph);
+  return new GraphAnalysis(store);
 }
 
 /**

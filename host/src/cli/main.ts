@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-loader.js';
 import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryError } from '../storage/data-directory-error.js';
+import { analysisCommands } from './analysis-command.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
 import { PluginStepError, pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
@@ -21,6 +22,7 @@ const program = new Command('strata')
   .addCommand(serveCommand())
   .addCommand(pluginCommand())
   .addCommand(overlayCommand());
+for (const command of analysisCommands()) program.addCommand(command);
 
 try {
   await program.parseAsync(process.argv);
