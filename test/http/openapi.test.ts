@@ -36,6 +36,7 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'GET /api/graph/nodes/{id}/dependents',
     'GET /api/graph/nodes/{id}/metrics',
     'GET /api/graph/path',
+    'GET /api/graph/violations',
     'GET /api/openapi.json',
     'GET /api/overlays',
     'GET /api/overlays/{id}/logs',
@@ -44,6 +45,7 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'POST /api/graph/layout',
     'POST /api/graph/layout/compute',
     'POST /api/graph/layout/compute/cancel',
+    'POST /api/graph/violations',
     'POST /api/overlays/{id}/apply',
   ]);
   t.match(document.paths['/api/overlays/{id}/apply'].post.responses['409'].description, /OVERLAY_BUSY/);

@@ -1,9 +1,11 @@
 import { inject, injectable } from 'tsyringe';
 import { StrataError } from '../errors/strata-error.js';
 import { GraphStore } from '../graph/graph-store.js';
+import type { RuleSet, Severity } from './dependency-rules.js';
 import { compare, type ImportCycle, importCycles } from './import-cycles.js';
 import { buildImportGraph, type ImportGraph, REFERENCE_KINDS, type ReferenceKind, referenceMask, UnitKind } from './import-graph.js';
 import { type ReachDirection, reach, shortestImportPath } from './import-reach.js';
+import { type RuleViolation, ruleViolations } from './rule-violations.js';
 import {
   type AggregatedEdge,
   aggregatedImports,
@@ -73,6 +75,25 @@ export interface NodeMetrics {
   depth: number;
 }
 
+/** The answer to a check of rules. */
+export interface ViolationsAnswer {
+  /** Where the rules came from; null when there are none. */
+  source: string | null;
+  /** What was read and not checked, or why there are no rules. */
+  notes: string[];
+  rules: Array<{ name: string; severity: Severity; comment?: string }>;
+  /** Violations by severity, in all. */
+  counts: { error: number; warn: number; info: number };
+  /** What was checked: the files and the imports of the graph. */
+  checked: { files: number; imports: number };
+  total: number;
+  /** Rule by rule, from `offset`, at most `limit`. */
+  violations: RuleViolation[];
+  offset: number;
+  limit: number;
+  truncated: boolean;
+}
+
 /** What the metrics of a kind can be sorted by. */
 export const METRIC_SORTS = ['fanIn', 'fanOut', 'instability', 'depth', 'id'] as const;
 
@@ -94,7 +115,7 @@ export class GraphAnalysis {
   /** The import graph of the current revision. */
   importGraph(): ImportGraph {
     if (this.cached?.revision !== this.graph.revision) {
-      this.cached = buildImportGraph(this.graph.nodes(), this.graph.edges(), this.graph.revision);
+      this.cached = buildImportGraph(this.graph.nodes(), this.graph.edges(), this.graph.revision, (id) => this.graph.node(id));
       this.cachedCycles.clear();
       this.cachedMetrics.clear();
     }
@@ -126,10 +147,7 @@ export class GraphAnalysis {
     const graph = this.importGraph();
     const start = graph.startSet(this.unitOf(graph, id, 'id'));
     const found = reach(graph, start, direction, options.maxDepth ?? Number.POSITIVE_INFINITY, referenceMask(options.excluded));
-    const order = Array.from(found.reached.keys()).sort(
-      (a, b) => found.depth[a]! - found.depth[b]! || compare(graph.ids[found.reached[a]!]!, graph.ids[found.reached[b]!]!),
-    );
-    const page = order.slice(options.offset, options.offset + options.limit);
+    const page = pageInOrder(found, graph, options.offset, options.limit);
     return {
       node: id,
       direction,
@@ -228,6 +246,29 @@ export class GraphAnalysis {
     return { total: all.length, edges: all.slice(offset, offset + limit), offset, limit, truncated: offset + limit < all.length };
   }
 
+  /** The violations of a rule set in the current graph (none without one), from `offset`, at most `limit`. */
+  violations(ruleSet: RuleSet | { source: null; notes: string[] }, offset: number, limit: number): ViolationsAnswer {
+    const graph = this.importGraph();
+    const rules = 'rules' in ruleSet ? ruleSet.rules : [];
+    const all = ruleViolations(graph, rules, (sourceId, edgeId) => this.graph.edgesOf(sourceId).outgoing.find((edge) => edge.id === edgeId)?.specifiers);
+    const counts = { error: 0, warn: 0, info: 0 };
+    for (const violation of all) counts[violation.severity]++;
+    let files = 0;
+    for (let u = 0; u < graph.ids.length; u++) if (graph.kind[u] === UnitKind.File) files++;
+    return {
+      source: ruleSet.source,
+      notes: ruleSet.notes,
+      rules: rules.map((rule) => ({ name: rule.name, severity: rule.severity, ...(rule.comment !== undefined && { comment: rule.comment }) })),
+      counts,
+      checked: { files, imports: new Set(graph.importEdgeId).size },
+      total: all.length,
+      violations: all.slice(offset, offset + limit),
+      offset,
+      limit,
+      truncated: offset + limit < all.length,
+    };
+  }
+
   private metricsOf(graph: ImportGraph, mask: number): StructureMetrics {
     let metrics = this.cachedMetrics.get(mask);
     if (!metrics) {
@@ -249,6 +290,27 @@ export class GraphAnalysis {
     if (u < 0) throw new StrataError('NOT_FOUND', `${parameter}: node "${id}" does not exist`);
     return u;
   }
+}
+
+/**
+ * The entries of a reach from `offset`, at most `limit`, nearest first and
+ * then by id: a reach lists them by depth already, so only the depths the
+ * page covers are sorted (half of a 100,000-file graph is reached from its
+ * most imported file; sorting all of it was most of the answer's time).
+ */
+function pageInOrder(found: ReturnType<typeof reach>, graph: ImportGraph, offset: number, limit: number): number[] {
+  const page: number[] = [];
+  let start = 0;
+  for (const count of found.byDepth) {
+    const end = start + count;
+    if (end > offset && start < offset + limit) {
+      const group = Array.from({ length: count }, (_, i) => start + i).sort((a, b) => compare(graph.ids[found.reached[a]!]!, graph.ids[found.reached[b]!]!));
+      for (let i = Math.max(start, offset); i < Math.min(end, offset + limit); i++) page.push(group[i - start]!);
+    }
+    start = end;
+    if (start >= offset + limit) break;
+  }
+  return page;
 }
 
 /** Reads a comma-separated list of reference kinds, naming the parameter when one is unknown. */

@@ -28,6 +28,10 @@ export interface ImportGraph {
   /** Repository paths (a package's name), by unit index. */
   readonly paths: readonly string[];
   readonly kind: Uint8Array;
+  /** 1 for a package of the language or its platform (`GraphNode.builtin`). */
+  readonly builtin: Uint8Array;
+  /** 1 for a file of a language the indexer parses for imports (the others are never in an import). */
+  readonly parsed: Uint8Array;
   /** The containing directory's unit index, -1 for the root and packages. */
   readonly parent: Int32Array;
   /** Unit index of each node id (symbols map to their file). */
@@ -50,6 +54,23 @@ export interface ImportGraph {
   startSet(u: number): Int32Array;
 }
 
+/** The languages whose files the indexer reads for imports (`GraphNode.language`). */
+export const PARSED_LANGUAGES: ReadonlySet<string> = new Set([
+  'typescript',
+  'tsx',
+  'javascript',
+  'python',
+  'go',
+  'rust',
+  'java',
+  'kotlin',
+  'c#',
+  'ruby',
+  'php',
+  'c',
+  'c++',
+]);
+
 /** The bits of the kinds named. */
 export function referenceMask(kinds: readonly ReferenceKind[]): number {
   let mask = 0;
@@ -66,37 +87,45 @@ export function counts(graph: ImportGraph, e: number, excludedMask: number): boo
   return (graph.referenceBits[e]! & ~excludedMask) !== 0;
 }
 
-/** Builds the import graph of a graph's nodes and edges. */
-export function buildImportGraph(nodes: Iterable<GraphNode>, edges: readonly GraphEdge[], revision: number): ImportGraph {
+/**
+ * Builds the import graph of a graph's nodes and edges. `nodeOf` finds a
+ * node that is not a unit (a symbol), for `indexOf`.
+ */
+export function buildImportGraph(
+  nodes: Iterable<GraphNode>,
+  edges: readonly GraphEdge[],
+  revision: number,
+  nodeOf: (id: string) => GraphNode | undefined,
+): ImportGraph {
   const ids: string[] = [];
   const paths: string[] = [];
   const kinds: number[] = [];
+  const builtins: number[] = [];
+  const parsedFlags: number[] = [];
+  const parentIds: Array<string | undefined> = [];
   const index = new Map<string, number>();
-  const symbolFile = new Map<string, string>();
   for (const node of nodes) {
     let kind: UnitKind;
     if (node.kind === 'file') kind = UnitKind.File;
     else if (node.kind === 'package') kind = UnitKind.Package;
     else if (node.kind === 'directory') kind = UnitKind.Directory;
-    else {
-      symbolFile.set(node.id, `file:${node.path}`);
-      continue;
-    }
+    else continue;
     index.set(node.id, ids.length);
     ids.push(node.id);
     paths.push(node.path);
     kinds.push(kind);
+    parentIds.push(node.parent);
+    builtins.push(node.builtin ? 1 : 0);
+    parsedFlags.push(kind === UnitKind.File && node.language !== undefined && PARSED_LANGUAGES.has(node.language) ? 1 : 0);
   }
   const n = ids.length;
   const kind = Uint8Array.from(kinds);
   const parent = new Int32Array(n).fill(-1);
   /** Files directly in each directory, for directory imports. */
   const filesIn = new Map<number, number[]>();
-  for (const edge of edges) {
-    if (edge.kind !== 'contains') continue;
-    const p = index.get(edge.source);
-    const c = index.get(edge.target);
-    if (p === undefined || c === undefined) continue;
+  for (let c = 0; c < n; c++) {
+    const p = parentIds[c] === undefined ? undefined : index.get(parentIds[c]!);
+    if (p === undefined) continue;
     parent[c] = p;
     if (kind[c] === UnitKind.File) {
       let list = filesIn.get(p);
@@ -146,12 +175,14 @@ export function buildImportGraph(nodes: Iterable<GraphNode>, edges: readonly Gra
     ids,
     paths,
     kind,
+    builtin: Uint8Array.from(builtins),
+    parsed: Uint8Array.from(parsedFlags),
     parent,
     indexOf(id) {
       const found = index.get(id);
       if (found !== undefined) return found;
-      const file = symbolFile.get(id);
-      return file === undefined ? -1 : (index.get(file) ?? -1);
+      const node = nodeOf(id);
+      return node === undefined ? -1 : (index.get(`file:${node.path}`) ?? -1);
     },
     importCount: importSource.length,
     importSource,

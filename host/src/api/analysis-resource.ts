@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
+import { parseRuleSet, RulesError } from '../analysis/dependency-rules.js';
 import { GraphAnalysis, METRIC_SORTS, referenceKindsOf } from '../analysis/graph-analysis.js';
 import { REFERENCE_KINDS } from '../analysis/import-graph.js';
 import type { ReachDirection } from '../analysis/import-reach.js';
+import { repositoryRuleSet } from '../analysis/repository-rules.js';
+import { StrataConfig } from '../config/strata-config.js';
 import { StrataError } from '../errors/strata-error.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
@@ -70,6 +73,34 @@ const ReachSchema = Type.Object({
   ...PAGE_META,
 });
 
+const ViolationsSchema = Type.Object({
+  source: Type.Union([Type.String(), Type.Null()], { description: 'Where the rules came from; null when there are none.' }),
+  notes: Type.Array(Type.String(), { description: 'What was read and is not checked (an `extends`, `allowed` rules), or why there are no rules.' }),
+  rules: Type.Array(
+    Type.Object({ name: Type.String(), severity: StringEnum(['error', 'warn', 'info', 'ignore'] as const), comment: Type.Optional(Type.String()) }),
+  ),
+  counts: Type.Object({ error: Type.Integer(), warn: Type.Integer(), info: Type.Integer() }),
+  checked: Type.Object({ files: Type.Integer(), imports: Type.Integer() }),
+  total: Type.Integer(),
+  violations: Type.Array(
+    Type.Object({
+      rule: Type.String(),
+      severity: StringEnum(['error', 'warn', 'info'] as const),
+      comment: Type.Optional(Type.String()),
+      from: Type.String({ description: 'The importing file (for an orphan rule, the orphan).' }),
+      to: Type.Union([Type.String(), Type.Null()], { description: 'What it imports; null for an orphan.' }),
+      edge: Type.Union([Type.String(), Type.Null()], { description: 'The import edge; null for an orphan.' }),
+      specifiers: Type.Optional(Type.Array(Type.String())),
+      cycle: Type.Optional(Type.Array(Type.String(), { description: 'For a circular rule: a shortest way back, from `to` to `from`.' })),
+    }),
+  ),
+  ...PAGE_META,
+});
+
+const RULES_DESCRIPTION =
+  "Rules in dependency-cruiser's `forbidden` shape: `name`, `severity` (`error`, `warn`, `info`, `ignore`), `comment`, `from` (`path`, `pathNot`, `orphan`) and `to` (`path`, `pathNot`, `circular`, `dependencyTypes`, `dependencyTypesNot`), paths as regular expressions (a `$1` in `to` is the first group of `from.path`'s match). " +
+  'A field Strata does not check is a mistake, named, never ignored.';
+
 const MetricsSchema = Type.Object({
   id: Type.String(),
   files: Type.Integer({ description: 'Files below it (1 for a file, 0 for a package).' }),
@@ -86,6 +117,16 @@ const MetricsSchema = Type.Object({
     description: 'The longest chain of imports from it to files that import no file (the files of one cycle share a depth); a directory: its deepest file.',
   }),
 });
+
+/** The rule set `read` gives, its mistakes answered 422 `RULES_INVALID`. */
+function rulesOrThrow<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RulesError) throw new StrataError('RULES_INVALID', error.message);
+    throw error;
+  }
+}
 
 /** Parses a page's `offset` and `limit`. */
 function pageOf(query: { offset?: string; limit?: string }, fallback: number): { offset: number; limit: number } {
@@ -105,6 +146,7 @@ export class AnalysisResource implements ApiResource {
   constructor(
     @inject(GraphAnalysis) private readonly analysis: GraphAnalysis,
     @inject(GraphStore) private readonly graph: GraphStore,
+    @inject(StrataConfig) private readonly config: StrataConfig,
   ) {}
 
   routes(): ApiRoute[] {
@@ -208,6 +250,54 @@ export class AnalysisResource implements ApiResource {
           data: this.analysis.path(query.from, query.to, referenceKindsOf(query.exclude, 'query.exclude')),
           meta: meta(),
         }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/graph/violations',
+        operationId: 'getViolations',
+        summary: "The imports that break the repository's architecture rules",
+        description:
+          "The rules are `rules` in the repository's strata.config.json, else the `forbidden` rules of its .dependency-cruiser.json (read as JSON, never run), read again at each request. " +
+          `${RULES_DESCRIPTION} Violations rule by rule, paged; \`counts\` by severity. 422 \`RULES_INVALID\` names each mistake of the rules.`,
+        tags: ['analysis'],
+        query: Type.Object({ offset: OFFSET, limit: limit(1000) }),
+        response: ViolationsSchema,
+        errors: ['INVALID_PARAMETER', 'RULES_INVALID'],
+        handle: async ({ query }) => {
+          const { offset, limit } = pageOf(query, 1000);
+          return {
+            data: this.analysis.violations(
+              rulesOrThrow(() => repositoryRuleSet(this.config)),
+              offset,
+              limit,
+            ),
+            meta: meta(),
+          };
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/api/graph/violations',
+        operationId: 'checkRules',
+        summary: 'The imports that break the rules sent',
+        description: `The same as GET, for the rules in the body (\`{"forbidden": [...]}\`; what \`strata check --rules\` sends). ${RULES_DESCRIPTION} Changes nothing.`,
+        tags: ['analysis'],
+        query: Type.Object({ offset: OFFSET, limit: limit(1000) }),
+        body: Type.Object({ forbidden: Type.Array(Type.Unknown(), { maxItems: 1000 }) }, { additionalProperties: true }),
+        bodyRequired: true,
+        response: ViolationsSchema,
+        errors: ['INVALID_PARAMETER', 'RULES_INVALID'],
+        handle: async ({ query, body }) => {
+          const { offset, limit } = pageOf(query, 1000);
+          return {
+            data: this.analysis.violations(
+              rulesOrThrow(() => parseRuleSet(body, 'body')),
+              offset,
+              limit,
+            ),
+            meta: meta(),
+          };
+        },
       }),
       defineRoute({
         method: 'GET',

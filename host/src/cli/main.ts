@@ -5,6 +5,7 @@ import { HOST_VERSION } from '../host-version.js';
 import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryError } from '../storage/data-directory-error.js';
 import { analysisCommands } from './analysis-command.js';
+import { checkCommand, RulesFileError } from './check-command.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
 import { PluginStepError, pluginCommand } from './plugin-command.js';
 import { serveCommand } from './serve-command.js';
@@ -22,13 +23,17 @@ const program = new Command('strata')
   .addCommand(serveCommand())
   .addCommand(pluginCommand())
   .addCommand(overlayCommand());
-for (const command of analysisCommands()) program.addCommand(command);
+for (const command of [...analysisCommands(), checkCommand()]) program.addCommand(command);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode;
+  } else if (error instanceof RulesFileError) {
+    // One line per mistake of the rules.
+    writeLine(process.stderr, `strata: ${error.message}`, { keepLineBreaks: true });
+    process.exitCode = 2;
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     writeLine(process.stderr, `strata: ${error.message}`);
     process.exitCode = 2;

@@ -93,13 +93,14 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     }),
     layout: Object.freeze({ backend: merged.layout.backend, maxIterations: merged.layout.maxIterations }),
     index: Object.freeze({ maxFileBytes: merged.index.maxFileBytes, cache: merged.index.cache }),
+    rules: fileSettings.settings.rules === undefined ? undefined : Object.freeze({ value: fileSettings.settings.rules, source: fileSettings.file }),
   });
 }
 
-function readConfigFile(file: string, named: boolean): { settings: StrataSettings } {
+function readConfigFile(file: string, named: boolean): { settings: StrataSettings; file: string } {
   if (!existsSync(file)) {
     if (named) throw new ConfigError(`config file ${file} does not exist`);
-    return { settings: {} };
+    return { settings: {}, file };
   }
   let parsed: unknown;
   try {
@@ -107,7 +108,7 @@ function readConfigFile(file: string, named: boolean): { settings: StrataSetting
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  return { settings: validated(parsed, file) };
+  return { settings: validated(parsed, file), file };
 }
 
 function validated(settings: unknown, source: string): StrataSettings {

@@ -155,6 +155,21 @@ export const StrataSettingsSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    rules: Type.Optional(
+      Type.Object(
+        {
+          forbidden: Type.Optional(
+            Type.Array(Type.Unknown(), {
+              maxItems: 1000,
+              description:
+                "Architecture rules in dependency-cruiser's `forbidden` shape (`name`, `severity`, `from`/`to` with `path`, `pathNot`, `circular`, `orphan`, `dependencyTypes`), checked by `strata check` and GET /api/graph/violations; each is checked there, with its mistakes named.",
+            }),
+          ),
+        },
+        // Only in strata.config.json: no variable or flag sets rules.
+        { additionalProperties: false, fileOnly: true },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -168,6 +183,7 @@ export function settingLeaves(schema: TObject = StrataSettingsSchema, prefix: st
   const leaves: Array<{ path: string[]; schema: TSchema }> = [];
   for (const [key, child] of Object.entries(schema.properties)) {
     const path = [...prefix, key];
+    if ((child as { fileOnly?: boolean }).fileOnly) continue;
     if (child.type === 'object' && 'properties' in child) {
       leaves.push(...settingLeaves(child as TObject, path));
     } else {

@@ -84,6 +84,8 @@ export interface StrataConfig {
   };
   readonly layout: { readonly backend: 'auto' | 'tensorflow-gpu' | 'tensorflow' | 'webgpu' | 'wasm' | 'cpu'; readonly maxIterations: number };
   readonly index: { readonly maxFileBytes: number; readonly cache: boolean };
+  /** The architecture rules of the configuration file (`rules`), unchecked, and that file's path; undefined when it has none. */
+  readonly rules: { readonly value: unknown; readonly source: string } | undefined;
 }
 
 /** Injection token of the `StrataConfig`. */

@@ -48,6 +48,11 @@ export const ERROR_CODES = {
       'The plugin was reloaded (its files changed, `strata serve --dev`) while it applied, and its new version refuses the request (the message names the field). Apply again with what it takes; an apply the new version takes is answered by it.',
   },
   REQUEST_TIMEOUT: { status: 408, description: 'The client did not send the whole request within `requestTimeoutMs`.' },
+  RULES_INVALID: {
+    status: 422,
+    description:
+      'The architecture rules (`rules` in strata.config.json, .dependency-cruiser.json, or the body of POST /api/graph/violations) have mistakes; the message names each, with its rule and field. Nothing was checked.',
+  },
   TOO_MANY_CONNECTIONS: {
     status: 503,
     description:
