@@ -154,11 +154,13 @@ function sarifOf(answer: ViolationsAnswer, repository: string): Log {
           driver: {
             name: 'strata',
             version: HOST_VERSION,
-            rules: answer.rules.map((rule): ReportingDescriptor => ({
-              id: rule.name,
-              shortDescription: { text: rule.comment ?? rule.name },
-              defaultConfiguration: { level: rule.severity === 'ignore' ? 'none' : SARIF_LEVEL[rule.severity] },
-            })),
+            rules: answer.rules.map(
+              (rule): ReportingDescriptor => ({
+                id: rule.name,
+                shortDescription: { text: rule.comment ?? rule.name },
+                defaultConfiguration: { level: rule.severity === 'ignore' ? 'none' : SARIF_LEVEL[rule.severity] },
+              }),
+            ),
           },
         },
         originalUriBaseIds: { REPOROOT: { uri: `file://${repository.split(path.sep).map(encodeURIComponent).join('/')}/` } },
