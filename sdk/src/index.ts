@@ -51,6 +51,7 @@ export {
   type Capability,
   definePlugin,
   type EdgeColumns,
+  type EdgeStyle,
   type FilesCapability,
   type GitCapability,
   type GitCommit,
@@ -61,6 +62,8 @@ export {
   InvalidInputError,
   type Legend,
   MAX_BADGE_LENGTH,
+  MAX_EDGE_LABEL_LENGTH,
+  MAX_OVERLAY_EDGES,
   type NodeRecord,
   type NodeStyle,
   type OverlayDefinition,
@@ -76,4 +79,4 @@ export {
   STYLE_SIZE_BOUNDS,
 } from './plugin.js';
 export { directoriesAbove, type RollUpCombine, rollUp } from './roll-up.js';
-export { SDK_VERSION } from './version.js';
+export { SDK_COMPATIBLE_VERSIONS, SDK_VERSION } from './version.js';

@@ -13,7 +13,9 @@ import type { EdgeKind, NodeKind } from './graph.js';
 import { SDK_VERSION } from './version.js';
 
 /**
- * The visual effect an overlay has: node colors, node sizes, or badges.
+ * The visual effect an overlay has: node colors, node sizes, badges, or
+ * edges between nodes (relations the import graph does not hold: files that
+ * change together, calls, ownership handed over). `edge` is new in SDK 0.2.0.
  *
  * @example
  * ```ts
@@ -23,7 +25,7 @@ import { SDK_VERSION } from './version.js';
  * const todos: OverlayDefinition = { id: 'todos', name: 'TODOs', type };
  * ```
  */
-export type OverlayType = 'color' | 'size' | 'badge';
+export type OverlayType = 'color' | 'size' | 'badge' | 'edge';
 
 /**
  * A legend: label to hex color, in the order a UI shows it (low to high for scales).
@@ -113,6 +115,50 @@ export interface NodeStyle {
   /** A short text drawn on the node (at most `MAX_BADGE_LENGTH` characters); numbers are shown as text. */
   badge?: string | number;
   /** The figure behind the style (commits, coverage percentage...), shown in tooltips. Any finite number. */
+  value?: number;
+}
+
+/**
+ * Most edges one overlay may give in one apply.
+ *
+ * @example
+ * ```ts
+ * import { MAX_OVERLAY_EDGES } from '@strata/sdk';
+ *
+ * const strongest = <T extends { weight: number }>(pairs: T[]): T[] => pairs.sort((a, b) => b.weight - a.weight).slice(0, MAX_OVERLAY_EDGES);
+ * ```
+ */
+export const MAX_OVERLAY_EDGES = 100_000;
+
+/**
+ * Longest edge label, in characters.
+ *
+ * @example
+ * ```ts
+ * import { MAX_EDGE_LABEL_LENGTH } from '@strata/sdk';
+ *
+ * const labelOf = (text: string): string => text.slice(0, MAX_EDGE_LABEL_LENGTH);
+ * ```
+ */
+export const MAX_EDGE_LABEL_LENGTH = 64;
+
+/**
+ * One edge of an `edge` overlay: how strong the relation is, and what to say of it.
+ *
+ * @example
+ * ```ts
+ * import type { EdgeStyle } from '@strata/sdk';
+ *
+ * // Two files changed together in 12 commits, a degree of coupling of 80 %.
+ * const coupling: EdgeStyle = { weight: 0.8, value: 12, label: '80 %' };
+ * ```
+ */
+export interface EdgeStyle {
+  /** How strong the relation is: a finite number, at least 0. A UI draws heavier edges thicker. */
+  weight: number;
+  /** A short text shown with the edge (at most `MAX_EDGE_LABEL_LENGTH` characters). */
+  label?: string;
+  /** The figure behind the edge (shared commits...), shown in tooltips. Any finite number. */
   value?: number;
 }
 
@@ -540,6 +586,27 @@ export interface InputsCapability {
 export interface OverlayWriter {
   /** Sets the style of a node, by id or by index into the graph columns. A later call for the same node replaces it. */
   set(node: string | number, style: NodeStyle): void;
+  /**
+   * Adds an edge from `source` to `target` (node ids or indexes into the
+   * graph columns, two different nodes), for an overlay of type `edge`. A
+   * later call for the same pair replaces it. An unknown node, a weight
+   * that is not a finite number of at least 0, or more than
+   * `MAX_OVERLAY_EDGES` edges fail the apply, and the last good result is
+   * kept. New in SDK 0.2.0.
+   *
+   * @example
+   * ```ts
+   * import { definePlugin } from '@strata/sdk';
+   *
+   * export default definePlugin({
+   *   overlays: [{ id: 'together', name: 'Changed together', type: 'edge' }],
+   *   apply(ctx) {
+   *     ctx.overlay('together').setEdge('file:src/a.ts', 'file:src/b.ts', { weight: 0.8, value: 12, label: '80 %' });
+   *   },
+   * });
+   * ```
+   */
+  setEdge(source: string | number, target: string | number, edge: EdgeStyle): void;
   /** Replaces the legend of the overlay for this apply. */
   setLegend(legend: Legend): void;
 }

@@ -2,7 +2,7 @@
  * Runs one peer's analysis on one repository, in a process of its own, for
  * analysis.bench.ts:
  *
- *   node test/bench/analysis-tool-run.ts <madge-circular|depcruise-circular|depcruise-reaches> <repository> <output.json> [<reaches pattern>]
+ *   node test/bench/analysis-tool-run.ts <madge-circular|depcruise-circular|depcruise-reaches|depcruise-check> <repository> <output.json> [<reaches pattern | rules file>]
  *
  * madge and dependency-cruiser are configured as index-tool-run.ts configures
  * them (every source extension, the repository's tsconfig.json, type imports
@@ -41,7 +41,7 @@ if (tool === 'madge-circular') {
     detectiveOptions: { ts: detective, tsx: detective, es6: detective },
   });
   result = { cycles: found.circular() };
-} else if (tool === 'depcruise-circular' || tool === 'depcruise-reaches') {
+} else if (tool === 'depcruise-circular' || tool === 'depcruise-reaches' || tool === 'depcruise-check') {
   const { cruise } = await import('dependency-cruiser');
   callStarted = performance.now();
   let tsConfig: object | undefined;
@@ -68,7 +68,9 @@ if (tool === 'madge-circular') {
       progress: { type: 'none' },
       ...(tool === 'depcruise-circular'
         ? { validate: true, ruleSet: { forbidden: [{ name: 'no-circular', severity: 'error' as const, from: {}, to: { circular: true } }] } }
-        : { reaches: { path: pattern! } }),
+        : tool === 'depcruise-check'
+          ? { validate: true, ruleSet: JSON.parse(readFileSync(pattern!, 'utf8')) }
+          : { reaches: { path: pattern! } }),
     },
     {},
     tsConfig ? { tsConfig } : {},
@@ -88,7 +90,9 @@ if (tool === 'madge-circular') {
               .map((dependency) => [module.source, dependency.resolved]),
           ),
         }
-      : { modules: [...new Set(output.modules.map((module) => module.source))] };
+      : tool === 'depcruise-check'
+        ? { violations: output.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to, cycle: v.cycle?.map((step) => step.name) })) }
+        : { modules: [...new Set(output.modules.map((module) => module.source))] };
 } else {
   throw new Error(`unknown tool ${tool}`);
 }

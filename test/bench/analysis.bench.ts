@@ -3,7 +3,7 @@
  * and what reaches a file, on real repositories, with the same components
  * checked; and impact queries on a generated graph of 100,000 files.
  *
- *   npm run bench:analysis -- [<repository>...] [--runs N] [--generated FILES]
+ *   npm run bench:analysis -- [<repository>...] [--runs N] [--generated FILES] [--history <repository>]
  *
  * For each repository:
  * - "strata cycles, cold": the CLI with no server and an empty data
@@ -22,14 +22,18 @@
  * strongly connected components; madge's cycles are matched to the
  * component holding them.
  *
+ * --history REPOSITORY (any number of times): change-coupling applied over
+ * the repository's whole history on a running server, against one
+ * `git log --numstat` pass over the same commits (floor: under 3 times it).
+ *
  * --generated FILES (default 100,000; 0 for none): a generated repository
  * of that many files (as bench:serve writes it), served, then 20 impact
  * queries (dependents, no depth limit) on the file most imported and on a
  * file deep in the tree: median and 95th percentile against the floor of
  * 100 ms; and the first cycles query.
  */
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, fork, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +41,33 @@ import { generateRepo } from './generate-repo.ts';
 import { referenceSortMs } from './machine-speed.ts';
 import { STRATA_BIN, startServeProcess } from './serve-process.ts';
 
+/**
+ * The rules of the `strata check` comparison, the kind a team starts with
+ * (dependency-cruiser's `--init` writes the first two): no cycles, no
+ * orphans, and nothing outside tests importing a test.
+ */
+const CHECK_RULES = {
+  forbidden: [
+    { name: 'no-circular', severity: 'warn', from: {}, to: { circular: true } },
+    {
+      name: 'no-orphans',
+      severity: 'info',
+      from: { orphan: true, pathNot: ['(^|/)\\.[^/]+\\.(js|cjs|mjs|ts|json)$', '\\.d\\.ts$', '(^|/)tsconfig\\.json$'] },
+      to: {},
+    },
+    {
+      name: 'not-to-test',
+      severity: 'error',
+      from: { pathNot: '(^|/)(test|tests|__tests__)/|\\.(spec|test)\\.[cm]?[jt]sx?$' },
+      to: { path: '(^|/)(test|tests|__tests__)/|\\.(spec|test)\\.[cm]?[jt]sx?$' },
+    },
+  ],
+};
+
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'analysis-tool-run.ts');
 const IMPACT_FLOOR_MS = 100;
 
-const { repositories, runs, generated } = parseArguments(process.argv.slice(2));
+const { repositories, runs, generated, histories } = parseArguments(process.argv.slice(2));
 process.stdout.write(`machine: reference sort ${referenceSortMs().toFixed(0)} ms (test/bench/machine-speed.ts)\n`);
 const rows: string[][] = [];
 for (const repository of repositories) rows.push(...(await benchRepository(repository)));
@@ -49,6 +76,7 @@ if (rows.length > 0) {
   printTable(['repository', 'files', 'what', 'Strata', 'madge', 'dependency-cruiser', 'faster peer / Strata', 'same answer'], rows);
 }
 if (generated > 0) await benchGenerated(generated);
+for (const history of histories) await benchChangeCoupling(history, runs);
 
 interface Timed<T> {
   ms: number;
@@ -64,6 +92,13 @@ async function benchRepository(repository: string): Promise<string[][]> {
   const madgeRuns: number[] = [];
   const cruiserRuns: number[] = [];
   const reachesRuns: number[] = [];
+  const checkCold: number[] = [];
+  const checkWarm: number[] = [];
+  const cruiserCheckRuns: number[] = [];
+  let strataViolations: CheckViolation[] = [];
+  let cruiserViolations: CheckViolation[] = [];
+  const rulesFile = path.join(mkdtempSync(path.join(tmpdir(), 'strata-analysis-rules-')), 'rules.json');
+  writeFileSync(rulesFile, JSON.stringify(CHECK_RULES));
   let strataCycles: CycleAnswer | undefined;
   let madgeCycles: string[][] = [];
   let cruiserEdges: Array<[string, string]> = [];
@@ -81,6 +116,18 @@ async function benchRepository(repository: string): Promise<string[][]> {
     } finally {
       rmSync(dataDirectory, { recursive: true, force: true });
     }
+    const checkDirectory = mkdtempSync(path.join(tmpdir(), 'strata-analysis-bench-'));
+    try {
+      const first = await strataCheck(repository, checkDirectory, rulesFile);
+      checkCold.push(first.ms);
+      strataViolations = first.value;
+      checkWarm.push((await strataCheck(repository, checkDirectory, rulesFile)).ms);
+    } finally {
+      rmSync(checkDirectory, { recursive: true, force: true });
+    }
+    const cruiserCheck = await peer<{ violations: CheckViolation[] }>('depcruise-check', repository, rulesFile);
+    cruiserCheckRuns.push(cruiserCheck.ms);
+    cruiserViolations = cruiserCheck.value.violations;
     const madge = await peer<{ cycles: string[][] }>('madge-circular', repository);
     madgeRuns.push(madge.ms);
     madgeCycles = madge.value.cycles;
@@ -93,7 +140,8 @@ async function benchRepository(repository: string): Promise<string[][]> {
     cruiserReaches = reaches.value.modules;
     process.stderr.write(
       `${name} run ${run + 1}: strata cold ${seconds(cold.at(-1)!)} s, warm ${seconds(warm.at(-1)!)} s, served ${served.cyclesFirstMs.toFixed(0)} ms; ` +
-        `madge ${seconds(madge.ms)} s, dependency-cruiser ${seconds(cruiser.ms)} s, --reaches ${seconds(reaches.ms)} s\n`,
+        `madge ${seconds(madge.ms)} s, dependency-cruiser ${seconds(cruiser.ms)} s, --reaches ${seconds(reaches.ms)} s; ` +
+        `check ${seconds(checkCold.at(-1)!)} s (warm ${seconds(checkWarm.at(-1)!)} s), dependency-cruiser ${seconds(cruiserCheck.ms)} s\n`,
     );
   }
   const ours = strataCycles!.components.map((component) => new Set(component.members.map((id) => id.slice('file:'.length))));
@@ -118,6 +166,9 @@ async function benchRepository(repository: string): Promise<string[][]> {
       `  ${file} reaches it by ${[...(way?.map(([a]) => a) ?? []), target].join(' -> ')}; imports dependency-cruiser did not resolve: ${missing?.map(([a, b]) => `${a} -> ${b}`).join(', ') || 'none'}\n`,
     );
   }
+  rmSync(path.dirname(rulesFile), { recursive: true, force: true });
+  const checkAgreement = compareChecks(strataViolations, cruiserViolations);
+  for (const line of checkAgreement.lines) process.stdout.write(`${line}\n`);
   const files = served!.fileCount;
   const fasterCycles = Math.min(median(madgeRuns), median(cruiserRuns));
   return [
@@ -152,6 +203,16 @@ async function benchRepository(repository: string): Promise<string[][]> {
       `${ratio(median(reachesRuns), served!.impact.ms)}; ${ratio(median(reachesRuns), median(cold))}`,
       onlyOurs.length === 0 && onlyCruiser.length === 0 ? 'yes' : `${onlyOurs.length} + ${onlyCruiser.length} files differ`,
     ],
+    [
+      name,
+      String(files),
+      'strata check, 3 rules (cold; warm)',
+      `${seconds(median(checkCold))} s; ${seconds(median(checkWarm))} s`,
+      '',
+      `${seconds(median(cruiserCheckRuns))} s`,
+      `${ratio(median(cruiserCheckRuns), median(checkCold))}; ${ratio(median(cruiserCheckRuns), median(checkWarm))}`,
+      checkAgreement.verdict,
+    ],
   ];
 }
 
@@ -175,6 +236,65 @@ async function strataCli(repository: string, dataDirectory: string): Promise<Tim
   const ms = performance.now() - started;
   if (code !== 0) throw new Error(`strata cycles exited ${code}: ${err}`);
   return { ms, value: JSON.parse(out) };
+}
+
+interface CheckViolation {
+  rule: string;
+  from: string;
+  to: string | null;
+  cycle?: string[];
+}
+
+/** `strata check --format json` with no server, on a data directory: the whole run's time and its violations (paths, as dependency-cruiser names them). */
+async function strataCheck(repository: string, dataDirectory: string, rulesFile: string): Promise<Timed<CheckViolation[]>> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [STRATA_BIN, 'check', '--rules', rulesFile, '--format', 'json', '--server', 'http://127.0.0.1:9', '--repo', repository],
+    {
+      env: { ...process.env, STRATA_DATA_DIR: dataDirectory },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const ms = performance.now() - started;
+  if (code !== 0 && code !== 1) throw new Error(`strata check exited ${code}: ${err}`);
+  const strip = (id: string | null): string | null => (id === null ? null : id.replace(/^(file|dir|pkg):/, ''));
+  const answer = JSON.parse(out) as { violations: Array<{ rule: string; from: string; to: string | null }> };
+  return { ms, value: answer.violations.map((v) => ({ rule: v.rule, from: strip(v.from)!, to: strip(v.to) })) };
+}
+
+/**
+ * Strata's violations against dependency-cruiser's, rule by rule. A circular
+ * rule is one violation per import on a cycle for Strata, one per cycle found
+ * for dependency-cruiser: the imports of its cycles are compared. An orphan
+ * is `to: null` for Strata, `to` the file itself for dependency-cruiser.
+ */
+function compareChecks(ours: CheckViolation[], theirs: CheckViolation[]): { lines: string[]; verdict: string } {
+  const lines: string[] = [];
+  const verdicts: string[] = [];
+  for (const rule of CHECK_RULES.forbidden.map((r) => r.name)) {
+    const mine = new Set(ours.filter((v) => v.rule === rule).map((v) => `${v.from} -> ${v.to ?? v.from}`));
+    const other = new Set<string>();
+    for (const v of theirs.filter((v) => v.rule === rule)) {
+      if (!v.cycle) other.add(`${v.from} -> ${v.to ?? v.from}`);
+      else {
+        const files = [v.from, ...v.cycle];
+        for (let i = 0; i + 1 < files.length; i++) other.add(`${files[i]} -> ${files[i + 1]}`);
+      }
+    }
+    const onlyMine = [...mine].filter((x) => !other.has(x));
+    const onlyOther = [...other].filter((x) => !mine.has(x));
+    lines.push(
+      `check ${rule}: Strata ${mine.size}, dependency-cruiser ${other.size}; only Strata ${onlyMine.length} ${sample(onlyMine)}; only dependency-cruiser ${onlyOther.length} ${sample(onlyOther)}`,
+    );
+    verdicts.push(`${rule} ${mine.size}/${other.size}`);
+  }
+  return { lines, verdict: verdicts.join(', ') };
 }
 
 /** The served queries: a `strata serve` on the data directory, asked once it listens and has the graph. */
@@ -392,12 +512,21 @@ async function benchGenerated(fileCount: number): Promise<void> {
         if (!response.ok) throw new Error(`${query}: ${response.status} ${JSON.stringify(body)}`);
         return { ms: performance.now() - t0, value: body };
       };
+      const cyclesAtOnce = await get('/api/graph/cycles?limit=10&edgeLimit=100&exclude=require');
+      // What the server does once it serves (the saved graph written, the watch settled) is over after a few seconds.
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
       const cycles = await get('/api/graph/cycles?limit=10&edgeLimit=100');
       const top = await get('/api/graph/metrics?sort=fanIn&limit=1');
       const deep = await get('/api/graph/metrics?sort=depth&limit=1');
       const rows: string[][] = [
         [
-          'cycles (first query: import graph made, components found)',
+          'cycles with exclude=require, asked as soon as the URL is printed (the import graph made while the server finishes its start)',
+          `${cyclesAtOnce.ms.toFixed(0)} ms`,
+          '',
+          '',
+        ],
+        [
+          'cycles, 10 s later (the import graph reused, components found)',
           `${cycles.ms.toFixed(0)} ms`,
           '',
           `${cycles.value.data.componentCount} components, ${cycles.value.data.memberCount} files`,
@@ -446,18 +575,109 @@ function warmPageCache(repository: string): void {
   }
 }
 
-function parseArguments(args: string[]): { repositories: string[]; runs: number; generated: number } {
+function parseArguments(args: string[]): { repositories: string[]; runs: number; generated: number; histories: string[] } {
   const repositories: string[] = [];
+  const histories: string[] = [];
   let runs = 1;
   let generated = 100_000;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--runs') runs = Number(args[++i]);
     else if (args[i] === '--generated') generated = Number(args[++i]);
+    else if (args[i] === '--history') histories.push(path.resolve(args[++i]!));
     else repositories.push(path.resolve(args[i]!));
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs: a whole number of at least 1');
   if (!Number.isInteger(generated) || generated < 0) throw new Error('--generated: a whole number');
-  return { repositories, runs, generated };
+  return { repositories, runs, generated, histories };
+}
+
+/**
+ * change-coupling over a repository's whole history, applied on a running
+ * server (the apply's own time: its `git log` through the host, the
+ * analysis, the edges checked and stored), against one `git log --numstat`
+ * pass over the same commits (what any coupling analysis reads first: Code
+ * Maat's input), with the peak memory of each (git's, and the server's RSS
+ * growth for the apply).
+ */
+async function benchChangeCoupling(repository: string, runs: number): Promise<void> {
+  const name = path.basename(repository);
+  const since = '1970-01-01';
+  const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: repository, encoding: 'utf8' }).trim());
+  process.stdout.write(`\n## change coupling on ${name}'s history: ${commits.toLocaleString('en-US')} commits\n\n`);
+  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'strata-analysis-coupling-'));
+  const server = await startServeProcess(repository, 'warn', 'pipe', ['--data-dir', dataDirectory], () => undefined);
+  const applies: number[] = [];
+  const passes: number[] = [];
+  let status: any;
+  let rssGrowthKb = 0;
+  let passPeakKb = 0;
+  try {
+    for (let run = 0; run < runs; run++) {
+      // One `git log --numstat` pass, with the options the host's git.log gives git (git-capabilities.ts).
+      const started = performance.now();
+      const pass = spawnSync(
+        'git',
+        ['log', '--no-color', '--numstat', '-z', '--find-renames', '--format=%x1e%H%x1f%aN%x1f%aE%x1f%aI%x1f%s', `--since=${since}`],
+        {
+          cwd: repository,
+          stdio: ['ignore', 'ignore', 'pipe'],
+          encoding: 'utf8',
+        },
+      );
+      passes.push(performance.now() - started);
+      if (pass.status !== 0) throw new Error(`git log failed: ${pass.stderr}`);
+      passPeakKb = Math.max(passPeakKb, gitPeakKb(repository, since));
+      const before = rssKb(server.child.pid!);
+      const response = await fetch(`${server.url}/api/overlays/change-coupling/apply`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ since }),
+      });
+      const body = (await response.json()) as { data?: { durationMs: number; summary: Record<string, unknown> }; error?: unknown };
+      if (!response.ok) throw new Error(`apply failed: ${JSON.stringify(body.error)}`);
+      status = body.data;
+      applies.push(body.data!.durationMs);
+      rssGrowthKb = Math.max(rssGrowthKb, rssKb(server.child.pid!) - before);
+      process.stderr.write(`${name} run ${run + 1}: apply ${seconds(applies.at(-1)!)} s, git log --numstat ${seconds(passes.at(-1)!)} s\n`);
+    }
+  } finally {
+    await server.stop();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  }
+  const ratioToPass = median(applies) / median(passes);
+  printTable(
+    ['what', 'time (median)', 'memory', ''],
+    [
+      ['`git log --numstat --find-renames` over the history', `${seconds(median(passes))} s`, `git peak ${Math.round(passPeakKb / 1024)} MB`, ''],
+      [
+        'change-coupling apply (its git log through the host, the analysis, the edges stored)',
+        `${seconds(median(applies))} s`,
+        `server RSS +${Math.round(rssGrowthKb / 1024)} MB`,
+        `${ratioToPass.toFixed(2)} times the pass; floor 3: ${ratioToPass < 3 ? 'met' : 'NOT met'}`,
+      ],
+    ],
+  );
+  process.stdout.write(`summary: ${JSON.stringify(status?.summary)}\n`);
+}
+
+function rssKb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+}
+
+/** git's own peak memory for the pass, as GNU time would tell it: read from /proc while it runs. */
+function gitPeakKb(repository: string, since: string): number {
+  const child = spawnSync(
+    'bash',
+    [
+      '-c',
+      `git log --numstat --find-renames --since=${since} > /dev/null & pid=$!; peak=0; while kill -0 $pid 2>/dev/null; do v=$(grep VmHWM /proc/$pid/status 2>/dev/null | tr -dc 0-9); [ -n "$v" ] && [ "$v" -gt "$peak" ] && peak=$v; sleep 0.05; done; echo $peak`,
+    ],
+    {
+      cwd: repository,
+      encoding: 'utf8',
+    },
+  );
+  return Number(child.stdout.trim() || 0);
 }
 
 function printTable(header: string[], rows: string[][]): void {

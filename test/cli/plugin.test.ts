@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,7 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   for (const file of ['package.json', 'src/index.ts', 'test/plugin.test.ts', 'dist/plugin.js', 'README.md'])
     t.ok(existsSync(path.join(folder, file)), `${file} exists`);
   const manifest = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8')).strata;
-  t.match(manifest, { id: 'loc-size', sdk: '^0.1.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] });
+  t.match(manifest, { id: 'loc-size', sdk: '^0.2.0', entry: 'dist/plugin.js', capabilities: ['graph:read'] });
 
   // `strata plugin test` (the scaffold's npm test): the manifest, its types (esbuild, which builds it, does not check
   // them), the build, then the scaffolded test, which runs in the sandbox and passes.
@@ -35,9 +35,9 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   t.match(scaffold.devDependencies, { typescript: String, '@types/node': String });
   // Installed from a registry with ordinary ranges: nothing points into this checkout or its machine.
   t.same(Object.fromEntries(Object.entries(scaffold.devDependencies).filter(([name]) => name.startsWith('@strata/'))), {
-    '@strata/host': '^0.1.0',
-    '@strata/sdk': '^0.1.0',
-    '@strata/sdk-testing': '^0.1.0',
+    '@strata/host': '^0.2.0',
+    '@strata/sdk': '^0.2.0',
+    '@strata/sdk-testing': '^0.2.0',
   });
   const scaffoldText = await readFile(path.join(folder, 'package.json'), 'utf8');
   t.notOk(scaffoldText.includes('file:') || scaffoldText.includes(repoRoot), 'no file: ranges, no path of this checkout');
@@ -137,6 +137,47 @@ t.test('from `strata plugin new` to an overlay that changes on save', async (t) 
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.equal(failedReloads(), 1, 'one failed reload for one save');
   t.equal(await sizeOfIndex(), 7, 'the last good version still serves');
+});
+
+t.test('`strata plugin build` bundles a package of its npm workspace linked into node_modules, and nothing outside it', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'strata-linked-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'workspace', private: true, workspaces: ['plugin', 'shared'] }));
+  const plugin = path.join(dir, 'plugin');
+  const dependency = path.join(dir, 'shared');
+  await mkdir(path.join(plugin, 'src'), { recursive: true });
+  await mkdir(path.join(plugin, 'node_modules'), { recursive: true });
+  await mkdir(dependency, { recursive: true });
+  await writeFile(path.join(dependency, 'package.json'), JSON.stringify({ name: 'shared', type: 'module', main: 'index.js' }));
+  await writeFile(path.join(dependency, 'index.js'), "export { helper } from './helper.js';\n");
+  await writeFile(path.join(dependency, 'helper.js'), 'export const helper = 4242;\n');
+  await writeFile(path.join(dir, 'secret.json'), '{"secret": "HOST-SECRET"}');
+  await writeFile(path.join(dependency, 'leak.js'), "export { default } from '../secret.json';\n");
+  await symlink(dependency, path.join(plugin, 'node_modules', 'shared'), 'dir');
+  await writeFile(
+    path.join(plugin, 'package.json'),
+    JSON.stringify({ strata: { id: 'x', name: 'X', description: '', sdk: '^0.1.0', entry: 'dist/plugin.js', source: 'src/index.ts' } }),
+  );
+  await writeFile(path.join(plugin, 'src/index.ts'), "import { helper } from 'shared';\nexport default helper;\n");
+  const built = runStrata(t, ['plugin', 'build', plugin]);
+  t.equal(await built.exited, 0, built.stderr());
+  t.match(await readFile(path.join(plugin, 'dist/plugin.js'), 'utf8'), /4242/, 'the linked package and its own files are in the bundle');
+
+  await writeFile(path.join(plugin, 'src/index.ts'), "import s from 'shared/leak.js';\nexport default s;\n");
+  const leaky = runStrata(t, ['plugin', 'build', plugin]);
+  t.equal(await leaky.exited, 2);
+  t.match(
+    leaky.stderr(),
+    /"\.\.\/secret\.json" resolves to .*secret\.json, outside the plugin folder and its dependencies/,
+    'a file outside the linked folder is refused',
+  );
+
+  // Out of the workspace, a link the plugin folder carries to elsewhere is no dependency: its files are refused.
+  await rm(path.join(dir, 'package.json'));
+  await writeFile(path.join(plugin, 'src/index.ts'), "import { helper } from 'shared';\nexport default helper;\n");
+  const outside = runStrata(t, ['plugin', 'build', plugin]);
+  t.equal(await outside.exited, 2);
+  t.match(outside.stderr(), /"shared" resolves to .*shared[/\\]index\.js, outside the plugin folder and its dependencies/);
 });
 
 t.test('`strata plugin build` names what is wrong', async (t) => {

@@ -39,6 +39,7 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'GET /api/graph/violations',
     'GET /api/openapi.json',
     'GET /api/overlays',
+    'GET /api/overlays/{id}/edges',
     'GET /api/overlays/{id}/logs',
     'GET /api/overlays/{id}/status',
     'GET /api/overlays/{id}/styles',

@@ -60,6 +60,7 @@ function colored(index: number, hex: number): OverlayColumns {
     badge: new Int32Array(n).fill(-1),
     badgeText: [],
     styled: 1,
+    edges: { source: new Int32Array(0), target: new Int32Array(0), weight: new Float64Array(0), value: new Float64Array(0), label: [] },
   };
 }
 

@@ -23,7 +23,9 @@ const PUBLISHED = [
   'host/sandbox',
   'extensions/complexity',
   'extensions/git-activity',
+  'extensions/change-coupling',
   'extensions/gpu-layout',
+  'extensions/hotspots',
   'extensions/ownership',
   'extensions/test-coverage',
   'host',
@@ -106,7 +108,7 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
   const app = path.join(work, 'author');
   await mkdir(app);
   await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'author', version: '1.0.0', private: true }));
-  const installedHost = await run('npm', ['install', '@strata/host@^0.1.0'], { cwd: app, env, maxBuffer: 64 * 2 ** 20 });
+  const installedHost = await run('npm', ['install', '@strata/host@^0.2.0'], { cwd: app, env, maxBuffer: 64 * 2 ** 20 });
   t.match(installedHost.stdout, /added \d+ packages/);
   const strata = path.join(app, 'node_modules', '.bin', 'strata');
   t.ok(existsSync(strata), 'the strata command is installed');
@@ -116,7 +118,7 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
   t.match(created.stdout, /Created .*my-plugin/);
   const plugin = path.join(app, 'my-plugin');
   const manifestText = await readFile(path.join(plugin, 'package.json'), 'utf8');
-  t.match(JSON.parse(manifestText).devDependencies, { '@strata/sdk': '^0.1.0', '@strata/sdk-testing': '^0.1.0', '@strata/host': '^0.1.0' });
+  t.match(JSON.parse(manifestText).devDependencies, { '@strata/sdk': '^0.2.0', '@strata/sdk-testing': '^0.2.0', '@strata/host': '^0.2.0' });
 
   const installed = await run('npm', ['install'], { cwd: plugin, env, maxBuffer: 64 * 2 ** 20 });
   t.match(installed.stdout, /added \d+ packages/);
@@ -128,10 +130,10 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
   const lock = JSON.parse(lockText) as { packages: Record<string, { version?: string; integrity?: string }> };
   for (const name of ['@strata/sdk', '@strata/sdk-testing', '@strata/host', '@strata/sandbox']) {
     const entry = lock.packages[`node_modules/${name}`];
-    t.equal(entry?.version, '0.1.0', `${name} is installed`);
+    t.equal(entry?.version, '0.2.0', `${name} is installed`);
     // The tarball the local registry serves, byte for byte (npm records its integrity; it leaves out `resolved`).
     const served = (await (await fetch(`${registry}${name.replace('/', '%2f')}`)).json()) as { versions: Record<string, { dist: { integrity: string } }> };
-    t.equal(entry?.integrity, served.versions['0.1.0']?.dist.integrity, `${name} comes from the local registry`);
+    t.equal(entry?.integrity, served.versions['0.2.0']?.dist.integrity, `${name} comes from the local registry`);
   }
 
   // npm test in the plugin: the manifest, the types, the build, the tests in the sandbox.
@@ -165,7 +167,7 @@ t.test('outside the repository: the installed host scaffolds a plugin that insta
     listed.plugins.find((p) => p.id === 'my-plugin'),
     { loaded: true, builtIn: false },
   );
-  for (const id of ['complexity', 'git-activity', 'ownership', 'test-coverage']) {
+  for (const id of ['change-coupling', 'complexity', 'git-activity', 'hotspots', 'ownership', 'test-coverage']) {
     t.match(
       listed.plugins.find((p) => p.id === id),
       { loaded: true, builtIn: true },

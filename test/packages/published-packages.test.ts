@@ -58,9 +58,11 @@ t.same(
     'host/sandbox',
     'host',
     'sdk/testing',
+    'extensions/change-coupling',
     'extensions/complexity',
     'extensions/git-activity',
     'extensions/gpu-layout',
+    'extensions/hotspots',
     'extensions/ownership',
     'extensions/test-coverage',
   ],
@@ -147,8 +149,10 @@ t.test('@strata/sdk carries no code of anyone else: a plugin bundles it, and non
 t.test('the host finds its built-in plugins as packages it depends on', async (t) => {
   const host = readPackage('host');
   for (const name of [
+    '@strata/extension-change-coupling',
     '@strata/extension-complexity',
     '@strata/extension-git-activity',
+    '@strata/extension-hotspots',
     '@strata/extension-ownership',
     '@strata/extension-test-coverage',
     '@strata/extension-gpu-layout',

@@ -6,9 +6,9 @@ import { makeRepo, SAMPLE_REPO } from '../helpers/fixture-repo.ts';
 import { runStrata } from '../helpers/strata-cli.ts';
 import { startTestServer, startTestServerWithBuiltIns } from '../helpers/strata-server.ts';
 
-const BUILT_INS = ['complexity', 'git-activity', 'ownership', 'test-coverage'];
+const BUILT_INS = ['change-coupling', 'complexity', 'git-activity', 'hotspots', 'ownership', 'test-coverage'];
 
-t.test('by default the four built-ins load beside the configured plugins; builtIns false leaves them out', async (t) => {
+t.test('by default the five built-ins load beside the configured plugins; builtIns false leaves them out', async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginsFolder(t, [{ id: 'mine', code: pluginCode('') }]);
   const withBuiltIns = await startTestServerWithBuiltIns(t, repo, { flags: { plugins: { directories: [plugins] } } });

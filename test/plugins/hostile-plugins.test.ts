@@ -125,7 +125,7 @@ const cases: Record<string, HostileCase> = {
   },
   'an incompatible SDK range': {
     plugin: { id: 'incompatible', sdk: '>=2.0.0', code: pluginCode('') },
-    error: /built for SDK >=2\.0\.0; this host provides SDK 0\.1\.0/,
+    error: /built for SDK >=2\.0\.0; this host provides SDK 0\.2\.0/,
     at: 'load',
   },
   'a syntax error': { plugin: { id: 'syntax-error', code: 'export default { strataPlugin: 1,, }' }, error: /does not compile/, at: 'load' },

@@ -38,7 +38,7 @@ t.test('GET /api/overlays lists plugins as spec 2.5 and 2.6, including those tha
     loaded: true,
     overlays: [{ id: 'main', name: 'Main', type: 'color', legend: { low: '#00ff00', high: '#ff0000' } }],
   });
-  t.match(byId.future, { loaded: false, state: 'incompatible', reason: /SDK \^9\.0\.0.*0\.1\.0/ });
+  t.match(byId.future, { loaded: false, state: 'incompatible', reason: /SDK \^9\.0\.0.*0\.2\.0/ });
   t.match(byId.broken, { loaded: false, state: 'invalid', reason: /strata/ });
   const apply = await server.api('/api/overlays/future/apply', { method: 'POST' });
   t.equal(apply.status, 409);

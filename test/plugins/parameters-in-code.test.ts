@@ -127,6 +127,6 @@ t.test('the harness refuses what the host refuses in a manifest, in the same wor
   });
   await t.rejects(new PluginTester(path.join(plugins, 'future')).run({ graph: { nodes: [] } }), {
     code: 'PLUGIN_NOT_LOADED',
-    message: 'plugin "future" is not loaded: built for SDK ^9.0.0; this host provides SDK 0.1.0',
+    message: 'plugin "future" is not loaded: built for SDK ^9.0.0; this host provides SDK 0.2.0',
   });
 });

@@ -1,70 +1,10 @@
-import { colorScale, definePlugin, directoriesAbove, type GitCommit, InvalidInputError, scaleLegend } from '@strata/sdk';
-
-interface Params {
-  since?: string;
-  until?: string;
-}
+import { colorScale, definePlugin, directoriesAbove, scaleLegend } from '@strata/sdk';
+import { activityByPath, noCommitsMessage, type RangeParams, range } from './history.ts';
 
 /** Low to high change frequency. */
 const STOPS = ['#fff5eb', '#fdae6b', '#e6550d', '#7f2704'];
-const DEFAULT_MONTHS = 6;
 
-/** An ISO date or date-time as milliseconds; a date alone is midnight UTC (git reads it the same way with TZ=UTC). */
-function parseDate(value: string, name: string): number {
-  const ms = Date.parse(value);
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
-  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
-  // Date.parse accepts 2026-02-30 as March 2nd: the calendar date must exist as written.
-  if (Number.isNaN(ms) || calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day) {
-    throw new InvalidInputError(`${name}: ${JSON.stringify(value)} is not a valid date`);
-  }
-  return ms;
-}
-
-/** `until` (default now) and `since` (default six months before `until`). */
-function range(params: Params): { since: string; until: string } {
-  const untilMs = params.until !== undefined ? parseDate(params.until, 'until') : Date.now();
-  const sinceMs =
-    params.since !== undefined
-      ? parseDate(params.since, 'since')
-      : (() => {
-          const start = new Date(untilMs);
-          start.setUTCMonth(start.getUTCMonth() - DEFAULT_MONTHS);
-          return start.getTime();
-        })();
-  if (sinceMs > untilMs) throw new InvalidInputError(`since (${params.since}) is after until (${params.until ?? 'now'})`);
-  return { since: params.since ?? new Date(sinceMs).toISOString(), until: params.until ?? new Date(untilMs).toISOString() };
-}
-
-interface FileActivity {
-  commits: Set<string>;
-  lines: number;
-  authors: Set<string>;
-}
-
-/**
- * Attributes each commit's file changes to the file's current path,
- * following renames: `git log` lists commits newest first, so when a commit
- * renames Q to P, older changes to Q belong to whatever P is called now.
- */
-export function activityByPath(commits: GitCommit[]): Map<string, FileActivity> {
-  const currentName = new Map<string, string>();
-  const activity = new Map<string, FileActivity>();
-  for (const commit of commits) {
-    for (const file of commit.files) {
-      const current = currentName.get(file.path) ?? file.path;
-      if (file.previousPath !== undefined && file.previousPath !== file.path) currentName.set(file.previousPath, current);
-      let entry = activity.get(current);
-      if (!entry) activity.set(current, (entry = { commits: new Set(), lines: 0, authors: new Set() }));
-      entry.commits.add(commit.hash);
-      entry.lines += file.added + file.deleted;
-      entry.authors.add(commit.authorEmail.toLowerCase());
-    }
-  }
-  return activity;
-}
-
-export default definePlugin<Params>({
+export default definePlugin<RangeParams>({
   overlays: [
     {
       id: 'churn',
@@ -82,9 +22,7 @@ export default definePlugin<Params>({
     ctx.progress(commits.length, commits.length, 'commits read');
     if (commits.length === 0) {
       // Nothing to color: every file would be the lowest color of a scale with nothing on it.
-      const any = await ctx.git.log({ maxCommits: 1 });
-      const message =
-        any.length === 0 ? 'no commits at all: the repository has none yet, or is not a git repository' : 'no commits in the range: nothing to show';
+      const message = await noCommitsMessage(ctx.git);
       const summary: Record<string, string | number> = { since, until, commits: 0, filesTouched: 0, message };
       return { summary };
     }

@@ -64,6 +64,8 @@ export interface OverlayColumns {
   badgeText: string[];
   /** Nodes with at least one style field. */
   styled: number;
+  /** The edges set with `setEdge`, a column entry each: node indexes, weight, value (NaN for none), label (null for none). */
+  edges: { source: Int32Array; target: Int32Array; weight: Float64Array; value: Float64Array; label: Array<string | null> };
 }
 
 /** A progress report of the plugin, as the runtime checked it. */
@@ -144,6 +146,9 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
   const MAX_BADGE = 32;
   const MAX_LEGEND_ENTRIES = 64;
   const MAX_LABEL = 64;
+  // The SDK's MAX_OVERLAY_EDGES and MAX_EDGE_LABEL_LENGTH.
+  const MAX_EDGES = 100_000;
+  const MAX_EDGE_LABEL = 64;
   const MAX_LOG_LINES = 100;
   /**
    * Progress goes to the host at most this often, whatever it says: a report
@@ -318,8 +323,8 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
         if (reflectApply(mapGet, seen, [id])) fail(`${where}.id "${id}" is used twice`);
         reflectApply(mapSet, seen, [id, true]);
         if (typeof name !== 'string' || name.length === 0 || name.length > 100) fail(`${where}.name must be a string of 1 to 100 characters`);
-        if (typeof type !== 'string' || (type !== 'color' && type !== 'size' && type !== 'badge'))
-          fail(`${where}.type must be one of color, size, badge, got ${stringify(type) ?? String(type)}`);
+        if (typeof type !== 'string' || (type !== 'color' && type !== 'size' && type !== 'badge' && type !== 'edge'))
+          fail(`${where}.type must be one of color, size, badge, edge, got ${stringify(type) ?? String(type)}`);
         if (description !== undefined && typeof description !== 'string') fail(`${where}.description must be a string`);
         append(checked, {
           id,
@@ -508,22 +513,84 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       badge: new Int32Array(0),
       badgeText: [],
       styled: 0,
+      edges: { source: new Int32Array(0), target: new Int32Array(0), weight: new Float64Array(0), value: new Float64Array(0), label: [] },
     };
     const marked = new Uint8Array(count);
     const where = `overlay "${overlayId}"`;
+    const indexOf = (node: unknown, what: string): number => {
+      if (typeof node === 'string') {
+        const index = view.indexOf(node);
+        if (index < 0) fail(`${where}: unknown node id ${stringify(node.slice(0, 300))}${what}`);
+        return index;
+      }
+      if (typeof node === 'number' && isInteger(node) && node >= 0 && node < count) return node;
+      return fail(`${where}: a node is named by its id or its index (0 to ${count - 1}), got ${typeof node === 'number' ? node : typeof node}${what}`);
+    };
+    // Edges as plain lists until the apply ends, with the slot of each (source, target) pair.
+    const edgeSlot = new MapCtor<number, number>();
+    const edgeSource: number[] = [];
+    const edgeTarget: number[] = [];
+    const edgeWeight: number[] = [];
+    const edgeValue: number[] = [];
+    const edgeLabel: Array<string | null> = [];
     return {
       columns,
-      api: Object.freeze({
-        set(node: unknown, style: unknown): void {
-          let index: number;
-          if (typeof node === 'string') {
-            index = view.indexOf(node);
-            if (index < 0) fail(`${where}: unknown node id ${stringify(node.slice(0, 300))}`);
-          } else if (typeof node === 'number' && isInteger(node) && node >= 0 && node < count) {
-            index = node;
-          } else {
-            fail(`${where}: a node is named by its id or its index (0 to ${count - 1}), got ${typeof node === 'number' ? node : typeof node}`);
+      /** The columns with the edges packed, once the apply has ended. */
+      finish(): OverlayColumns {
+        const n = edgeSource.length;
+        if (n > 0) {
+          const packed = {
+            source: new Int32Array(n),
+            target: new Int32Array(n),
+            weight: new Float64Array(n),
+            value: new Float64Array(n),
+            label: [] as Array<string | null>,
+          };
+          for (let k = 0; k < n; k++) {
+            packed.source[k] = edgeSource[k]!;
+            packed.target[k] = edgeTarget[k]!;
+            packed.weight[k] = edgeWeight[k]!;
+            packed.value[k] = edgeValue[k]!;
+            append(packed.label, edgeLabel[k]!);
           }
+          columns.edges = packed;
+        }
+        return columns;
+      },
+      api: Object.freeze({
+        setEdge(source: unknown, target: unknown, edge: unknown): void {
+          const s = indexOf(source, ' (the source of an edge)');
+          const t = indexOf(target, ' (the target of an edge)');
+          const name = `the edge ${payload.nodes.id[s]} -> ${payload.nodes.id[t]}`;
+          if (s === t) fail(`${where}: an edge joins two different nodes; both ends of this one are ${payload.nodes.id[s]}`);
+          if (typeof edge !== 'object' || edge === null) fail(`${where}: ${name} is not an object ({weight, label?, value?})`);
+          const weight = own(edge, 'weight');
+          const label = own(edge, 'label');
+          const value = own(edge, 'value');
+          if (typeof weight !== 'number' || !isFiniteNumber(weight) || weight < 0)
+            fail(`${where}: weight of ${name} is ${String(weight)}; weights are finite numbers of at least 0`);
+          if (value !== undefined && (typeof value !== 'number' || !isFiniteNumber(value)))
+            fail(`${where}: value of ${name} is ${String(value)}, not a finite number`);
+          if (label !== undefined && (typeof label !== 'string' || label.length > MAX_EDGE_LABEL))
+            fail(`${where}: label of ${name} must be a string of at most ${MAX_EDGE_LABEL} characters`);
+          const key = s * count + t;
+          const slot = reflectApply(mapGet, edgeSlot, [key]) as number | undefined;
+          if (slot === undefined) {
+            if (edgeSource.length >= MAX_EDGES) fail(`${where}: more than ${MAX_EDGES} edges; an overlay gives at most ${MAX_EDGES} (keep the strongest)`);
+            reflectApply(mapSet, edgeSlot, [key, edgeSource.length]);
+            append(edgeSource, s);
+            append(edgeTarget, t);
+            append(edgeWeight, weight);
+            append(edgeValue, value === undefined ? NaN : (value as number));
+            append(edgeLabel, label === undefined ? null : (label as string));
+          } else {
+            defineProperty(edgeWeight, slot, { value: weight, writable: true, enumerable: true, configurable: true });
+            defineProperty(edgeValue, slot, { value: value === undefined ? NaN : value, writable: true, enumerable: true, configurable: true });
+            defineProperty(edgeLabel, slot, { value: label === undefined ? null : label, writable: true, enumerable: true, configurable: true });
+          }
+        },
+        set(node: unknown, style: unknown): void {
+          const index = indexOf(node, '');
           if (typeof style !== 'object' || style === null) fail(`${where}: the style of ${payload.nodes.id[index]} is not an object`);
           const color = own(style, 'color');
           const size = own(style, 'size');
@@ -676,7 +743,7 @@ export function createIsolateRuntime(host: RuntimeHost): IsolateRuntime {
       });
       const returned = await reflectApply(descriptor.apply as (context: unknown) => unknown, descriptor, [context]);
       const overlays: OverlayColumns[] = [];
-      for (let k = 0; k < order.length; k++) append(overlays, (reflectApply(mapGet, writers, [order[k]]) as ReturnType<typeof writer>).columns);
+      for (let k = 0; k < order.length; k++) append(overlays, (reflectApply(mapGet, writers, [order[k]]) as ReturnType<typeof writer>).finish());
       const summary = checkSummary(returned);
       // Object literals throughout: an assignment could call a setter the plugin put on Object.prototype.
       return { ok: true, graphRevision: payload.revision, overlays, durationMs: now() - started, summary, progress: takeHeldProgress() };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
-import { CAPABILITIES, type Capability, type PluginInput, SDK_VERSION } from '@strata/sdk';
+import { CAPABILITIES, type Capability, type PluginInput, SDK_COMPATIBLE_VERSIONS, SDK_VERSION } from '@strata/sdk';
 import { Ajv } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
@@ -145,7 +145,8 @@ export function readPluginPackage(folder: string): PluginPackage {
 
   const range = semver.validRange(manifest.sdk);
   if (range === null) throw new PluginManifestError(`package.json: strata.sdk ${JSON.stringify(manifest.sdk)} is not a semver range`, 'invalid', manifest.id);
-  if (!semver.satisfies(SDK_VERSION, range, { includePrerelease: true })) {
+  // The host serves every SDK version its SDK still implements (`SDK_COMPATIBLE_VERSIONS`): a plugin built for ^0.1.0 loads on SDK 0.2.0.
+  if (!SDK_COMPATIBLE_VERSIONS.some((version) => semver.satisfies(version, range, { includePrerelease: true }))) {
     throw new PluginManifestError(`built for SDK ${manifest.sdk}; this host provides SDK ${SDK_VERSION}`, 'incompatible', manifest.id, {
       name: manifest.name,
       description: manifest.description,

@@ -14,7 +14,7 @@
  *   finite numbers, badge lengths, legends).
  */
 import type { ChildProcess } from 'node:child_process';
-import { type Capability, isHexColor, MAX_BADGE_LENGTH, type OverlayType, STYLE_SIZE_BOUNDS } from '@strata/sdk';
+import { type Capability, isHexColor, MAX_BADGE_LENGTH, MAX_EDGE_LABEL_LENGTH, MAX_OVERLAY_EDGES, type OverlayType, STYLE_SIZE_BOUNDS } from '@strata/sdk';
 import type { GraphPayload, OverlayColumns, RuntimeApplyOutcome, RuntimeRegisterOutcome } from './isolate-runtime.js';
 import { PausableDeadline } from './pausable-deadline.js';
 import { ProgressThrottle } from './progress-throttle.js';
@@ -482,7 +482,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const OVERLAY_TYPES = ['color', 'size', 'badge'] as const;
+const OVERLAY_TYPES = ['color', 'size', 'badge', 'edge'] as const;
 
 /** Sets an own, enumerable entry, whatever its name (`__proto__` too: an assignment would set the prototype). */
 function defineEntry<T>(target: Record<string, T>, name: string, value: T): void {
@@ -541,5 +541,50 @@ function checkColumns(columns: OverlayColumns, id: string, nodeCount: number): O
     }
     if (c !== 0 || !Number.isNaN(s) || !Number.isNaN(v) || b !== -1) styled++;
   }
-  return { id, legend: columns.legend === null ? null : checkedLegend(columns.legend, where), color, size, value, badge, badgeText, styled };
+  return {
+    id,
+    legend: columns.legend === null ? null : checkedLegend(columns.legend, where),
+    color,
+    size,
+    value,
+    badge,
+    badgeText,
+    styled,
+    edges: checkEdges(columns.edges, where, nodeCount),
+  };
+}
+
+/** The edge columns of a result, checked as the runtime checked each edge: a sandbox's answer is never trusted. */
+function checkEdges(edges: OverlayColumns['edges'] | undefined, where: string, nodeCount: number): OverlayColumns['edges'] {
+  if (edges === undefined) return { source: new Int32Array(0), target: new Int32Array(0), weight: new Float64Array(0), value: new Float64Array(0), label: [] };
+  const { source, target, weight, value, label } = edges;
+  if (
+    !(source instanceof Int32Array) ||
+    !(target instanceof Int32Array) ||
+    !(weight instanceof Float64Array) ||
+    !(value instanceof Float64Array) ||
+    !Array.isArray(label)
+  )
+    throw new SandboxError('invalid-result', `${where}: the edge columns have the wrong types`);
+  const n = source.length;
+  if (target.length !== n || weight.length !== n || value.length !== n || label.length !== n)
+    throw new SandboxError('invalid-result', `${where}: the edge columns are not of one length`);
+  if (n > MAX_OVERLAY_EDGES) throw new SandboxError('invalid-result', `${where}: ${n} edges; at most ${MAX_OVERLAY_EDGES}`);
+  const seen = new Set<number>();
+  for (let k = 0; k < n; k++) {
+    const s = source[k]!;
+    const t = target[k]!;
+    if (s < 0 || s >= nodeCount || t < 0 || t >= nodeCount || s === t)
+      throw new SandboxError('invalid-result', `${where}: edge ${k} does not join two nodes of the graph`);
+    const key = s * nodeCount + t;
+    if (seen.has(key)) throw new SandboxError('invalid-result', `${where}: edge ${k} repeats an earlier one`);
+    seen.add(key);
+    if (!Number.isFinite(weight[k]!) || weight[k]! < 0)
+      throw new SandboxError('invalid-result', `${where}: edge ${k} has a weight that is not a finite number of at least 0`);
+    if (!Number.isNaN(value[k]!) && !Number.isFinite(value[k]!)) throw new SandboxError('invalid-result', `${where}: edge ${k} has a value that is not finite`);
+    const text = label[k];
+    if (text !== null && (typeof text !== 'string' || text.length > MAX_EDGE_LABEL_LENGTH))
+      throw new SandboxError('invalid-result', `${where}: edge ${k} has an invalid label`);
+  }
+  return { source, target, weight, value, label: label as Array<string | null> };
 }

@@ -14,6 +14,7 @@ import {
   instability,
   type StructureMetrics,
   structureMetrics,
+  unitGroups,
 } from './structure-metrics.js';
 
 /** A node the reach of another node reached. */
@@ -267,6 +268,47 @@ export class GraphAnalysis {
       limit,
       truncated: offset + limit < all.length,
     };
+  }
+
+  /**
+   * Weighted edges between any nodes (an edge overlay's) summed between
+   * groups as `aggregatedEdges` sums imports: weights and values added, edges
+   * counted; edges within one group left out, and edges whose ends are no
+   * longer in the graph counted apart (`unplaced`). Heaviest first.
+   */
+  aggregateWeighted(
+    edges: ReadonlyArray<{ source: string; target: string; weight: number; value?: number }>,
+    grouping: { level: number } | { parent: string },
+  ): { edges: Array<{ source: string; target: string; weight: number; count: number; value?: number }>; unplaced: number } {
+    const graph = this.importGraph();
+    let groupOf: (unit: number) => number;
+    if ('level' in grouping) groupOf = unitGroups(graph, grouping);
+    else {
+      const parent = this.unitOf(graph, grouping.parent, 'parent');
+      if (graph.kind[parent] !== UnitKind.Directory) throw new StrataError('INVALID_PARAMETER', `query.parent: "${grouping.parent}" is not a directory`);
+      groupOf = unitGroups(graph, { parent });
+    }
+    const merged = new Map<string, { source: string; target: string; weight: number; count: number; value?: number }>();
+    let unplaced = 0;
+    for (const edge of edges) {
+      const s = graph.indexOf(edge.source);
+      const t = graph.indexOf(edge.target);
+      if (s < 0 || t < 0) {
+        unplaced++;
+        continue;
+      }
+      const a = groupOf(s);
+      const b = groupOf(t);
+      if (a < 0 || b < 0 || a === b) continue;
+      const key = `${a} ${b}`;
+      let entry = merged.get(key);
+      if (!entry) merged.set(key, (entry = { source: graph.ids[a]!, target: graph.ids[b]!, weight: 0, count: 0 }));
+      entry.weight += edge.weight;
+      entry.count++;
+      if (edge.value !== undefined) entry.value = (entry.value ?? 0) + edge.value;
+    }
+    const out = [...merged.values()].sort((x, y) => y.weight - x.weight || compare(x.source, y.source) || compare(x.target, y.target));
+    return { edges: out, unplaced };
   }
 
   private metricsOf(graph: ImportGraph, mask: number): StructureMetrics {

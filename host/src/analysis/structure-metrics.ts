@@ -168,3 +168,27 @@ export function groupByChildOf(graph: ImportGraph, directory: number): (file: nu
     return -1;
   };
 }
+
+/**
+ * Maps any unit (file, directory, package) to the group that stands for it:
+ * the directory `level` below the root holding it (a unit less deep stands
+ * for itself, a package too), or with `parent`, the child of that directory
+ * holding it (-1 for units outside it, and for the directory itself).
+ */
+export function unitGroups(graph: ImportGraph, grouping: { level: number } | { parent: number }): (unit: number) => number {
+  if ('level' in grouping) {
+    const levels = directoryLevels(graph);
+    return (unit) => {
+      if (graph.kind[unit] === UnitKind.Package) return unit;
+      let d = graph.kind[unit] === UnitKind.Directory ? unit : graph.parent[unit]!;
+      if (d < 0 || levels[d]! < grouping.level) return unit;
+      while (levels[d]! > grouping.level) d = graph.parent[d]!;
+      return d;
+    };
+  }
+  return (unit) => {
+    let child = unit;
+    for (let d = graph.parent[unit]!; d >= 0; child = d, d = graph.parent[d]!) if (d === grouping.parent) return child;
+    return -1;
+  };
+}

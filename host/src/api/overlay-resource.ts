@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { HEX_COLOR_PATTERN } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
+import { GraphAnalysis } from '../analysis/graph-analysis.js';
+import { StrataError } from '../errors/strata-error.js';
 import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
 import { OverlayService } from '../overlays/overlay-service.js';
 import type { ApplyBody } from '../overlays/overlay-status.js';
@@ -15,7 +17,9 @@ const PluginIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 
 const OverlaySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  type: StringEnum(['color', 'size', 'badge'] as const),
+  type: StringEnum(['color', 'size', 'badge', 'edge'] as const, {
+    description: '`edge`: the overlay gives edges between nodes (GET /api/overlays/{id}/edges), the others style nodes.',
+  }),
   legend: Type.Record(Type.String(), Type.String({ pattern: HEX_COLOR_PATTERN }), {
     description: 'Label to hex color; the legend of the last apply when the overlay is active.',
   }),
@@ -90,6 +94,7 @@ export class OverlayResource implements ApiResource {
     @inject(OverlayService) private readonly overlays: OverlayService,
     @inject(ServedOverlays) private readonly served: ServedOverlays,
     @inject(PluginLogs) private readonly logs: PluginLogs,
+    @inject(GraphAnalysis) private readonly analysis: GraphAnalysis,
   ) {}
 
   routes(): ApiRoute[] {
@@ -175,6 +180,61 @@ export class OverlayResource implements ApiResource {
         }),
         errors: ['NOT_FOUND'],
         handle: async ({ params }) => ({ data: await this.served.servedStyles(params.id) }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/api/overlays/:id/edges',
+        operationId: 'getOverlayEdges',
+        summary: "The edges a plugin's edge overlays serve now",
+        description:
+          'Overlay by overlay (those of type `edge`), every edge the plugin gave: `source`, `target`, `weight`, and `label` and `value` when it gave them. ' +
+          'With `level` (a directory depth: 1 for the directories in the root) or `parent` (a directory id), the edges are summed between directories as GET /api/graph/edges sums imports: ' +
+          'each end stands for its directory at that level (a node less deep for itself) or for the child of `parent` holding it; weights and values are added, `count` says how many edges each sums, edges within one group are left out, and `unplaced` counts edges whose nodes are gone from the graph. ' +
+          '`serving: false`, with no overlays, when the plugin serves nothing now.',
+        tags: ['overlays'],
+        params: PluginIdParams,
+        query: Type.Object({
+          level: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'Directory depth to sum at.' })),
+          parent: Type.Optional(Type.String({ minLength: 1, description: 'A directory id: sum between its children.' })),
+        }),
+        response: Type.Object({
+          pluginId: Type.String(),
+          state: StringEnum(['inactive', 'applying', 'active', 'failed'] as const),
+          serving: Type.Boolean(),
+          overlays: Type.Array(
+            Type.Object({
+              id: Type.String(),
+              legend: Type.Record(Type.String(), Type.String()),
+              edges: Type.Array(
+                Type.Object({
+                  source: Type.String(),
+                  target: Type.String(),
+                  weight: Type.Number({ minimum: 0 }),
+                  label: Type.Optional(Type.String()),
+                  value: Type.Optional(Type.Number()),
+                  count: Type.Optional(Type.Integer({ minimum: 1, description: 'Summed: how many edges this one sums.' })),
+                }),
+              ),
+              unplaced: Type.Optional(Type.Integer({ description: 'Summed: edges whose nodes are no longer in the graph.' })),
+            }),
+          ),
+        }),
+        errors: ['NOT_FOUND', 'INVALID_PARAMETER'],
+        handle: async ({ params, query }) => {
+          if (query.level !== undefined && query.parent !== undefined) throw new StrataError('INVALID_PARAMETER', 'query: give `level` or `parent`, not both');
+          const served = await this.served.servedEdges(params.id);
+          if (query.level === undefined && query.parent === undefined) return { data: served };
+          const grouping = query.level !== undefined ? { level: Number(query.level) } : { parent: query.parent! };
+          return {
+            data: {
+              ...served,
+              overlays: served.overlays.map((overlay) => {
+                const summed = this.analysis.aggregateWeighted(overlay.edges, grouping);
+                return { id: overlay.id, legend: overlay.legend, edges: summed.edges, unplaced: summed.unplaced };
+              }),
+            },
+          };
+        },
       }),
       defineRoute({
         method: 'GET',

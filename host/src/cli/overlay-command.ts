@@ -18,7 +18,8 @@ class OperationError extends Error {
   override readonly name = 'OperationError';
 }
 
-interface CommonOptions {
+/** The options `serverOptions` adds. */
+export interface CommonOptions {
   server: string;
   repo: string;
   token?: string;
@@ -33,25 +34,27 @@ interface ApplyOptions extends CommonOptions {
   params?: string;
 }
 
+/** The options of a command that works on a server or, when none answers, on the repository: `--server`, `--repo`, `--plugins`, `--token`. */
+export function serverOptions(command: Command): Command {
+  return command
+    .option('--server <url>', 'server to talk to', DEFAULT_SERVER)
+    .option('--repo <dir>', 'repository to work on when no server answers', '.')
+    .option('--plugins <dir...>', `when no server answers: ${PLUGINS_OPTION_HELP} (a running server has its own: strata serve --plugins)`)
+    .addOption(new Option('--token <token>', 'bearer token for a server that requires one').env('STRATA_AUTH_TOKEN'));
+}
+
 /** `strata overlay list|status|apply|remove` (spec 4.4). */
 export function overlayCommand(): Command {
   const command = new Command('overlay').description(
     'apply, remove and inspect overlays, on a running server or, when none answers, on the repository directly',
   );
-  const common = (sub: Command): Command =>
-    sub
-      .option('--server <url>', 'server to talk to', DEFAULT_SERVER)
-      .option('--repo <dir>', 'repository to work on when no server answers', '.')
-      .option('--plugins <dir...>', `when no server answers: ${PLUGINS_OPTION_HELP} (a running server has its own: strata serve --plugins)`)
-      .addOption(new Option('--token <token>', 'bearer token for a server that requires one').env('STRATA_AUTH_TOKEN'));
-
-  common(
+  serverOptions(
     command
       .command('apply')
       .description('apply the overlays of a plugin')
-      .argument('<plugin>', 'plugin id: git-activity, test-coverage, complexity, ownership, or a plugin of your own')
-      .option('--since <date>', 'git-activity: start of the range (ISO date; default six months before --until)')
-      .option('--until <date>', 'git-activity: end of the range (ISO date; default now)')
+      .argument('<plugin>', 'plugin id: git-activity, test-coverage, complexity, ownership, hotspots, change-coupling, or a plugin of your own')
+      .option('--since <date>', 'git-activity, hotspots, change-coupling: start of the range (ISO date; default six months before --until)')
+      .option('--until <date>', 'git-activity, hotspots, change-coupling: end of the range (ISO date; default now)')
       .option('--report <path|glob...>', "test-coverage: Cobertura XML reports, as paths or glob patterns such as 'coverage/**/cobertura-coverage.xml'")
       .option('--teams <path>', 'ownership: team mapping file, {"teams": {"<team>": ["<e-mail>", ...]}}')
       .option('--params <json>', 'any plugin: parameters as a JSON object'),
@@ -71,32 +74,12 @@ Files named here are read by this command and their contents sent, so it
 works against a remote server too.`,
     )
     .action(async (plugin: string, options: ApplyOptions) => {
-      const body = await applyBody(options);
-      const progress = new ApplyProgressLine(`Applying ${plugin}`);
-      const statusPath = `/api/overlays/${encodeURIComponent(plugin)}/status`;
-      try {
-        const request = {
-          method: 'POST',
-          path: `/api/overlays/${encodeURIComponent(plugin)}/apply`,
-          plugin,
-          body,
-          whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>),
-        };
-        const status = (await perform(options, request, async ({ overlays, served, buildGraph }) => {
-          await overlays.checkApply(plugin, body);
-          await buildGraph();
-          progress.follow(() => served.status(plugin));
-          return overlays.apply(plugin, body);
-        })) as Status;
-        progress.stop();
-        writeLine(process.stdout, `Applied ${plugin}: ${status.styledNodes} nodes styled in ${(Number(status.durationMs) / 1000).toFixed(1)} s`);
-        for (const [name, value] of Object.entries(status.summary ?? {})) writeLine(process.stdout, `  ${name}: ${value}`);
-      } finally {
-        progress.stop();
-      }
+      const status = await applyOverlay(plugin, options, await applyBody(options));
+      writeLine(process.stdout, `Applied ${plugin}: ${status.styledNodes} nodes styled in ${(Number(status.durationMs) / 1000).toFixed(1)} s`);
+      for (const [name, value] of Object.entries(status.summary ?? {})) writeLine(process.stdout, `  ${name}: ${value}`);
     });
 
-  common(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(
+  serverOptions(command.command('remove').description('remove the overlays of a plugin').argument('<plugin>', 'plugin id')).action(
     async (plugin: string, options: CommonOptions) => {
       await perform(options, { method: 'DELETE', path: `/api/overlays/${encodeURIComponent(plugin)}/apply`, plugin }, ({ overlays }) =>
         overlays.remove(plugin),
@@ -105,7 +88,7 @@ works against a remote server too.`,
     },
   );
 
-  common(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(
+  serverOptions(command.command('status').description("show a plugin's overlay status").argument('<plugin>', 'plugin id')).action(
     async (plugin: string, options: CommonOptions) => {
       const status = (await perform(options, { method: 'GET', path: `/api/overlays/${encodeURIComponent(plugin)}/status`, plugin }, ({ served }) =>
         served.status(plugin),
@@ -118,7 +101,7 @@ works against a remote server too.`,
     },
   );
 
-  common(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
+  serverOptions(command.command('list').description('list the plugins and their overlays')).action(async (options: CommonOptions) => {
     const listed = (await perform(options, { method: 'GET', path: '/api/overlays', envelope: false }, async ({ served, plugins }) => ({
       plugins: plugins.list().map((record) => ({
         id: record.id,
@@ -136,7 +119,35 @@ works against a remote server too.`,
   return command;
 }
 
-interface Status {
+/**
+ * Applies `plugin`'s overlays with `body` on the server or, when none
+ * answers, on the repository (checked before it is indexed), showing the
+ * apply's progress meanwhile; resolves with the overlay's status.
+ */
+export async function applyOverlay(plugin: string, options: CommonOptions, body: Record<string, unknown>): Promise<Status> {
+  const progress = new ApplyProgressLine(`Applying ${plugin}`);
+  const statusPath = `/api/overlays/${encodeURIComponent(plugin)}/status`;
+  try {
+    const request = {
+      method: 'POST',
+      path: `/api/overlays/${encodeURIComponent(plugin)}/apply`,
+      plugin,
+      body,
+      whileSent: (get: (path: string) => Promise<unknown>) => progress.follow(() => get(statusPath) as Promise<Status>),
+    };
+    return (await perform(options, request, async ({ overlays, served, buildGraph }) => {
+      await overlays.checkApply(plugin, body);
+      await buildGraph();
+      progress.follow(() => served.status(plugin));
+      return overlays.apply(plugin, body);
+    })) as Status;
+  } finally {
+    progress.stop();
+  }
+}
+
+/** An overlay's status, as `GET /api/overlays/{id}/status` gives it. */
+export interface Status {
   state: string;
   styledNodes: number;
   durationMs: number | null;
@@ -227,18 +238,25 @@ async function applyBody(options: ApplyOptions): Promise<Record<string, unknown>
     if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('--params: must be a JSON object');
     Object.assign(body, params);
   }
-  for (const name of ['since', 'until'] as const) {
-    const value = options[name];
-    if (value === undefined) continue;
-    if (!ISO_DATE.test(value) || !existingDate(value))
-      throw new UsageError(`--${name}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD, or an ISO 8601 date-time)`);
-    body[name] = value;
-  }
+  Object.assign(body, rangeOf(options));
   const inputs: Record<string, string[]> = {};
   if (options.report) inputs.report = await readReports(options.report);
   if (options.teams !== undefined) inputs.teams = [readTeams(options.teams)];
   if (Object.keys(inputs).length > 0) body.inputs = inputs;
   return body;
+}
+
+/** `--since` and `--until` as an apply's parameters, each checked to be a date that exists. */
+export function rangeOf(options: { since?: string; until?: string }): { since?: string; until?: string } {
+  const range: { since?: string; until?: string } = {};
+  for (const name of ['since', 'until'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!ISO_DATE.test(value) || !existingDate(value))
+      throw new UsageError(`--${name}: ${JSON.stringify(value)} is not a date (YYYY-MM-DD, or an ISO 8601 date-time)`);
+    range[name] = value;
+  }
+  return range;
 }
 
 function existingDate(value: string): boolean {

@@ -32,7 +32,10 @@ export function serveCommand(): Command {
     .option('--no-watch', 'do not follow edits to the repository')
     .option('--dev', 'plugin development: rebuild and reload plugins when their files change')
     .option('--plugins <dir...>', PLUGINS_OPTION_HELP)
-    .option('--no-built-ins', 'load only the plugins of --plugins, not the built-in overlays (git-activity, test-coverage, complexity, ownership)')
+    .option(
+      '--no-built-ins',
+      'load only the plugins of --plugins, not the built-in overlays (git-activity, test-coverage, complexity, ownership, hotspots, change-coupling)',
+    )
     .option('--open', 'open the web UI in the default browser once it is served')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))

@@ -86,7 +86,8 @@ export const StrataSettingsSchema = Type.Object(
           ),
           builtIns: Type.Optional(
             Type.Boolean({
-              description: 'Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership); off: only the plugins of directories.',
+              description:
+                'Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership, hotspots, change-coupling); off: only the plugins of directories.',
             }),
           ),
           memoryMb: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096, description: 'Heap limit of each plugin sandbox, in MiB.' })),

@@ -1,5 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { DataDirectory } from '../storage/data-directory.js';
+import { type EdgeRows, OverlayEdges } from './overlay-edges.js';
 import type { AppliedOverlay, OverlayStatus } from './overlay-status.js';
 import { OverlayStyles, type StyleRows } from './overlay-styles.js';
 
@@ -23,7 +24,7 @@ interface StoredResult {
   _id: string;
   status: string;
   inputs: string;
-  overlays: Array<{ id: string; legend: string; rows: string } | (StyleRows & { id: string; legend: string })>;
+  overlays: Array<{ id: string; legend: string; rows: string; edges?: string } | (StyleRows & { id: string; legend: string })>;
 }
 
 /** Keeps the overlays' results in the data directory, so that they survive a restart. */
@@ -65,7 +66,12 @@ function encode(pluginId: string, result: KeptResult): StoredResult {
     _id: pluginId,
     status: JSON.stringify(result.status),
     inputs: JSON.stringify(result.inputs),
-    overlays: result.overlays.map((overlay) => ({ id: overlay.id, legend: JSON.stringify(overlay.legend), rows: JSON.stringify(overlay.styles.rows) })),
+    overlays: result.overlays.map((overlay) => ({
+      id: overlay.id,
+      legend: JSON.stringify(overlay.legend),
+      rows: JSON.stringify(overlay.styles.rows),
+      ...(overlay.edges.count > 0 && { edges: JSON.stringify(overlay.edges.rows) }),
+    })),
   };
 }
 
@@ -75,6 +81,7 @@ function decode(document: StoredResult): KeptResult {
     id: stored.id,
     legend: JSON.parse(stored.legend) as Record<string, string>,
     styles: OverlayStyles.fromRows('rows' in stored ? (JSON.parse(stored.rows) as Partial<StyleRows>) : stored),
+    edges: OverlayEdges.fromRows('edges' in stored && typeof stored.edges === 'string' ? (JSON.parse(stored.edges) as Partial<EdgeRows>) : undefined),
   }));
   return { status, overlays, inputs: JSON.parse(document.inputs) as Record<string, string[]> };
 }

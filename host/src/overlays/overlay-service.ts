@@ -17,6 +17,7 @@ import { GraphColumnsCache } from '../graph/graph-columns.js';
 import { Logger } from '../logging/logger.js';
 import type { PluginContext } from '../plugins/plugin-context.js';
 import { type PluginRecord, PluginRegistry } from '../plugins/plugin-registry.js';
+import { OverlayEdges } from './overlay-edges.js';
 import { OverlayResultStore } from './overlay-result-store.js';
 import { type AppliedOverlay, type ApplyBody, inactiveStatus, type OverlayStatus } from './overlay-status.js';
 import { OverlayStyles } from './overlay-styles.js';
@@ -334,7 +335,12 @@ export class OverlayService {
 }
 
 function toApplied(columns: OverlayColumns, ids: readonly string[], declaredLegend: Record<string, string>): AppliedOverlay {
-  return { id: columns.id, legend: columns.legend ?? declaredLegend, styles: OverlayStyles.fromColumns(columns, ids) };
+  return {
+    id: columns.id,
+    legend: columns.legend ?? declaredLegend,
+    styles: OverlayStyles.fromColumns(columns, ids),
+    edges: OverlayEdges.fromColumns(columns, ids),
+  };
 }
 
 function countStyled(overlays: AppliedOverlay[]): number {

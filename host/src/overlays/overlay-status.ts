@@ -1,4 +1,5 @@
 import type { ApplyProgress } from '@strata/sandbox';
+import type { OverlayEdges } from './overlay-edges.js';
 import type { OverlayStyles } from './overlay-styles.js';
 
 /** Where an overlay plugin stands. */
@@ -35,6 +36,8 @@ export interface AppliedOverlay {
   id: string;
   legend: Record<string, string>;
   styles: OverlayStyles;
+  /** The edges of an `edge` overlay (none for the others). */
+  edges: OverlayEdges;
 }
 
 /** An apply request's body: the plugin's parameters, and input texts under `inputs`. */

@@ -3,6 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { EventBus } from '../events/event-bus.js';
 import type { EventType } from '../events/event-types.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { OverlayEdge } from './overlay-edges.js';
 import { type AppliedOverlay, inactiveStatus, type OverlayState, type OverlayStatus } from './overlay-status.js';
 
 /** The events after which a plugin's overlays may be served differently: it was loaded, reloaded, failed or removed. */
@@ -141,6 +142,31 @@ export class ServedOverlays {
       state,
       serving: true,
       overlays: result.overlays.map((overlay) => ({ id: overlay.id, legend: overlay.legend, styles: overlay.styles.toRecord() })),
+    };
+  }
+
+  /**
+   * The edges a plugin's `edge` overlays serve now, overlay by overlay (the
+   * other overlays give none), on the same terms as `servedStyles`.
+   */
+  async servedEdges(pluginId: string): Promise<{
+    pluginId: string;
+    state: OverlayState;
+    serving: boolean;
+    overlays: Array<{ id: string; legend: Record<string, string>; edges: OverlayEdge[] }>;
+  }> {
+    const record = await this.plugins.listed(pluginId);
+    const result = this.byPlugin.get(record.id);
+    const state = this.snapshot(record.id).state;
+    if (!result || !this.serves(record.id, result)) return { pluginId: record.id, state, serving: false, overlays: [] };
+    const types = new Map(record.overlays.map((overlay) => [overlay.id, overlay.type]));
+    return {
+      pluginId: record.id,
+      state,
+      serving: true,
+      overlays: result.overlays
+        .filter((overlay) => types.get(overlay.id) === 'edge' || overlay.edges.count > 0)
+        .map((overlay) => ({ id: overlay.id, legend: overlay.legend, edges: overlay.edges.list() })),
     };
   }
 

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -58,11 +58,21 @@ const hostSdkDir = path.dirname(path.dirname(realpathSync(hostSdkEntry)));
 /**
  * Refuses imports from outside the plugin's folder, its dependencies
  * (`node_modules`) and the SDK: a bundle must not carry files of the machine
- * that built it (`import secret from '../../.env.json'`).
+ * that built it (`import secret from '../../.env.json'`). A workspace
+ * package linked into `node_modules` (the plugin is a package of an npm
+ * workspace, as the built-in extensions are) is a dependency too: a package
+ * name that resolves through such a link gives the files inside the link's
+ * target, when that target is a package of the same workspace (inside the
+ * folder above the plugin whose package.json declares `workspaces`), and no
+ * file outside it. A link a plugin folder carries to anywhere else (its own
+ * `node_modules/x -> ~/.ssh`) is refused as before.
  */
 function confinedTo(folder: string): Plugin {
   const root = realpathSync(folder);
   const inside = (file: string, dir: string): boolean => file === dir || file.startsWith(dir + path.sep);
+  const workspace = workspaceRootAbove(root);
+  /** Real folders of linked dependencies the build has reached by package name. */
+  const linked = new Set<string>();
   return {
     name: 'strata-confined',
     setup(pluginBuild) {
@@ -77,10 +87,47 @@ function confinedTo(folder: string): Plugin {
         if (resolved.errors.length > 0 || resolved.external || !path.isAbsolute(resolved.path)) return resolved;
         const file = realpathSync(resolved.path);
         if (inside(file, root) || file.split(path.sep).includes('node_modules') || inside(file, hostSdkDir)) return resolved;
+        const target = workspace === undefined ? undefined : linkedPackage(args.path, args.resolveDir);
+        if (target !== undefined && inside(target, workspace!) && existsSync(path.join(target, 'package.json')) && inside(file, target)) {
+          linked.add(target);
+          return resolved;
+        }
+        // A linked dependency's own imports of its files (esbuild names the importer by its real path).
+        if ([...linked].some((dir) => inside(args.importer, dir) && inside(file, dir))) return resolved;
         return { errors: [{ text: `"${args.path}" resolves to ${file}, outside the plugin folder and its dependencies` }] };
       });
     },
   };
+}
+
+/** The real folder above `folder` whose package.json declares npm `workspaces`, if any. */
+function workspaceRootAbove(folder: string): string | undefined {
+  for (let dir = path.dirname(folder); ; dir = path.dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { workspaces?: unknown };
+      if (manifest.workspaces !== undefined) return realpathSync(dir);
+    } catch {
+      // No package.json here (or not JSON): look further up.
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The real folder of the package a bare specifier names (`@scope/name/sub/path`
+ * names `@scope/name`), found as Node finds it: in the `node_modules` of
+ * `resolveDir` or of a folder above it. Undefined for a relative or absolute
+ * path, or a name no `node_modules` holds.
+ */
+function linkedPackage(specifier: string, resolveDir: string): string | undefined {
+  if (specifier.startsWith('.') || path.isAbsolute(specifier)) return undefined;
+  const segments = specifier.split('/');
+  const name = specifier.startsWith('@') ? segments.slice(0, 2).join('/') : segments[0]!;
+  for (let dir = resolveDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(candidate)) return realpathSync(candidate);
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 const fallbackSdk: Plugin = {

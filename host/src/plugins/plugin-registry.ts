@@ -58,8 +58,10 @@ export interface PluginRecord {
  * this repository, links to the `extensions/` workspaces).
  */
 export const BUILT_IN_PLUGIN_PACKAGES = [
+  '@strata/extension-change-coupling',
   '@strata/extension-complexity',
   '@strata/extension-git-activity',
+  '@strata/extension-hotspots',
   '@strata/extension-ownership',
   '@strata/extension-test-coverage',
 ] as const;

@@ -32,5 +32,6 @@ export {
   PluginTester,
   type PluginTestResult,
   type PluginTestTableCase,
+  type TestedEdge,
   type TestFunction,
 } from './plugin-tester.js';

@@ -79,6 +79,29 @@ export interface PluginTestCase {
 }
 
 /**
+ * One edge an `edge` overlay gave, as the host serves it (`GET /api/overlays/{id}/edges`).
+ *
+ * @example
+ * ```ts
+ * import type { TestedEdge } from '@strata/sdk-testing';
+ *
+ * const expected: TestedEdge = { source: 'file:a.ts', target: 'file:b.ts', weight: 0.5, value: 2, label: '50 %' };
+ * ```
+ */
+export interface TestedEdge {
+  /** Id of the node the edge leaves. */
+  source: string;
+  /** Id of the node it reaches. */
+  target: string;
+  /** Its weight. */
+  weight: number;
+  /** Its label, when the plugin gave one. */
+  label?: string;
+  /** Its value, when the plugin gave one. */
+  value?: number;
+}
+
+/**
  * What a run produced.
  *
  * @example
@@ -105,10 +128,14 @@ export interface PluginTestResult {
       legend: Legend;
       /** The styles the overlay gave, by node id (nodes it did not paint are absent). */
       styles: Record<string, NodeStyle>;
+      /** The edges the overlay gave (`setEdge`), sorted by source then target id; empty for an overlay that gave none. */
+      edges: TestedEdge[];
     }
   >;
   /** The style one overlay gave one node, or undefined. */
   style(overlayId: string, nodeId: string): NodeStyle | undefined;
+  /** The edge one overlay gave from one node to another, or undefined. */
+  edge(overlayId: string, source: string, target: string): TestedEdge | undefined;
   /** Every capability call the plugin made, in order. */
   calls: Array<{
     /** The capability called (`files:read`, `git:log`, ...). */
@@ -137,6 +164,8 @@ export interface PluginTestResult {
         legend: Legend;
         /** Its styles, in node id order. */
         styles: Record<string, NodeStyle>;
+        /** Its edges, by source then target id; absent when it gave none. */
+        edges?: TestedEdge[];
       }
     >;
     /** The summary, in key order. */
@@ -237,6 +266,8 @@ export interface PluginTestTableCase extends PluginTestCase {
    * have none. Overlays not listed are not checked.
    */
   styles?: Record<string, Record<string, NodeStyle>>;
+  /** Per overlay, every edge it gives, in any order (compared by source then target). Overlays not listed are not checked. */
+  edges?: Record<string, TestedEdge[]>;
   /** Per overlay, its legend. */
   legends?: Record<string, Legend>;
   /** The summary, in full. */
@@ -398,12 +429,22 @@ export class PluginTester {
           const style = styleAt(columns, i);
           if (style) styles[graph.nodes.id[i]!] = style;
         }
-        overlays[columns.id] = { legend: columns.legend ?? sandbox.overlays[index]!.legend, styles };
+        const edges: TestedEdge[] = [];
+        const { source, target, weight, value, label } = columns.edges;
+        for (let k = 0; k < source.length; k++) {
+          const edge: TestedEdge = { source: graph.nodes.id[source[k]!]!, target: graph.nodes.id[target[k]!]!, weight: weight[k]! };
+          if (label[k] != null) edge.label = label[k]!;
+          if (!Number.isNaN(value[k]!)) edge.value = value[k]!;
+          edges.push(edge);
+        }
+        edges.sort((a, b) => compareIds(a.source, b.source) || compareIds(a.target, b.target));
+        overlays[columns.id] = { legend: columns.legend ?? sandbox.overlays[index]!.legend, styles, edges };
       });
       const summary = result.summary;
       return {
         overlays,
         style: (overlayId, nodeId) => overlays[overlayId]?.styles[nodeId],
+        edge: (overlayId, source, target) => overlays[overlayId]?.edges.find((edge) => edge.source === source && edge.target === target),
         calls,
         logs,
         progress,
@@ -472,6 +513,11 @@ export class PluginTester {
       ok(result.overlays[overlayId], `the plugin has no overlay ${JSON.stringify(overlayId)}; it has ${Object.keys(result.overlays).join(', ')}`);
       deepStrictEqual(sortedById(result.overlays[overlayId]!.styles), sortedById(expected), `the styles of overlay ${overlayId}`);
     }
+    for (const [overlayId, expected] of Object.entries(testCase.edges ?? {})) {
+      ok(result.overlays[overlayId], `the plugin has no overlay ${JSON.stringify(overlayId)}; it has ${Object.keys(result.overlays).join(', ')}`);
+      const sorted = [...expected].sort((a, b) => compareIds(a.source, b.source) || compareIds(a.target, b.target));
+      deepStrictEqual(result.overlays[overlayId]!.edges, sorted, `the edges of overlay ${overlayId}`);
+    }
     for (const [overlayId, expected] of Object.entries(testCase.legends ?? {})) {
       ok(result.overlays[overlayId], `the plugin has no overlay ${JSON.stringify(overlayId)}`);
       deepStrictEqual(result.overlays[overlayId]!.legend, expected, `the legend of overlay ${overlayId}`);
@@ -481,12 +527,19 @@ export class PluginTester {
   }
 }
 
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function sortedById<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function snapshotOf(overlays: PluginTestResult['overlays'], summary: Record<string, number | string>): ReturnType<PluginTestResult['snapshot']> {
-  const ordered: PluginTestResult['overlays'] = {};
-  for (const id of Object.keys(overlays).sort()) ordered[id] = { legend: overlays[id]!.legend, styles: sortedById(overlays[id]!.styles) };
+  const ordered: ReturnType<PluginTestResult['snapshot']>['overlays'] = {};
+  for (const id of Object.keys(overlays).sort()) {
+    const { legend, styles, edges } = overlays[id]!;
+    ordered[id] = { legend, styles: sortedById(styles), ...(edges.length > 0 && { edges }) };
+  }
   return { overlays: ordered, summary: sortedById(summary) };
 }
