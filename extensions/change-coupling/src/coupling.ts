@@ -52,7 +52,7 @@ export interface Coupling {
   revisions: Map<string, number>;
   /** Sum of coupling of each file that changed with another. */
   sumOfCoupling: Map<string, number>;
-  /** Commits read, and those left out for touching more than `maxChangesetSize` files. */
+  /** Commits that touched a file (a merge lists none), and those left out for touching more than `maxChangesetSize` files. */
   commits: number;
   leftOut: number;
 }

@@ -72,7 +72,8 @@ export default definePlugin<Params>({
     const summary: Record<string, number | string> = {
       since,
       until,
-      commits: found.commits,
+      commits: commits.length,
+      commitsWithFiles: found.commits,
       commitsLeftOut: found.leftOut,
       maxChangesetSize: options.maxChangesetSize,
       pairs: shown,
