@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SOURCE_EXTENSIONS } from './index-common.ts';
+import { depcruiseOptions, SOURCE_EXTENSIONS } from './index-common.ts';
 
 const [tool, repositoryArgument, outputFile, pattern] = process.argv.slice(2);
 if (!tool || !repositoryArgument || !outputFile) {
@@ -56,16 +56,8 @@ if (tool === 'madge-circular') {
   const cruised = await cruise(
     ['.'],
     {
-      tsPreCompilationDeps: true,
+      ...depcruiseOptions(),
       ...(tsConfig ? { tsConfig: { fileName: 'tsconfig.json' } } : {}),
-      exclude: { path: '(^|/)node_modules/' },
-      doNotFollow: { path: '(^|/)node_modules/' },
-      enhancedResolveOptions: {
-        exportsFields: ['exports'],
-        conditionNames: ['import', 'require', 'node', 'default', 'types'],
-        mainFields: ['module', 'main', 'types', 'typings'],
-      },
-      progress: { type: 'none' },
       ...(tool === 'depcruise-circular'
         ? { validate: true, ruleSet: { forbidden: [{ name: 'no-circular', severity: 'error' as const, from: {}, to: { circular: true } }] } }
         : tool === 'depcruise-check'

@@ -221,10 +221,10 @@ interface CycleAnswer {
   components: Array<{ members: string[] }>;
 }
 
-/** `strata cycles --json` with no server, on a data directory: the whole run's time and its answer. */
-async function strataCli(repository: string, dataDirectory: string): Promise<Timed<CycleAnswer>> {
+/** `strata <args>` with no server, on a data directory: the whole run's time and what it printed, as JSON (exit 0, or 1 for a check that found errors). */
+async function strataJson<T>(args: string[], repository: string, dataDirectory: string): Promise<Timed<T>> {
   const started = performance.now();
-  const child = spawn(process.execPath, [STRATA_BIN, 'cycles', '--json', '--limit', '100000', '--server', 'http://127.0.0.1:9', '--repo', repository], {
+  const child = spawn(process.execPath, [STRATA_BIN, ...args, '--server', 'http://127.0.0.1:9', '--repo', repository], {
     env: { ...process.env, STRATA_DATA_DIR: dataDirectory },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -234,8 +234,13 @@ async function strataCli(repository: string, dataDirectory: string): Promise<Tim
   child.stderr.on('data', (chunk: Buffer) => (err += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const ms = performance.now() - started;
-  if (code !== 0) throw new Error(`strata cycles exited ${code}: ${err}`);
-  return { ms, value: JSON.parse(out) };
+  if (code !== 0 && !(code === 1 && args[0] === 'check')) throw new Error(`strata ${args[0]} exited ${code}: ${err}`);
+  return { ms, value: JSON.parse(out) as T };
+}
+
+/** `strata cycles --json`: the whole run's time and its answer. */
+function strataCli(repository: string, dataDirectory: string): Promise<Timed<CycleAnswer>> {
+  return strataJson(['cycles', '--json', '--limit', '100000'], repository, dataDirectory);
 }
 
 interface CheckViolation {
@@ -245,27 +250,15 @@ interface CheckViolation {
   cycle?: string[];
 }
 
-/** `strata check --format json` with no server, on a data directory: the whole run's time and its violations (paths, as dependency-cruiser names them). */
+/** `strata check --format json`: the whole run's time and its violations (paths, as dependency-cruiser names them). */
 async function strataCheck(repository: string, dataDirectory: string, rulesFile: string): Promise<Timed<CheckViolation[]>> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [STRATA_BIN, 'check', '--rules', rulesFile, '--format', 'json', '--server', 'http://127.0.0.1:9', '--repo', repository],
-    {
-      env: { ...process.env, STRATA_DATA_DIR: dataDirectory },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const { ms, value } = await strataJson<{ violations: Array<{ rule: string; from: string; to: string | null }> }>(
+    ['check', '--rules', rulesFile, '--format', 'json'],
+    repository,
+    dataDirectory,
   );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const ms = performance.now() - started;
-  if (code !== 0 && code !== 1) throw new Error(`strata check exited ${code}: ${err}`);
   const strip = (id: string | null): string | null => (id === null ? null : id.replace(/^(file|dir|pkg):/, ''));
-  const answer = JSON.parse(out) as { violations: Array<{ rule: string; from: string; to: string | null }> };
-  return { ms, value: answer.violations.map((v) => ({ rule: v.rule, from: strip(v.from)!, to: strip(v.to) })) };
+  return { ms, value: value.violations.map((v) => ({ rule: v.rule, from: strip(v.from)!, to: strip(v.to) })) };
 }
 
 /**

@@ -116,3 +116,23 @@ export function strataToolOutput(
     notes.push(`${build.unresolvedCount} imports it could not resolve (build.unresolvedCount; ${build.unresolved?.length ?? 0} listed with a reason)`);
   return { tool, files, parsed: files.filter(isSourceFile), references, notes, cachedFiles: build.cachedFiles ?? 0 };
 }
+
+/**
+ * What dependency-cruiser's `cruise` is given in every benchmark, as its
+ * `--init` configures a TypeScript project: pre-compilation (type-only)
+ * dependencies, package `exports` with the import/require/node/default/types
+ * conditions, node_modules neither scanned nor followed (plus `exclude`).
+ */
+export function depcruiseOptions(exclude: string[] = []): Record<string, unknown> {
+  return {
+    tsPreCompilationDeps: true,
+    exclude: { path: exclude.length > 0 ? ['(^|/)node_modules/', ...exclude] : '(^|/)node_modules/' },
+    doNotFollow: { path: '(^|/)node_modules/' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    progress: { type: 'none' },
+  };
+}

@@ -19,6 +19,7 @@ import path from 'node:path';
 import {
   CACHE_DIRECTORY_VARIABLE,
   type DoneMessage,
+  depcruiseOptions,
   isSourceFile,
   SOURCE_EXTENSIONS,
   strataToolOutput,
@@ -95,16 +96,8 @@ async function runDepcruise(): Promise<() => ToolOutput> {
   const result = await cruise(
     ['.'],
     {
-      tsPreCompilationDeps: true,
+      ...depcruiseOptions(peerExclude ? [peerExclude] : []),
       ...(tsConfig ? { tsConfig: { fileName: 'tsconfig.json' } } : {}),
-      exclude: { path: peerExclude ? ['(^|/)node_modules/', peerExclude] : '(^|/)node_modules/' },
-      doNotFollow: { path: '(^|/)node_modules/' },
-      enhancedResolveOptions: {
-        exportsFields: ['exports'],
-        conditionNames: ['import', 'require', 'node', 'default', 'types'],
-        mainFields: ['module', 'main', 'types', 'typings'],
-      },
-      progress: { type: 'none' },
       ...(tool === 'depcruise-warm' ? { cache: { folder: cacheDirectory!, strategy: 'metadata' as const } } : {}),
     },
     {},

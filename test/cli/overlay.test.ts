@@ -67,7 +67,7 @@ t.test('without a server, only an apply that can run indexes the repository', as
   t.match(await offline(['remove', 'git-activity']), { code: 0 });
   t.match(await offline(['apply', 'no-such-plugin']), {
     code: 1,
-    stderr: /plugin "no-such-plugin" does not exist; the plugins are: complexity, git-activity, hotspots, ownership, test-coverage/,
+    stderr: /plugin "no-such-plugin" does not exist; the plugins are: change-coupling, complexity, git-activity, hotspots, ownership, test-coverage/,
   });
   t.match(await offline(['apply', 'git-activity', '--params', '{"colour": "red"}']), {
     code: 1,

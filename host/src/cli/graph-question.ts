@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { GraphAnalysis } from '../analysis/graph-analysis.js';
 import { StrataError } from '../errors/strata-error.js';
-import { OperationError } from './overlay-command.js';
+import { OperationError, serverAnswer } from './overlay-command.js';
 import { ProgressLine } from './progress-line.js';
 import { UsageError } from './usage-error.js';
 import { writeLine } from './write-line.js';
@@ -49,19 +49,10 @@ export async function ask<T>(options: AskOptions, question: Question<T>): Promis
     }
   }
   if (response) {
-    const text = await response.text();
-    let parsed: { data?: T; error?: { message?: string; code?: string } } | null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new OperationError(`${base} answered ${response.status} with something that is not JSON; is it a Strata server?`);
-    }
-    if (response.status === 404 && parsed?.error?.code === 'NOT_FOUND') {
-      const id = /node "(.*)" does not exist/.exec(parsed.error.message ?? '')?.[1];
+    const parsed = await serverAnswer(response, base, (error, status) => {
+      const id = status === 404 && error.code === 'NOT_FOUND' ? /node "(.*)" does not exist/.exec(error.message ?? '')?.[1] : undefined;
       if (id !== undefined) throw new NodeNotFound(id);
-    }
-    if (!response.ok)
-      throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
+    });
     return parsed!.data as T;
   }
   offlineAnalysis ??= analyzeOffline(options, base);

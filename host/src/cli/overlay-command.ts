@@ -189,15 +189,7 @@ async function perform(
   if (response) {
     if (plugins)
       writeLine(process.stderr, `--plugins is for when no server answers: the server at ${base} loads plugins from its own folders (strata serve --plugins).`);
-    const text = await response.text();
-    let parsed: { data?: unknown; error?: { message?: string; code?: string } } | null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new OperationError(`${base} answered ${response.status} with something that is not JSON; is it a Strata server?`);
-    }
-    if (!response.ok)
-      throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
+    const parsed = await serverAnswer(response, base);
     return request.envelope === false ? parsed : parsed?.data;
   }
   const repository = path.resolve(options.repo);
@@ -223,6 +215,26 @@ async function perform(
   } finally {
     indexing.done();
   }
+}
+
+/** What a server answered: its JSON, or (not JSON, or an error) an `OperationError` saying so, with the code and the server. */
+export async function serverAnswer(
+  response: { status: number; ok: boolean; text(): Promise<string> },
+  base: string,
+  onError?: (error: { message?: string; code?: string }, status: number) => void,
+): Promise<{ data?: unknown; error?: { message?: string; code?: string } } | null> {
+  const text = await response.text();
+  let parsed: { data?: unknown; error?: { message?: string; code?: string } } | null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new OperationError(`${base} answered ${response.status} with something that is not JSON; is it a Strata server?`);
+  }
+  if (!response.ok) {
+    if (parsed?.error) onError?.(parsed.error, response.status);
+    throw new OperationError(`${parsed?.error?.message ?? `status ${response.status}`} (${parsed?.error?.code ?? response.status}, from ${base})`);
+  }
+  return parsed;
 }
 
 /** The apply body from the flags: parameters, and the contents of the files named. */
