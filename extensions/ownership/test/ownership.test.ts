@@ -129,6 +129,22 @@ t.test('without a teams file each author is a team; the window is a parameter', 
   t.same(Object.keys(legend), ['ada@example.com', 'bob@example.com', 'cy@example.com', 'no recent commits']);
   const legacy = (await api(`/api/graph/nodes/${encodeURIComponent('file:src/legacy.ts')}`)).body.data.overlays.ownership.teams;
   t.equal(legacy.color, legend['ada@example.com'], "inside a 36-month window the old file has its owner's color");
+
+  // The knowledge overlays, from the same blame. Ada's one commit (2024-01-01) is over 6 months old: inactive.
+  // src: legacy Ada 3, shared Ada 2 Bob 1 Cy 1, bob.ts Bob 2 = Ada 5, Bob 3, Cy 1 of 9. lib: Cy 1. The root: 10.
+  const knowledge = async (id: string) => (await api(`/api/graph/nodes/${encodeURIComponent(id)}`)).body.data.overlays.ownership;
+  const src = await knowledge('dir:src');
+  t.match(src['main-author'], { value: 55.6, badge: 'inactive: Ada 56 %' }, 'src: Ada holds 5 of 9 lines, and is inactive');
+  t.match(src['knowledge-spread'], { value: 2, badge: '2 authors hold 80 %' }, 'src: 5 + 3 of 9 is 89 %');
+  t.match(src['truck-factor'], { value: 0 }, "src: Ada's 5 of 9 lines have no active author already");
+  t.match((await knowledge('dir:lib'))['truck-factor'], { value: 1 }, 'lib: Cy alone');
+  t.match((await knowledge('dir:.'))['truck-factor'], { value: 1 }, '.: Ada 5 of 10, exactly half; Bob (3) leaves: 8');
+  t.match((await knowledge('file:src/shared.ts'))['main-author'], { value: 50, badge: 'inactive: Ada 50 %' });
+  t.match(apply.body.data.summary, {
+    activeAuthors: 2,
+    inactiveAuthors: 1,
+    topInactiveAuthor1: /^Ada <ada@example\.com>: 50 % of the lines \(5\), newest line 2024-01-01$/,
+  });
 });
 
 t.test('a second apply with nothing changed is answered from the blame cache', async (t) => {
@@ -150,8 +166,9 @@ t.test('a second apply with nothing changed is answered from the blame cache', a
   const second = await api('/api/overlays/ownership/apply', { method: 'POST' });
   process.env.PATH = savedPath;
   t.equal(second.status, 200);
-  const { recentSince: _a, ...firstSummary } = first.body.data.summary;
-  const { recentSince: _b, ...secondSummary } = second.body.data.summary;
+  // Less the dates measured from now.
+  const { recentSince: _a, activeSince: _c, activeUntil: _e, ...firstSummary } = first.body.data.summary;
+  const { recentSince: _b, activeSince: _d, activeUntil: _f, ...secondSummary } = second.body.data.summary;
   t.same(secondSummary, firstSummary, 'the same answer');
   const calls = await import('node:fs/promises').then((fs) => fs.readFile(path.join(bin, 'calls'), 'utf8')).catch(() => '');
   t.match(calls, /rev-parse/, 'the wrapper saw the host check HEAD');

@@ -54,7 +54,7 @@ export function overlayCommand(): Command {
       .description('apply the overlays of a plugin')
       .argument('<plugin>', 'plugin id: git-activity, test-coverage, complexity, ownership, hotspots, change-coupling, or a plugin of your own')
       .option('--since <date>', 'git-activity, hotspots, change-coupling: start of the range (ISO date; default six months before --until)')
-      .option('--until <date>', 'git-activity, hotspots, change-coupling: end of the range (ISO date; default now)')
+      .option('--until <date>', 'git-activity, hotspots, change-coupling, ownership: end of the range (ISO date; default now)')
       .option('--report <path|glob...>', "test-coverage: Cobertura XML reports, as paths or glob patterns such as 'coverage/**/cobertura-coverage.xml'")
       .option('--teams <path>', 'ownership: team mapping file, {"teams": {"<team>": ["<e-mail>", ...]}}')
       .option('--params <json>', 'any plugin: parameters as a JSON object'),
