@@ -187,7 +187,7 @@ t.test('rules with mistakes: 422 RULES_INVALID naming each with its rule and fie
   const message: string = body.error.message;
   for (const expected of [
     /forbidden\[1\] "bad-severity": severity: must be one of error, warn, info, ignore, not "fatal"/,
-    /forbidden\[2\] "bad-regex": from\.path: not a valid regular expression/,
+    /forbidden\[2\] "bad-regex": from\.path: not a regular expression Strata runs/,
     /forbidden\[3\] "unknown-field": from\.via: not checked by Strata/,
     /forbidden\[3\] "unknown-field": to\.reachable: not checked by Strata/,
     /forbidden\[4\] "bad-types": to\.dependencyTypes: "npm-dev" is not a dependency type Strata tells/,
@@ -207,4 +207,26 @@ t.test('rules with mistakes: 422 RULES_INVALID naming each with its rule and fie
   const unreadable = await other.api('/api/graph/violations');
   t.equal(unreadable.status, 422);
   t.match(unreadable.body.error.message, /^\.dependency-cruiser\.json: not valid JSON/);
+});
+
+t.test('a hostile rule from the repository cannot stall the server: rules run on RE2, a pattern it cannot run is named', async (t) => {
+  const long = `src/${'a'.repeat(40)}!.ts`;
+  const repo = await makeRepo(t, {
+    ...REPO,
+    [long]: "import { one } from './ring/one.js';\nexport const x = one;\n",
+    // With JavaScript's backtracking, (a+)+$ on 40 a's and a "!" takes about 2^40 steps.
+    '.dependency-cruiser.json': JSON.stringify({ forbidden: [{ name: 'nested', severity: 'warn', from: { path: '(a+)+$' }, to: {} }] }),
+  });
+  const server = await startTestServer(t, repo);
+  const { status, body } = await server.api('/api/graph/violations');
+  t.equal(status, 200);
+  t.same(body.data.violations, [], 'no path ends in a run of a');
+
+  await writeFile(path.join(repo, '.dependency-cruiser.json'), JSON.stringify({ forbidden: [{ name: 'ahead', from: { path: '^src/(?=ring)' }, to: {} }] }));
+  const refused = await server.api('/api/graph/violations');
+  t.equal(refused.status, 422);
+  t.match(
+    refused.body.error.message,
+    /forbidden\[0\] "ahead": from\.path: not a regular expression Strata runs .*rules run on RE2, in time linear in the path: no lookaround, no backreferences/,
+  );
 });

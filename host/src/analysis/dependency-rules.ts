@@ -1,8 +1,11 @@
 /**
  * Architecture rules in dependency-cruiser's `forbidden` shape, read as data
  * (never by running a configuration's JavaScript), and checked against the
- * import graph.
+ * import graph. Their paths are regular expressions run on RE2 (RE2JS), as
+ * a plugin's schema patterns are: the rules come from the repository, which
+ * is not trusted, and a pattern such as `(a+)+$` must not stall the server.
  */
+import { RE2JS } from 're2js';
 
 /** How bad breaking a rule is; `ignore` turns a rule off. */
 export const SEVERITIES = ['error', 'warn', 'info', 'ignore'] as const;
@@ -168,9 +171,12 @@ function side(value: unknown, field: 'from' | 'to', known: string[], problem: (f
       }
       try {
         // `$1` in a "to" pattern stands for a group of the "from" match: checked with it replaced by an empty group.
-        new RegExp(field === 'to' ? joined.replace(/\$\d/g, '') : joined);
+        RE2JS.compile(field === 'to' ? joined.replace(/\$\d/g, '') : joined);
       } catch (error) {
-        problem(`${field}.${key}`, `not a valid regular expression (${(error as Error).message})`);
+        problem(
+          `${field}.${key}`,
+          `not a regular expression Strata runs (${(error as Error).message}); rules run on RE2, in time linear in the path: no lookaround, no backreferences`,
+        );
         continue;
       }
       out[key] = joined;

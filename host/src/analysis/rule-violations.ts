@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import type { DependencyRule, DependencyType, Severity } from './dependency-rules.js';
 import { fileLinks, stronglyConnected } from './import-cycles.js';
 import { type ImportGraph, REFERENCE_KINDS, UnitKind } from './import-graph.js';
@@ -47,12 +48,13 @@ export function ruleViolations(
   for (const rule of rules) {
     if (rule.severity === 'ignore') continue;
     const base = { rule: rule.name, severity: rule.severity, ...(rule.comment !== undefined && { comment: rule.comment }) };
-    const from = rule.from.path === undefined ? undefined : new RegExp(rule.from.path);
-    const fromNot = rule.from.pathNot === undefined ? undefined : new RegExp(rule.from.pathNot);
-    const fromMatches = (path: string): RegExpExecArray | null | true => {
+    const from = rule.from.path === undefined ? undefined : pathPattern(rule.from.path);
+    const fromNot = rule.from.pathNot === undefined ? undefined : pathPattern(rule.from.pathNot);
+    /** The groups of the "from" match (none without a "from.path"), or null when the rule is not about this path. */
+    const fromMatches = (path: string): string[] | null => {
       if (fromNot?.test(path)) return null;
-      if (!from) return true;
-      return from.exec(path);
+      if (!from) return [];
+      return from.groups(path);
     };
     if (rule.from.orphan === true) {
       for (let u = 0; u < graph.ids.length; u++) {
@@ -63,19 +65,19 @@ export function ruleViolations(
       continue;
     }
     if (rule.to.circular === true) componentOf ??= fileComponents(graph);
-    const toPatterns = new Map<string, { path?: RegExp; pathNot?: RegExp }>();
+    const toPatterns = new Map<string, { path: PathPattern | undefined; pathNot: PathPattern | undefined }>();
     const seenEdges = new Set<string>();
     for (let s = 0; s < graph.ids.length; s++) {
       if (graph.kind[s] !== UnitKind.File) continue;
       const matched = fromMatches(graph.paths[s]!);
       if (matched === null) continue;
       // `$1` in a "to" pattern is the "from" path's first group.
-      const groups = matched === true ? [] : matched.slice(1);
+      const groups = matched;
       const key = groups.join('\u0000');
       let to = toPatterns.get(key);
       if (!to) {
         const fill = (pattern: string | undefined) =>
-          pattern === undefined ? undefined : new RegExp(pattern.replace(/\$(\d)/g, (_, n: string) => escapeRegExp(groups[Number(n) - 1] ?? '')));
+          pattern === undefined ? undefined : pathPattern(pattern.replace(/\$(\d)/g, (_, n: string) => RE2JS.quote(groups[Number(n) - 1] ?? '')));
         to = { path: fill(rule.to.path), pathNot: fill(rule.to.pathNot) };
         toPatterns.set(key, to);
       }
@@ -158,6 +160,23 @@ function wayBack(graph: ImportGraph, start: number, goal: number, componentOf: I
   return { spent };
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A rule's path expression on RE2: a search anywhere in the path, as a JavaScript `test` is, in linear time. */
+interface PathPattern {
+  test(path: string): boolean;
+  /** The groups of the first match, or null for none. */
+  groups(path: string): string[] | null;
+}
+
+function pathPattern(source: string): PathPattern {
+  const compiled = RE2JS.compile(source);
+  return {
+    test: (path) => compiled.matcher(path).find(),
+    groups(path) {
+      const matcher = compiled.matcher(path);
+      if (!matcher.find()) return null;
+      const groups: string[] = [];
+      for (let g = 1; g <= matcher.groupCount(); g++) groups.push(matcher.group(g) ?? '');
+      return groups;
+    },
+  };
 }
