@@ -65,7 +65,8 @@ export function ruleViolations(
       continue;
     }
     if (rule.to.circular === true) componentOf ??= fileComponents(graph);
-    const toPatterns = new Map<string, { path: PathPattern | undefined; pathNot: PathPattern | undefined }>();
+    /** The "to" patterns for each set of "from" groups, with what they answered for each target (a target is tested once). */
+    const toPatterns = new Map<string, { path: PathPattern | undefined; pathNot: PathPattern | undefined; answers: Map<number, boolean> }>();
     const seenEdges = new Set<string>();
     for (let s = 0; s < graph.ids.length; s++) {
       if (graph.kind[s] !== UnitKind.File) continue;
@@ -78,7 +79,7 @@ export function ruleViolations(
       if (!to) {
         const fill = (pattern: string | undefined) =>
           pattern === undefined ? undefined : pathPattern(pattern.replace(/\$(\d)/g, (_, n: string) => RE2JS.quote(groups[Number(n) - 1] ?? '')));
-        to = { path: fill(rule.to.path), pathNot: fill(rule.to.pathNot) };
+        to = { path: fill(rule.to.path), pathNot: fill(rule.to.pathNot), answers: new Map() };
         toPatterns.set(key, to);
       }
       for (let k = graph.outStart[s]!; k < graph.outStart[s + 1]!; k++) {
@@ -87,9 +88,13 @@ export function ruleViolations(
         const edgeId = graph.importEdgeId[e]!;
         // An import of a directory stands for an import of each file in it: the first that breaks the rule reports the edge.
         if (seenEdges.has(edgeId)) continue;
-        const targetPath = graph.paths[t]!;
-        if (to.path && !to.path.test(targetPath)) continue;
-        if (to.pathNot?.test(targetPath)) continue;
+        let matches = to.answers.get(t);
+        if (matches === undefined) {
+          const targetPath = graph.paths[t]!;
+          matches = (!to.path || to.path.test(targetPath)) && !to.pathNot?.test(targetPath);
+          to.answers.set(t, matches);
+        }
+        if (!matches) continue;
         if (rule.to.circular !== undefined) {
           const circular = componentOf![s]! >= 0 && componentOf![s] === componentOf![t];
           if (circular !== rule.to.circular) continue;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { inject, injectable } from 'tsyringe';
-import { parseRuleSet, RulesError } from '../analysis/dependency-rules.js';
+import { MAX_RULES, parseRuleSet, RulesError } from '../analysis/dependency-rules.js';
 import { GraphAnalysis, METRIC_SORTS, referenceKindsOf } from '../analysis/graph-analysis.js';
 import { REFERENCE_KINDS } from '../analysis/import-graph.js';
 import type { ReachDirection } from '../analysis/import-reach.js';
@@ -283,7 +283,7 @@ export class AnalysisResource implements ApiResource {
         description: `The same as GET, for the rules in the body (\`{"forbidden": [...]}\`; what \`strata check --rules\` sends). ${RULES_DESCRIPTION} Changes nothing.`,
         tags: ['analysis'],
         query: Type.Object({ offset: OFFSET, limit: limit(1000) }),
-        body: Type.Object({ forbidden: Type.Array(Type.Unknown(), { maxItems: 1000 }) }, { additionalProperties: true }),
+        body: Type.Object({ forbidden: Type.Array(Type.Unknown(), { maxItems: MAX_RULES }) }, { additionalProperties: true }),
         bodyRequired: true,
         response: ViolationsSchema,
         errors: ['INVALID_PARAMETER', 'RULES_INVALID'],

@@ -161,7 +161,7 @@ export const StrataSettingsSchema = Type.Object(
         {
           forbidden: Type.Optional(
             Type.Array(Type.Unknown(), {
-              maxItems: 1000,
+              maxItems: 200,
               description:
                 "Architecture rules in dependency-cruiser's `forbidden` shape (`name`, `severity`, `from`/`to` with `path`, `pathNot`, `circular`, `orphan`, `dependencyTypes`), checked by `strata check` and GET /api/graph/violations; each is checked there, with its mistakes named.",
             }),
