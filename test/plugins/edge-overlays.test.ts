@@ -59,8 +59,26 @@ t.test('an edge overlay: listed with its type, its edges served, summed to direc
   const before = await server.api('/api/overlays/pairs/edges');
   t.same(before.body.data, { pluginId: 'pairs', state: 'inactive', serving: false, overlays: [] });
 
+  // The event stream says how many edges the apply gave.
+  const controller = new AbortController();
+  t.teardown(() => controller.abort());
+  const stream = await fetch(`${server.url}/api/events`, { signal: controller.signal });
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let received = '';
+  const appliedEvent = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      received += value;
+      const match = /event: overlay\.applied\ndata: (.+)\n/.exec(received);
+      if (match) return JSON.parse(match[1]!) as { pluginId: string; styledNodes: number; edges: number };
+    }
+  })();
+
   const applied = await apply(server);
   t.equal(applied.status, 200, JSON.stringify(applied.body.error));
+  t.match(await appliedEvent, { pluginId: 'pairs', styledNodes: 1, edges: 4 }, 'overlay.applied counts the edges');
+  controller.abort();
   const { status, body } = await server.api('/api/overlays/pairs/edges');
   t.equal(status, 200);
   t.equal(body.data.serving, true);

@@ -56,8 +56,13 @@ export const EVENT_PAYLOADS = {
     { description: 'How far an apply under way has come (`ctx.progress`).' },
   ),
   'overlay.applied': Type.Object(
-    { pluginId, styledNodes: Type.Integer(), durationMs: Type.Integer() },
-    { description: "An apply succeeded: the overlay's styles are served." },
+    {
+      pluginId,
+      styledNodes: Type.Integer(),
+      edges: Type.Integer({ description: "Edges the plugin's edge overlays gave (GET /api/overlays/{id}/edges); 0 for other overlays." }),
+      durationMs: Type.Integer(),
+    },
+    { description: "An apply succeeded: the overlay's styles (and edges) are served." },
   ),
   'overlay.removed': Type.Object({ pluginId }, { description: "An overlay's styles were removed." }),
   'overlay.failed': Type.Object(

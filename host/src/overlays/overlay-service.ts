@@ -240,7 +240,12 @@ export class OverlayService {
       entry.overlays = overlays;
       entry.status = status;
       this.served.changed();
-      this.events.publish('overlay.applied', { pluginId: record.id, styledNodes: status.styledNodes, durationMs });
+      this.events.publish('overlay.applied', {
+        pluginId: record.id,
+        styledNodes: status.styledNodes,
+        edges: overlays.reduce((sum, overlay) => sum + overlay.edges.count, 0),
+        durationMs,
+      });
       return structuredClone(entry.status);
     } catch (error) {
       if (this.served.result(record.id) !== entry) return this.served.snapshot(record.id);
