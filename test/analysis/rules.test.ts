@@ -230,3 +230,33 @@ t.test('a hostile rule from the repository cannot stall the server: rules run on
     /forbidden\[0\] "ahead": from\.path: not a regular expression Strata runs .*rules run on RE2, in time linear in the path: no lookaround, no backreferences/,
   );
 });
+
+t.test('GET /api/graph/violations/edges: the violating imports in the shape of an edge overlay, by severity, summed to directories', async (t) => {
+  const repo = await makeRepo(t, { ...REPO, 'strata.config.json': JSON.stringify({ rules: RULES }) });
+  const server = await startTestServer(t, repo);
+  const { status, body } = await server.api('/api/graph/violations/edges');
+  t.equal(status, 200);
+  t.same(
+    body.data.overlays.map((overlay: { id: string; edges: unknown[] }) => [overlay.id, overlay.edges.length]),
+    [
+      ['error', 8],
+      ['warn', 1],
+      ['info', 2],
+    ],
+    'the 12 violations but the orphan, which is no edge',
+  );
+  const error = body.data.overlays[0];
+  t.same(error.legend, { error: '#d7301f' });
+  t.same(
+    error.edges.find((edge: { source: string }) => edge.source === 'file:src/app.ts'),
+    { source: 'file:src/app.ts', target: 'pkg:node:fs', weight: 1, label: 'no-node-core' },
+  );
+  const summed = await server.api('/api/graph/violations/edges?level=2');
+  t.same(
+    summed.body.data.overlays[2].edges,
+    [{ source: 'dir:src/left', target: 'dir:src/right', weight: 1, count: 1 }],
+    'info at directory level: left-not-right; static-only stays inside src/lazy',
+  );
+  const both = await server.api('/api/graph/violations/edges?level=1&parent=dir%3Asrc');
+  t.equal(both.status, 400);
+});

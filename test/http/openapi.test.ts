@@ -37,6 +37,7 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'GET /api/graph/nodes/{id}/metrics',
     'GET /api/graph/path',
     'GET /api/graph/violations',
+    'GET /api/graph/violations/edges',
     'GET /api/openapi.json',
     'GET /api/overlays',
     'GET /api/overlays/{id}/edges',

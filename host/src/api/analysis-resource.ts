@@ -276,6 +276,66 @@ export class AnalysisResource implements ApiResource {
         },
       }),
       defineRoute({
+        method: 'GET',
+        path: '/api/graph/violations/edges',
+        operationId: 'getViolationEdges',
+        summary: 'The violations as edges, in the shape of an edge overlay',
+        description:
+          "The imports of GET /api/graph/violations as GET /api/overlays/{id}/edges gives an edge overlay's: one overlay per severity (`error`, `warn`, `info`), each edge an import that breaks a rule, " +
+          'weight 1, label the rule (the rules, when several); orphans, which are no edge, are left out. With `level` or `parent`, summed between directories as overlay edges are (`count`: the imports each stands for). ' +
+          'A client that draws edge overlays draws these the same way.',
+        tags: ['analysis'],
+        query: Type.Object({
+          level: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'Directory depth to sum at.' })),
+          parent: Type.Optional(Type.String({ minLength: 1, description: 'A directory id: sum between its children.' })),
+        }),
+        response: Type.Object({
+          source: Type.Union([Type.String(), Type.Null()]),
+          overlays: Type.Array(
+            Type.Object({
+              id: StringEnum(['error', 'warn', 'info'] as const),
+              legend: Type.Record(Type.String(), Type.String()),
+              edges: Type.Array(
+                Type.Object({
+                  source: Type.String(),
+                  target: Type.String(),
+                  weight: Type.Number({ minimum: 0 }),
+                  label: Type.Optional(Type.String()),
+                  count: Type.Optional(Type.Integer({ minimum: 1 })),
+                }),
+              ),
+              unplaced: Type.Optional(Type.Integer()),
+            }),
+          ),
+        }),
+        errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'RULES_INVALID'],
+        handle: async ({ query }) => {
+          if (query.level !== undefined && query.parent !== undefined) throw new StrataError('INVALID_PARAMETER', 'query: give `level` or `parent`, not both');
+          const answer = this.analysis.violations(
+            rulesOrThrow(() => repositoryRuleSet(this.config)),
+            0,
+            MAX_PAGE,
+          );
+          const colors = { error: '#d7301f', warn: '#fc8d59', info: '#9ecae1' } as const;
+          const overlays = (['error', 'warn', 'info'] as const).map((severity) => {
+            const byEdge = new Map<string, { source: string; target: string; weight: number; label: string }>();
+            for (const violation of answer.violations) {
+              if (violation.severity !== severity || violation.to === null) continue;
+              const key = `${violation.from}\u0000${violation.to}`;
+              const seen = byEdge.get(key);
+              if (seen) seen.label = seen.label.split(', ').includes(violation.rule) ? seen.label : `${seen.label}, ${violation.rule}`;
+              else byEdge.set(key, { source: violation.from, target: violation.to, weight: 1, label: violation.rule });
+            }
+            const edges = [...byEdge.values()];
+            const legend = { [severity]: colors[severity] };
+            if (query.level === undefined && query.parent === undefined) return { id: severity, legend, edges };
+            const summed = this.analysis.aggregateWeighted(edges, query.level !== undefined ? { level: Number(query.level) } : { parent: query.parent! });
+            return { id: severity, legend, edges: summed.edges, unplaced: summed.unplaced };
+          });
+          return { data: { source: answer.source, overlays }, meta: meta() };
+        },
+      }),
+      defineRoute({
         method: 'POST',
         path: '/api/graph/violations',
         operationId: 'checkRules',
