@@ -56,6 +56,13 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
       ),
     },
     { id: 'broken', code: pluginCode(`throw new Error('the report is missing');`, `[{ id: 'main', name: 'Broken Overlay', type: 'color', legend: {} }]`) },
+    {
+      id: 'pairs',
+      code: pluginCode(
+        `ctx.overlay('together').setEdge('file:src/index.ts', 'file:src/lazy.ts', { weight: 0.5 });`,
+        `[{ id: 'together', name: 'Changed Together', type: 'edge', legend: { strong: '#e53935' } }]`,
+      ),
+    },
     { id: 'future', sdk: '^9.0.0', code: pluginCode('') },
   ]);
   const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
@@ -110,6 +117,13 @@ t.test('toggles apply plugins; two overlays compose in the listed order; legends
   await nodePanel.locator('[data-overlay="magenta/paint"]').waitFor();
   t.match(await nodePanel.locator('[data-overlay="cyan/paint"]').textContent(), /Cyan Paint: 3, badge C!/);
   await page.keyboard.press('Escape');
+
+  // An edge overlay: its legend says the map does not draw its edges yet.
+  await panel.getByRole('switch', { name: 'Changed Together' }).check();
+  const edgeLegend = panel.getByRole('figure', { name: 'Legend of Changed Together' });
+  await edgeLegend.waitFor();
+  t.match(await edgeLegend.textContent(), /not drawn on the map yet; GET \/api\/overlays\/pairs\/edges serves them/);
+  await panel.getByRole('switch', { name: 'Changed Together' }).uncheck();
 
   // A size overlay with an empty legend.
   await panel.getByRole('switch', { name: 'Big Files' }).check();

@@ -411,6 +411,9 @@ export class OverlayPanel {
           'figure',
           { class: 'legend', 'data-overlay': overlayKey(ref), 'aria-label': `Legend of ${this.overlayName(ref)}` },
           element('figcaption', {}, this.overlayName(ref)),
+          // Edges (change coupling, ...) are served but not drawn yet: say so rather than show nothing.
+          overlay?.type === 'edge' &&
+            element('p', { class: 'muted' }, `Its edges are not drawn on the map yet; GET /api/overlays/${ref.pluginId}/edges serves them.`),
           entries.length === 0
             ? element('p', { class: 'muted' }, overlay?.type === 'color' ? 'No legend.' : `Shown as ${overlay?.type ?? 'style'}.`)
             : element(
