@@ -119,8 +119,10 @@ export class ServedOverlays {
       for (const overlay of result.overlays) {
         const style = overlay.styles.styleOf(nodeId);
         if (!style) continue;
-        out ??= {};
-        (out[pluginId] ??= {})[overlay.id] = style;
+        // Records without a prototype: a plugin named `constructor` (ids are lower-case letters, digits and dashes) is a
+        // key like any other, never Object.prototype's, and its styles are never written onto Object itself.
+        out ??= Object.create(null) as Record<string, Record<string, NodeStyle>>;
+        (out[pluginId] ??= Object.create(null) as Record<string, NodeStyle>)[overlay.id] = style;
       }
     }
     return out;

@@ -88,7 +88,7 @@ export class GraphModel {
         for (const [id, style] of Object.entries(overlay.styles)) {
           if (!added.has(id)) continue;
           const node = this.nodes.get(id)!;
-          ((node.overlays ??= {})[pluginId] ??= {})[overlay.id] = style;
+          ((node.overlays ??= Object.create(null))[pluginId] ??= Object.create(null))[overlay.id] = style;
         }
       }
     }
@@ -121,7 +121,7 @@ export class GraphModel {
     // The styles of symbols still to come are set when they come.
     if (this.deferredSymbols) this.deferredSymbols.styles.set(pluginId, overlays);
     for (const node of this.nodes.values()) {
-      if (node.overlays?.[pluginId] === undefined) continue;
+      if (!node.overlays || !Object.hasOwn(node.overlays, pluginId)) continue;
       delete node.overlays[pluginId];
       // Set to undefined, not deleted: a deleted property puts the object in V8's slow dictionary mode.
       if (Object.keys(node.overlays).length === 0) node.overlays = undefined;
@@ -130,7 +130,7 @@ export class GraphModel {
       for (const [id, style] of Object.entries(overlay.styles)) {
         const node = this.nodes.get(id);
         if (!node) continue;
-        ((node.overlays ??= {})[pluginId] ??= {})[overlay.id] = style;
+        ((node.overlays ??= Object.create(null))[pluginId] ??= Object.create(null))[overlay.id] = style;
       }
     }
   }

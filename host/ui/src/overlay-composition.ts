@@ -30,7 +30,9 @@ export function parseOverlayKey(key: string): OverlayRef | undefined {
 }
 
 export function styleFor(node: Pick<ApiNode, 'overlays'>, ref: OverlayRef): NodeStyle | undefined {
-  return node.overlays?.[ref.pluginId]?.[ref.overlayId];
+  // Own keys only: a plugin named `constructor`, or an overlay named `keys`, must not read Object's.
+  const byPlugin = node.overlays && Object.hasOwn(node.overlays, ref.pluginId) ? node.overlays[ref.pluginId] : undefined;
+  return byPlugin && Object.hasOwn(byPlugin, ref.overlayId) ? byPlugin[ref.overlayId] : undefined;
 }
 
 export function composeStyle(node: Pick<ApiNode, 'overlays'>, visible: readonly OverlayRef[]): ComposedStyle {
