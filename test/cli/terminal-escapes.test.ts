@@ -118,3 +118,31 @@ t.test("strata serve: the host's log lines, JSON, escape C1 too (JSON.stringify 
   shownNotObeyed(t, served.stderr(), 'standard error');
   t.equal(firstRawControl(served.stdout()), undefined, 'standard output: no raw control character');
 });
+
+t.test('strata cycles, impact and check: file names with escapes and bidirectional controls are shown escaped', async (t) => {
+  // U+202E (right-to-left override) shows what follows reversed: "src/evil\u202etxt.ts" would read as another name.
+  const reversed = 'src/evil\u202etxt.ts';
+  const titled = FILE;
+  const repo = await makeRepo(t, {
+    [reversed]: `import { f } from './title${HOSTILE}.js';\nexport const g = f;\n`,
+    [titled]: "import { g } from './evil\u202etxt.js';\nexport function f() { return g; }\n",
+    'rules.json': JSON.stringify({ forbidden: [{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }] }),
+  });
+  const bidi = (text: string): string | undefined => /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.exec(text)?.[0];
+  const cycles = runStrata(t, ['cycles', '--server', NO_SERVER, '--repo', repo]);
+  t.equal(await cycles.exited, 0, cycles.stderr());
+  t.match(cycles.stdout(), /^1 import cycle, 2 files in them:/);
+  shownNotObeyed(t, cycles.stdout(), 'strata cycles');
+  t.equal(bidi(cycles.stdout()), undefined, 'strata cycles: no raw bidirectional control');
+  t.ok(cycles.stdout().includes('src/evil\\u202etxt.ts'), 'strata cycles: the override is shown as \\u202e');
+
+  const impact = runStrata(t, ['impact', 'file:src/evil\u202etxt.ts', '--server', NO_SERVER, '--repo', repo]);
+  t.equal(await impact.exited, 0, impact.stderr());
+  shownNotObeyed(t, impact.stdout(), 'strata impact');
+  t.equal(bidi(impact.stdout()), undefined, 'strata impact: no raw bidirectional control');
+
+  const check = runStrata(t, ['check', '--rules', `${repo}/rules.json`, '--server', NO_SERVER, '--repo', repo]);
+  t.equal(await check.exited, 1);
+  shownNotObeyed(t, check.stdout(), 'strata check');
+  t.equal(bidi(check.stdout()), undefined, 'strata check: no raw bidirectional control');
+});
