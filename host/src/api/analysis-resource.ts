@@ -10,6 +10,7 @@ import { StrataError } from '../errors/strata-error.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
 import { StringEnum } from '../validation/string-enum.js';
+import { EdgeGroupingQuery, edgeGroupingOf, groupedOverlayEdges, OverlayEdgeSchema, UnplacedSchema } from './edge-overlays.js';
 
 /** Most components, nodes or edges one page of an analysis answer holds. */
 export const MAX_PAGE = 100_000;
@@ -285,32 +286,21 @@ export class AnalysisResource implements ApiResource {
           'weight 1, label the rule (the rules, when several); orphans, which are no edge, are left out. With `level` or `parent`, summed between directories as overlay edges are (`count`: the imports each stands for). ' +
           'A client that draws edge overlays draws these the same way.',
         tags: ['analysis'],
-        query: Type.Object({
-          level: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'Directory depth to sum at.' })),
-          parent: Type.Optional(Type.String({ minLength: 1, description: 'A directory id: sum between its children.' })),
-        }),
+        query: Type.Object(EdgeGroupingQuery),
         response: Type.Object({
           source: Type.Union([Type.String(), Type.Null()]),
           overlays: Type.Array(
             Type.Object({
               id: StringEnum(['error', 'warn', 'info'] as const),
               legend: Type.Record(Type.String(), Type.String()),
-              edges: Type.Array(
-                Type.Object({
-                  source: Type.String(),
-                  target: Type.String(),
-                  weight: Type.Number({ minimum: 0 }),
-                  label: Type.Optional(Type.String()),
-                  count: Type.Optional(Type.Integer({ minimum: 1 })),
-                }),
-              ),
-              unplaced: Type.Optional(Type.Integer()),
+              edges: Type.Array(OverlayEdgeSchema),
+              unplaced: UnplacedSchema,
             }),
           ),
         }),
         errors: ['NOT_FOUND', 'INVALID_PARAMETER', 'RULES_INVALID'],
         handle: async ({ query }) => {
-          if (query.level !== undefined && query.parent !== undefined) throw new StrataError('INVALID_PARAMETER', 'query: give `level` or `parent`, not both');
+          const grouping = edgeGroupingOf(query);
           const answer = this.analysis.violations(
             rulesOrThrow(() => repositoryRuleSet(this.config)),
             0,
@@ -326,13 +316,9 @@ export class AnalysisResource implements ApiResource {
               if (seen) seen.label = seen.label.split(', ').includes(violation.rule) ? seen.label : `${seen.label}, ${violation.rule}`;
               else byEdge.set(key, { source: violation.from, target: violation.to, weight: 1, label: violation.rule });
             }
-            const edges = [...byEdge.values()];
-            const legend = { [severity]: colors[severity] };
-            if (query.level === undefined && query.parent === undefined) return { id: severity, legend, edges };
-            const summed = this.analysis.aggregateWeighted(edges, query.level !== undefined ? { level: Number(query.level) } : { parent: query.parent! });
-            return { id: severity, legend, edges: summed.edges, unplaced: summed.unplaced };
+            return { id: severity, legend: { [severity]: colors[severity] }, edges: [...byEdge.values()] };
           });
-          return { data: { source: answer.source, overlays }, meta: meta() };
+          return { data: { source: answer.source, overlays: groupedOverlayEdges(this.analysis, overlays, grouping) }, meta: meta() };
         },
       }),
       defineRoute({

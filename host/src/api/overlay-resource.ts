@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { HEX_COLOR_PATTERN } from '@strata/sdk';
 import { inject, injectable } from 'tsyringe';
 import { GraphAnalysis } from '../analysis/graph-analysis.js';
-import { StrataError } from '../errors/strata-error.js';
 import { type ApiResource, type ApiRoute, defineRoute } from '../http/api-route.js';
 import { OverlayService } from '../overlays/overlay-service.js';
 import type { ApplyBody } from '../overlays/overlay-status.js';
@@ -10,6 +9,7 @@ import { ServedOverlays } from '../overlays/served-overlays.js';
 import { PLUGIN_LOG_LINE_CHARS, PLUGIN_LOG_LINES, PluginLogs } from '../plugins/plugin-logs.js';
 import { type PluginRecord, PluginRegistry } from '../plugins/plugin-registry.js';
 import { StringEnum } from '../validation/string-enum.js';
+import { EdgeGroupingQuery, edgeGroupingOf, groupedOverlayEdges, OverlayEdgeSchema, UnplacedSchema } from './edge-overlays.js';
 import { NodeStyleSchema } from './graph-schemas.js';
 
 const PluginIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'Plugin id.' }) });
@@ -193,10 +193,7 @@ export class OverlayResource implements ApiResource {
           '`serving: false`, with no overlays, when the plugin serves nothing now.',
         tags: ['overlays'],
         params: PluginIdParams,
-        query: Type.Object({
-          level: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'Directory depth to sum at.' })),
-          parent: Type.Optional(Type.String({ minLength: 1, description: 'A directory id: sum between its children.' })),
-        }),
+        query: Type.Object(EdgeGroupingQuery),
         response: Type.Object({
           pluginId: Type.String(),
           state: StringEnum(['inactive', 'applying', 'active', 'failed'] as const),
@@ -205,35 +202,16 @@ export class OverlayResource implements ApiResource {
             Type.Object({
               id: Type.String(),
               legend: Type.Record(Type.String(), Type.String()),
-              edges: Type.Array(
-                Type.Object({
-                  source: Type.String(),
-                  target: Type.String(),
-                  weight: Type.Number({ minimum: 0 }),
-                  label: Type.Optional(Type.String()),
-                  value: Type.Optional(Type.Number()),
-                  count: Type.Optional(Type.Integer({ minimum: 1, description: 'Summed: how many edges this one sums.' })),
-                }),
-              ),
-              unplaced: Type.Optional(Type.Integer({ description: 'Summed: edges whose nodes are no longer in the graph.' })),
+              edges: Type.Array(OverlayEdgeSchema),
+              unplaced: UnplacedSchema,
             }),
           ),
         }),
         errors: ['NOT_FOUND', 'INVALID_PARAMETER'],
         handle: async ({ params, query }) => {
-          if (query.level !== undefined && query.parent !== undefined) throw new StrataError('INVALID_PARAMETER', 'query: give `level` or `parent`, not both');
+          const grouping = edgeGroupingOf(query);
           const served = await this.served.servedEdges(params.id);
-          if (query.level === undefined && query.parent === undefined) return { data: served };
-          const grouping = query.level !== undefined ? { level: Number(query.level) } : { parent: query.parent! };
-          return {
-            data: {
-              ...served,
-              overlays: served.overlays.map((overlay) => {
-                const summed = this.analysis.aggregateWeighted(overlay.edges, grouping);
-                return { id: overlay.id, legend: overlay.legend, edges: summed.edges, unplaced: summed.unplaced };
-              }),
-            },
-          };
+          return { data: { ...served, overlays: groupedOverlayEdges(this.analysis, served.overlays, grouping) } };
         },
       }),
       defineRoute({
