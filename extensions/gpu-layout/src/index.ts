@@ -16,10 +16,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { spreadDensity, spreadLeaves, spreads } from './density.js';
 import type { LayoutBackendInfo, LayoutEngine, LayoutInput } from './layout-engine.js';
+import { nestRegions } from './nesting.js';
 import { removeOverlaps } from './overlap.js';
-import { purifyRegions, separateRegions } from './separation.js';
 import { normalizedStart } from './start.js';
 import { openWebGpu } from './webgpu-device.js';
 import '@tensorflow/tfjs-backend-cpu';
@@ -94,20 +93,10 @@ export function createLayoutEngine(): LayoutEngine {
         positions = await (input.parent ? multilevel(input, progress) : forceLayout(input, progress, 0));
       }
       const tree = input.parent && input.parent.length === input.nodeCount ? input.parent : undefined;
-      if (tree) {
-        // Sibling directories' regions parted, and each node moved into its directory's region (separation.ts).
-        separateRegions(positions, tree);
-        purifyRegions(positions, tree);
-      }
-      if (spreads(input.nodeCount)) {
-        // Where the discs would cover more than half the picture: its density evened (density.ts), each node's
-        // leaves first, then the regions purified again (the flow leaves some files on a sibling's side).
-        if (tree) spreadLeaves(positions, tree);
-        spreadDensity(positions);
-        if (tree) purifyRegions(positions, tree);
-      }
-      // Nodes whose drawn discs would overlap are parted (overlap.ts; where they cover at most half the picture).
-      removeOverlaps(positions);
+      // Every directory a disc of its own holding its files and its subdirectories' discs (nesting.ts); without a
+      // tree, nodes whose drawn discs would overlap are parted (overlap.ts).
+      if (tree) nestRegions(positions, tree, NEST_UNIT);
+      else removeOverlaps(positions);
       return start.restore(positions);
     },
   };
@@ -121,6 +110,12 @@ function refinesSavedLayout(input: LayoutInput): boolean {
   for (let i = 0; i < placed.length; i++) count += placed[i]! ? 1 : 0;
   return count >= 0.8 * input.nodeCount;
 }
+
+/**
+ * The radius of a file's disc in the nested picture, in the engine's units (neighbours a unit apart in the force
+ * layout): the same for every run, so that a refinement of a saved picture keeps its scale.
+ */
+const NEST_UNIT = 0.25;
 
 /** The longest last step of a run (see `forceLayout`). */
 const FINAL_STEP = 0.1;
@@ -337,3 +332,4 @@ export {
   regionPurity,
   UI_DRAWN_SIZE,
 } from './quality.js';
+export { directoryRegions, type RegionMeasure } from './regions.js';

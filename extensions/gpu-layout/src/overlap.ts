@@ -1,6 +1,7 @@
 /**
- * The last step of a layout: nodes whose discs would overlap when the map
- * is drawn are pushed apart. The force layout leaves a directory's files
+ * The last step of a layout without a containment tree (with one, the
+ * nesting of nesting.ts parts every disc): nodes whose discs would overlap
+ * when the map is drawn are pushed apart. The force layout leaves a directory's files
  * packed around it closer than a drawn node is wide (on a 1,000-node graph,
  * 357 overlapping pairs where ForceAtlas2 left 25: `npm run bench:layout`).
  *
@@ -12,9 +13,7 @@
  * files takes about 30). Linear in n; plain JavaScript on the positions, the
  * same whatever backend computed them. Only where the picture can hold the
  * discs apart: up to about 5,600 nodes (`MAX_COVERED`), and ten passes up to
- * about 11,300 (`MAX_COVERED_FEW`); on a larger map the picture's density is
- * evened instead (density.ts), and it is looked at zoomed in, with its
- * symbols folded.
+ * about 11,300 (`MAX_COVERED_FEW`); a larger map is looked at zoomed in.
  */
 import { type DrawnSize, percentileBox, UI_DRAWN_SIZE } from './quality.js';
 

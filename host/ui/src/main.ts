@@ -569,6 +569,10 @@ class StrataPage {
         camera: () => map.camera(),
         still: () => map.still(),
         drawn: () => map.drawnCount,
+        /** The directory regions of the last frame: label, label box, region box (map pixels) and tint. */
+        regions: () => map.drawnRegions(),
+        /** A drawn node's size (sigma's), undefined when it is not drawn. */
+        drawnSize: (id: string) => map.drawnSize(id),
         revision: () => model.revision,
         timings: () => ({ ...this.timings }),
         position: (id: string) => {

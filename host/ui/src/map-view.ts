@@ -7,6 +7,7 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import { EdgeLineProgram, NodePointProgram } from 'sigma/rendering';
 import type { CameraState } from 'sigma/types';
+import { DirectoryRegions, type DrawnRegion } from './directory-regions.js';
 import { type ApiEdge, isSymbol, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
@@ -68,6 +69,8 @@ const HIGHLIGHTING = 'highlighting';
  * third of the first frame.
  */
 const MANY_IMPORTS = 5_000;
+/** Above this many imports, they are drawn faint (the theme's `faintImportEdge`). */
+const FAINT_IMPORTS = 1_000;
 /** Zoomed in this far on at most this many files, their symbols are drawn. */
 const AUTO_EXPAND_FILES = 40;
 
@@ -100,6 +103,8 @@ export class MapView {
   private readonly demandEdges = new Set<string>();
   /** Nodes or edges were added since sigma last indexed the graph: a highlight must index them first. */
   private unindexed = false;
+  /** Directories drawn as regions, on a canvas under the edges. */
+  private readonly regions: DirectoryRegions;
 
   constructor(
     private readonly container: HTMLElement,
@@ -107,6 +112,12 @@ export class MapView {
     private readonly events: MapViewEvents,
   ) {
     container.classList.add(UNDRAWN);
+    this.regions = new DirectoryRegions(model);
+  }
+
+  /** The directory regions of the last frame, largest first (their labels, boxes and tints): for the tests. */
+  drawnRegions(): readonly DrawnRegion[] {
+    return this.regions.lastDrawn();
   }
 
   /**
@@ -153,6 +164,7 @@ export class MapView {
       }
     }
     this.graph = graph;
+    this.regions.invalidate();
     for (const event of ['nodeAdded', 'edgeAdded'] as const) graph.on(event, () => (this.unindexed = true));
     // A fixed frame: nodes added or moved later never shift the others.
     const frame = Number.isFinite(minX)
@@ -184,6 +196,7 @@ export class MapView {
 
   /** Follows a change of the model in place: the camera and the nodes already drawn stay where they are. */
   update(diff: ModelDiff): void {
+    this.regions.invalidate();
     for (const id of diff.removedEdges) if (this.graph.hasEdge(id)) this.graph.dropEdge(id);
     for (const id of diff.removedNodes) if (this.graph.hasNode(id)) this.graph.dropNode(id);
     const isHidden = this.hiddenTest();
@@ -368,6 +381,11 @@ export class MapView {
     return this.renderer.graphToViewport(this.graph.getNodeAttributes(id));
   }
 
+  /** A drawn node's size, as sigma is given it; undefined when it is not in the drawn graph. */
+  drawnSize(id: string): number | undefined {
+    return this.graph.hasNode(id) ? this.graph.getNodeAttribute(id, 'size') : undefined;
+  }
+
   /** Whether a node is in the drawn graph and not hidden. */
   isVisible(id: string): boolean {
     return this.graph.hasNode(id) && !this.graph.getNodeAttribute(id, 'hidden');
@@ -384,7 +402,8 @@ export class MapView {
       labelWeight: '500',
       labelDensity: 0.6,
       labelGridCellSize: 110,
-      labelRenderedSizeThreshold: 7,
+      // Files get a label once drawn this large (zoomed in): further out, the regions' labels name the places.
+      labelRenderedSizeThreshold: 9,
       hideLabelsOnMove: false,
       defaultEdgeType: 'line',
       minCameraRatio: 0.0005,
@@ -400,6 +419,10 @@ export class MapView {
       edgeReducer: (id, attributes) => this.reduceEdge(id, attributes),
     });
     this.renderer = renderer;
+    // The regions' canvas, under the edges; sized with sigma's own, drawn after each of its frames.
+    renderer.createCanvas('regions', { beforeLayer: 'edges' });
+    renderer.createCanvas('regionLabels', { afterLayer: 'nodes' });
+    renderer.on('afterRender', () => this.drawRegions(renderer));
     // Sigma sizes its canvases when it draws, and hears only the window's resizes: the map also changes size when
     // the node panel opens or closes. Without this its canvases kept their old width and covered the node panel.
     new ResizeObserver(() => renderer.scheduleRender()).observe(this.container);
@@ -447,6 +470,7 @@ export class MapView {
       this.graph.mergeNodeAttributes(this.dragged, { x: at.x, y: at.y });
       const record = this.model.nodes.get(this.dragged);
       if (record) Object.assign(record, { x: at.x, y: at.y });
+      this.regions.invalidate();
       this.dragMoved = true;
       event.preventSigmaDefault();
       event.original.preventDefault();
@@ -465,6 +489,39 @@ export class MapView {
       this.events.cameraChanged();
       clearTimeout(this.lodTimer);
       this.lodTimer = setTimeout(() => this.levelOfDetail(), 250);
+    });
+  }
+
+  private drawRegions(renderer: Sigma<NodeAttributes, EdgeAttributes>): void {
+    const { width, height } = renderer.getDimensions();
+    const ratio = window.devicePixelRatio || 1;
+    const contextOf = (canvas: HTMLCanvasElement | undefined): CanvasRenderingContext2D | undefined => {
+      const context = canvas?.getContext('2d');
+      if (!canvas || !context) return undefined;
+      if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+        canvas.width = Math.round(width * ratio);
+        canvas.height = Math.round(height * ratio);
+      }
+      context.setTransform(ratio, 0, 0, ratio, 0, 0);
+      return context;
+    };
+    const canvases = renderer.getCanvases();
+    const context = contextOf(canvases.regions);
+    const labels = contextOf(canvases.regionLabels);
+    if (!context || !labels) return;
+    const theme = this.theme;
+    this.regions.draw(context, labels, width, height, {
+      toViewport: (point) => renderer.graphToViewport(point),
+      isShown: (id) => this.graph.hasNode(id) && !this.graph.getNodeAttribute(id, 'hidden'),
+      tintOf: (id) => {
+        const node = this.model.nodes.get(id);
+        return node ? composeStyle(node, this.overlays).color : undefined;
+      },
+      badgesOf: (id) => {
+        const node = this.model.nodes.get(id);
+        return node ? composeStyle(node, this.overlays).badges : [];
+      },
+      colors: { outline: theme.directory, fill: theme.directory, label: theme.label, halo: theme.background },
     });
   }
 
@@ -711,12 +768,17 @@ export class MapView {
   private styleOf(node: PlacedNode): Pick<NodeAttributes, 'size' | 'color' | 'label' | 'zIndex'> {
     const composed = composeStyle(node, this.overlays);
     const badges = composed.badges.length > 0 ? ` [${composed.badges.join(' · ')}]` : '';
+    if (node.kind === 'directory') {
+      // A directory is its region (directory-regions.ts): its overlay color tints the region, and its own disc
+      // stays small, never grown over its files; its name is drawn at the region's edge.
+      return { size: DIRECTORY_SIZE, color: this.theme.directory, label: (node.path !== '.' ? `${node.name}/` : node.name) + badges, zIndex: 1 };
+    }
     return {
       size: baseSize(node) * (composed.size ?? 1),
       color: composed.color ?? this.baseColor(node),
-      label: (node.kind === 'directory' && node.path !== '.' ? `${node.name}/` : node.name) + badges,
-      // Files over directories: on a crowded map a directory's disc would hide its files, which carry the colors.
-      zIndex: node.kind === 'file' ? 2 : node.kind === 'directory' ? 1 : 0,
+      label: node.name + badges,
+      // Files over directories (1): their colors matter more than a directory's small disc.
+      zIndex: node.kind === 'file' ? 2 : 0,
     };
   }
 
@@ -728,11 +790,13 @@ export class MapView {
   }
 
   private edgeAttributes(kind: 'contains' | 'imports'): EdgeAttributes {
-    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? this.theme.importEdge : this.theme.edge, hidden: false };
+    // Many imports are drawn faint, so that the regions under them stay readable.
+    const importColor = this.model.edges.size > FAINT_IMPORTS ? this.theme.faintImportEdge : this.theme.importEdge;
+    return { kind, size: kind === 'imports' ? 0.6 : 0.4, color: kind === 'imports' ? importColor : this.theme.edge, hidden: false };
   }
 
   private reduceNode(id: string, attributes: NodeAttributes): Partial<NodeAttributes> & { forceLabel?: boolean; highlighted?: boolean } {
-    if (this.selected === undefined && this.hovered === undefined) return attributes;
+    if (this.selected === undefined && this.hovered === undefined) return attributes.zIndex === 1 ? { ...attributes, label: '' } : attributes;
     if (id === this.selected) return { ...attributes, forceLabel: true, highlighted: true, zIndex: 5 };
     if (id === this.hovered) return { ...attributes, forceLabel: true, zIndex: 4 };
     if (this.selected === undefined) return attributes;
@@ -749,9 +813,11 @@ export class MapView {
   }
 }
 
-/** Drawn size before overlays: directories by the files below them, files by their lines. */
+/** A directory's own disc: small, whatever its size or overlays (its region shows what is below it). */
+const DIRECTORY_SIZE = 2.5;
+
+/** Drawn size before overlays: files by their lines. */
 function baseSize(node: PlacedNode): number {
-  if (node.kind === 'directory') return 4 + Math.log2((node.files ?? 0) + 1) * 1.4;
   if (node.kind === 'file') return 2.5 + Math.log10((node.lines ?? 0) + 1) * 1.6;
   if (node.kind === 'package') return 3;
   return 2;

@@ -15,6 +15,8 @@ export interface ThemeColors {
   otherLanguage: string;
   edge: string;
   importEdge: string;
+  /** Imports where there are many of them: mostly transparent. */
+  faintImportEdge: string;
   highlight: string;
   faded: string;
 }
@@ -28,6 +30,7 @@ const LIGHT: ThemeColors = {
   otherLanguage: '#a0a0a0',
   edge: '#d0d7de',
   importEdge: '#9aa5b1',
+  faintImportEdge: '#d3d9df',
   highlight: '#000000',
   faded: '#eaeef2',
 };
@@ -41,6 +44,7 @@ const DARK: ThemeColors = {
   otherLanguage: '#6e7681',
   edge: '#30363d',
   importEdge: '#545d68',
+  faintImportEdge: '#2b323b',
   highlight: '#ffffff',
   faded: '#21262d',
 };

@@ -1,0 +1,108 @@
+// Directories as regions on the real page (Debian's Chromium, software WebGL), after a layout computed by the
+// server: each directory an outlined region labeled at its edge by the shortest path that tells it apart, no label
+// over another, and a directory's overlay values shown as its region's tint, never as a disc grown over its files.
+import t from 'tap';
+import { launchBrowser, openPage, openUi } from '../helpers/browser.ts';
+import { makeRepo } from '../helpers/fixture-repo.ts';
+import { computeLayout, postJson, startTestServer } from '../helpers/strata-server.ts';
+
+t.setTimeout(600_000);
+const browser = await launchBrowser(t);
+
+/** A monorepo-like tree: two packages with a `src` each, docs, and imports across them. */
+function monorepo(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of ['alpha', 'beta']) {
+    for (let i = 0; i < 8; i++) {
+      const next = i < 7 ? `import { f${i + 1} } from './f${i + 1}';\n` : '';
+      files[`packages/${name}/src/f${i}.ts`] = `${next}export function f${i}(x: number) {\n  if (x > ${i}) return x;\n  return ${i};\n}\n`;
+    }
+    files[`packages/${name}/test/f0.test.ts`] = `import { f0 } from '../src/f0';\nf0(1);\n`;
+  }
+  files['packages/beta/src/f0.ts'] = `import { f0 as a } from '../../alpha/src/f0';\nexport function f0(x: number) {\n  return a(x);\n}\n`;
+  for (let i = 0; i < 5; i++) files[`docs/page${i}.md`] = `# Page ${i}\n\nText.\n`;
+  files['tools/build.ts'] = `import { f0 } from '../packages/alpha/src/f0';\nf0(2);\n`;
+  return files;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+interface Region {
+  id: string;
+  name: string;
+  label: string | undefined;
+  labelBox: Box | undefined;
+  box: Box;
+  tint: string | undefined;
+}
+
+t.test('after a layout every directory is a labeled region, its label the shortest that tells it apart, none over another', async (t) => {
+  const repo = await makeRepo(t, monorepo());
+  const server = await startTestServer(t, repo);
+  t.equal(await computeLayout(server, { iterations: 300 }), 200, 'a layout computed by the server');
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  await page.waitForFunction(() => (window as any).strata.still() && (window as any).strata.regions().length > 0);
+  const regions = (await page.evaluate(() => (window as any).strata.regions())) as Region[];
+  const byId = new Map(regions.map((region) => [region.id, region]));
+  for (const id of ['dir:packages', 'dir:docs', 'dir:tools', 'dir:packages/alpha', 'dir:packages/beta', 'dir:packages/alpha/src', 'dir:packages/beta/src'])
+    t.ok(byId.has(id), `${id} is drawn as a region`);
+  t.notOk(byId.has('dir:.'), "the repository's own region (the whole picture) is not drawn");
+  t.equal(byId.get('dir:packages/alpha/src')?.name, 'alpha/src/', 'two `src` directories: each labeled with its parent');
+  t.equal(byId.get('dir:packages/beta/src')?.name, 'beta/src/');
+  t.equal(byId.get('dir:docs')?.name, 'docs/', 'a unique name stands alone');
+  const labeled = regions.filter((region) => region.labelBox);
+  t.ok(labeled.length >= 5, `labels drawn (${labeled.map((region) => region.label).join(', ')})`);
+  for (let i = 0; i < labeled.length; i++)
+    for (let j = i + 1; j < labeled.length; j++) {
+      const a = labeled[i]!.labelBox!;
+      const b = labeled[j]!.labelBox!;
+      const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      if (!apart) t.fail(`labels ${labeled[i]!.label} and ${labeled[j]!.label} overlap`);
+    }
+  // Each file lies in its own top-level directory's region box on the page, and in no sibling's region box.
+  const mapBox = await page.locator('#map').boundingBox();
+  const inside = (at: { x: number; y: number }, box: Box): boolean =>
+    at.x - mapBox!.x >= box.x && at.x - mapBox!.x <= box.x + box.width && at.y - mapBox!.y >= box.y && at.y - mapBox!.y <= box.y + box.height;
+  for (const [file, own] of [
+    ['file:packages/alpha/src/f3.ts', 'dir:packages/alpha'],
+    ['file:packages/beta/src/f3.ts', 'dir:packages/beta'],
+  ] as const) {
+    const at = await page.evaluate((id) => (window as any).strata.nodeOnPage(id), file);
+    t.ok(inside(at, byId.get(own)!.box), `${file} is inside its package's region`);
+    const sibling = own === 'dir:packages/alpha' ? 'dir:packages/beta' : 'dir:packages/alpha';
+    t.notOk(inside(at, byId.get(sibling)!.box), `${file} is outside the other package's region`);
+  }
+  t.same(watched.problems, [], 'no console error');
+});
+
+t.test("a directory's overlay values tint its region; its disc is not grown over its files", async (t) => {
+  const repo = await makeRepo(t, monorepo());
+  const server = await startTestServer(t, repo, { flags: { plugins: { builtIns: true } } });
+  const applied = await server.api('/api/overlays/complexity/apply', postJson({}));
+  t.equal(applied.status, 200, applied.status === 200 ? 'complexity applied' : JSON.stringify(applied.body));
+  const styles = (await server.api('/api/overlays/complexity/styles')).body.data.overlays.find((overlay: { id: string }) => overlay.id === 'loc').styles;
+  const directory = 'dir:packages/alpha/src';
+  t.ok(styles[directory]?.color && styles[directory]?.size > 1, 'the overlay colors and sizes the directory (as the plugin serves it)');
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  await page.waitForFunction(() => (window as any).strata.still());
+  const sizeBefore = (await page.evaluate((id) => (window as any).strata.drawnSize(id), directory)) as number;
+  const fileBefore = (await page.evaluate(() => (window as any).strata.drawnSize('file:packages/alpha/src/f0.ts'))) as number;
+  await page.getByRole('region', { name: 'Overlays' }).getByRole('switch', { name: 'Lines of Code' }).check();
+  await page.waitForFunction((id) => {
+    const strata = (window as any).strata;
+    return strata.still() && strata.regions().some((region: Region) => region.id === id && region.tint);
+  }, directory);
+  const region = ((await page.evaluate(() => (window as any).strata.regions())) as Region[]).find((r) => r.id === directory)!;
+  t.equal(region.tint, styles[directory].color, "the region is tinted with the directory's overlay color");
+  t.equal(await page.evaluate((id) => (window as any).strata.drawnSize(id), directory), sizeBefore, "the directory's disc keeps its size");
+  t.not(await page.evaluate(() => (window as any).strata.drawnSize('file:packages/alpha/src/f0.ts')), fileBefore, 'a file is sized by the overlay');
+  t.same(watched.problems, [], 'no console error');
+});
