@@ -106,3 +106,21 @@ t.test("a directory's overlay values tint its region; its disc is not grown over
   t.not(await page.evaluate(() => (window as any).strata.drawnSize('file:packages/alpha/src/f0.ts')), fileBefore, 'a file is sized by the overlay');
   t.same(watched.problems, [], 'no console error');
 });
+
+t.test("a selected hub's hundred neighbours do not all force their labels: the largest few do", async (t) => {
+  const files: Record<string, string> = { 'src/hub.ts': 'export const hub = 1;\n' };
+  for (let i = 0; i < 100; i++) files[`src/users/u${i}.ts`] = `import { hub } from '../hub';\nexport const u${i} = hub + ${i};\n`;
+  const repo = await makeRepo(t, files);
+  const server = await startTestServer(t, repo);
+  t.equal(await computeLayout(server, { iterations: 200 }), 200, 'a layout computed by the server');
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await page.goto(`${server.url}/#node=${encodeURIComponent('file:src/hub.ts')}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await page.waitForFunction(() => (window as any).strata.still() && (window as any).strata.forcedLabels().includes('file:src/hub.ts'));
+  const forced = (await page.evaluate(() => (window as any).strata.forcedLabels())) as string[];
+  const neighbours = forced.filter((id) => id.startsWith('file:src/users/'));
+  t.ok(neighbours.length > 0 && neighbours.length <= 24, `${neighbours.length} of the 100 neighbours force their labels`);
+  t.ok(forced.includes('file:src/hub.ts'), 'the selection is labeled');
+  t.same(watched.problems, [], 'no console error');
+});

@@ -573,6 +573,8 @@ class StrataPage {
         regions: () => map.drawnRegions(),
         /** A drawn node's size (sigma's), undefined when it is not drawn. */
         drawnSize: (id: string) => map.drawnSize(id),
+        /** The nodes whose labels are drawn whatever the label grid says. */
+        forcedLabels: () => map.forcedLabels(),
         revision: () => model.revision,
         timings: () => ({ ...this.timings }),
         position: (id: string) => {

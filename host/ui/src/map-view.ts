@@ -69,6 +69,11 @@ const HIGHLIGHTING = 'highlighting';
  * third of the first frame.
  */
 const MANY_IMPORTS = 5_000;
+/**
+ * A selected node's neighbours whose labels are always drawn, the largest first; the others' labels only where
+ * sigma's label grid has room, so that a hub's hundreds of neighbours do not pile their labels up.
+ */
+const MAX_FORCED_LABELS = 24;
 /** Above this many imports, they are drawn faint (the theme's `faintImportEdge`). */
 const FAINT_IMPORTS = 1_000;
 /** Zoomed in this far on at most this many files, their symbols are drawn. */
@@ -82,6 +87,8 @@ export class MapView {
   private overlays: OverlayRef[] = [];
   private selected: string | undefined;
   private neighbours = new Set<string>();
+  /** The neighbours whose labels are drawn whatever the label grid says: the largest few (a hub has hundreds). */
+  private labeledNeighbours = new Set<string>();
   private hovered: string | undefined;
   private readonly expanded = new Set<string>();
   private readonly autoExpanded = new Set<string>();
@@ -273,6 +280,8 @@ export class MapView {
     this.selected = id !== undefined && this.graph.hasNode(id) ? id : undefined;
     this.syncDemandEdges();
     this.neighbours = new Set(this.selected ? this.graph.neighbors(this.selected) : []);
+    const bySize = [...this.neighbours].sort((a, b) => this.graph.getNodeAttribute(b, 'size') - this.graph.getNodeAttribute(a, 'size') || (a < b ? -1 : 1));
+    this.labeledNeighbours = new Set(bySize.slice(0, MAX_FORCED_LABELS));
     this.repaint();
   }
 
@@ -379,6 +388,15 @@ export class MapView {
     // From the node's own coordinates, not sigma's display data (getNodeDisplayData): after a link selected a
     // symbol, those held coordinates that put it 300,000 px off the map while it was drawn at the map's center.
     return this.renderer.graphToViewport(this.graph.getNodeAttributes(id));
+  }
+
+  /** The nodes whose labels are drawn whatever the label grid says (the selection, the hovered node, some neighbours). */
+  forcedLabels(): string[] {
+    const forced: string[] = [];
+    this.graph.forEachNode((id, attributes) => {
+      if ((this.reduceNode(id, attributes) as { forceLabel?: boolean }).forceLabel) forced.push(id);
+    });
+    return forced;
   }
 
   /** A drawn node's size, as sigma is given it; undefined when it is not in the drawn graph. */
@@ -800,7 +818,7 @@ export class MapView {
     if (id === this.selected) return { ...attributes, forceLabel: true, highlighted: true, zIndex: 5 };
     if (id === this.hovered) return { ...attributes, forceLabel: true, zIndex: 4 };
     if (this.selected === undefined) return attributes;
-    if (this.neighbours.has(id)) return { ...attributes, forceLabel: true, zIndex: 3 };
+    if (this.neighbours.has(id)) return { ...attributes, forceLabel: this.labeledNeighbours.has(id), zIndex: 3 };
     return { ...attributes, color: this.theme.faded, label: '', zIndex: 0 };
   }
 
