@@ -81,7 +81,7 @@ t.test('after a layout every directory is a labeled region, its label the shorte
   t.same(watched.problems, [], 'no console error');
 });
 
-t.test("a directory's overlay values tint its region; its disc is not grown over its files", async (t) => {
+t.test("a directory's overlay values tint its region, its disc is not grown over its files; uncolored files turn gray", async (t) => {
   const repo = await makeRepo(t, monorepo());
   const server = await startTestServer(t, repo, { flags: { plugins: { builtIns: true } } });
   const applied = await server.api('/api/overlays/complexity/apply', postJson({}));
@@ -95,6 +95,7 @@ t.test("a directory's overlay values tint its region; its disc is not grown over
   await page.waitForFunction(() => (window as any).strata.still());
   const sizeBefore = (await page.evaluate((id) => (window as any).strata.drawnSize(id), directory)) as number;
   const fileBefore = (await page.evaluate(() => (window as any).strata.drawnSize('file:packages/alpha/src/f0.ts'))) as number;
+  const languageBefore = await page.evaluate(() => (window as any).strata.drawnColor('file:docs/page0.md'));
   await page.getByRole('region', { name: 'Overlays' }).getByRole('switch', { name: 'Lines of Code' }).check();
   await page.waitForFunction((id) => {
     const strata = (window as any).strata;
@@ -104,6 +105,10 @@ t.test("a directory's overlay values tint its region; its disc is not grown over
   t.equal(region.tint, styles[directory].color, "the region is tinted with the directory's overlay color");
   t.equal(await page.evaluate((id) => (window as any).strata.drawnSize(id), directory), sizeBefore, "the directory's disc keeps its size");
   t.not(await page.evaluate(() => (window as any).strata.drawnSize('file:packages/alpha/src/f0.ts')), fileBefore, 'a file is sized by the overlay');
+  // A file the overlay does not color steps back to gray: its language's color would read as a value of the overlay.
+  t.notOk(styles['file:docs/page0.md']?.color, 'the overlay does not color the Markdown page');
+  t.equal(languageBefore, '#E69F00', "before, the page has its language's color (Markdown, the second language)");
+  t.equal(await page.evaluate(() => (window as any).strata.drawnColor('file:docs/page0.md')), '#a0a0a0', 'with the color overlay shown, it is gray');
   t.same(watched.problems, [], 'no console error');
 });
 

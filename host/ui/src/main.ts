@@ -573,6 +573,8 @@ class StrataPage {
         regions: () => map.drawnRegions(),
         /** A drawn node's size (sigma's), undefined when it is not drawn. */
         drawnSize: (id: string) => map.drawnSize(id),
+        /** A drawn node's color (before highlights), undefined when it is not drawn. */
+        drawnColor: (id: string) => map.drawnColor(id),
         /** The nodes whose labels are drawn whatever the label grid says. */
         forcedLabels: () => map.forcedLabels(),
         revision: () => model.revision,

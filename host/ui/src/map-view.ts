@@ -110,6 +110,11 @@ export class MapView {
   private readonly demandEdges = new Set<string>();
   /** Nodes or edges were added since sigma last indexed the graph: a highlight must index them first. */
   private unindexed = false;
+  /**
+   * Whether a visible overlay colors nodes: then files it does not color are gray, not their language's color,
+   * so that a language's color is never read as a value of the overlay.
+   */
+  private colorOverlayShown = false;
   /** Directories drawn as regions, on a canvas under the edges. */
   private readonly regions: DirectoryRegions;
 
@@ -262,6 +267,7 @@ export class MapView {
 
   /** Repaints every node from the model's styles (a plugin's styles changed). */
   restyle(): void {
+    this.colorOverlayShown = this.overlays.length > 0 && [...this.model.nodes.values()].some((node) => composeStyle(node, this.overlays).color !== undefined);
     this.graph.updateEachNodeAttributes((id, attributes) => {
       const node = this.model.nodes.get(id);
       return node ? { ...attributes, ...this.styleOf(node) } : attributes;
@@ -402,6 +408,11 @@ export class MapView {
   /** A drawn node's size, as sigma is given it; undefined when it is not in the drawn graph. */
   drawnSize(id: string): number | undefined {
     return this.graph.hasNode(id) ? this.graph.getNodeAttribute(id, 'size') : undefined;
+  }
+
+  /** A drawn node's color before highlights; undefined when it is not in the drawn graph. */
+  drawnColor(id: string): string | undefined {
+    return this.graph.hasNode(id) ? this.graph.getNodeAttribute(id, 'color') : undefined;
   }
 
   /** Whether a node is in the drawn graph and not hidden. */
@@ -804,6 +815,7 @@ export class MapView {
     if (node.kind === 'directory') return this.theme.directory;
     if (node.kind === 'package') return this.theme.package;
     if (isSymbol(node)) return this.theme.symbol;
+    if (this.colorOverlayShown) return this.theme.otherLanguage;
     return (node.language !== undefined && this.languageColor.get(node.language)) || this.theme.otherLanguage;
   }
 
