@@ -129,3 +129,52 @@ t.test("a selected hub's hundred neighbours do not all force their labels: the l
   t.ok(forced.includes('file:src/hub.ts'), 'the selection is labeled');
   t.same(watched.problems, [], 'no console error');
 });
+
+t.test('a map with too many imports to draw one by one shows them summed between the regions drawn, split as a region opens', async (t) => {
+  // 1,800 files in two top-level directories of six subdirectories each; each file imports three others: 5,400 imports.
+  const files: Record<string, string> = {};
+  const paths: string[] = [];
+  for (const top of ['app', 'lib']) for (let d = 0; d < 6; d++) for (let f = 0; f < 150; f++) paths.push(`${top}/part${d}/m${f}.ts`);
+  paths.forEach((file, i) => {
+    const imports = [1, 7, 401].map((step) => paths[(i + step * (i % 5 === 0 ? 3 : 1)) % paths.length]!);
+    const relative = (to: string): string => `${'../'.repeat(2)}${to.replace(/\.ts$/, '')}`;
+    files[file] = `${imports.map((to, k) => `import { v as v${k} } from '${relative(to)}';`).join('\n')}\nexport const v = ${i};\n`;
+  });
+  const repo = await makeRepo(t, files);
+  const server = await startTestServer(t, repo, { flags: { watch: false } });
+  t.equal(await computeLayout(server, { iterations: 100 }), 200, 'a layout computed by the server');
+  const graph = (await server.api('/api/graph')).body.data as { edges: Array<{ source: string; target: string; kind: string }> };
+  const imports = graph.edges.filter((edge) => edge.kind === 'imports');
+  t.ok(imports.length > 5_000, `${imports.length} imports: more than the map draws one by one`);
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  await page.waitForFunction(() => (window as any).strata.still() && (window as any).strata.regionEdges().length > 0);
+  type Summed = { source: string; target: string; count: number };
+  const below = (file: string, directory: string): boolean => file.startsWith(`file:${directory.slice('dir:'.length)}/`);
+  const check = async (when: string): Promise<Summed[]> => {
+    const edges = (await page.evaluate(() => (window as any).strata.regionEdges())) as Summed[];
+    const drawn = new Set(((await page.evaluate(() => (window as any).strata.regions())) as Region[]).map((region) => region.id));
+    t.ok(edges.length > 0, `${when}: ${edges.length} summed edges drawn`);
+    t.ok(
+      edges.every((edge) => drawn.has(edge.source) && drawn.has(edge.target) && edge.source !== edge.target),
+      `${when}: each between two regions drawn`,
+    );
+    const heaviest = edges[0]!;
+    const exact = imports.filter((edge) => below(edge.source, heaviest.source) && below(edge.target, heaviest.target)).length;
+    t.equal(heaviest.count, exact, `${when}: the heaviest (${heaviest.source} -> ${heaviest.target}) sums the ${exact} imports between them`);
+    return edges;
+  };
+  const far = await check('fitted');
+  const depth = (id: string): number => id.split('/').length;
+  for (let i = 0; i < 4; i++) await page.keyboard.press('+');
+  await page.waitForFunction(() => (window as any).strata.still());
+  await page.waitForTimeout(300);
+  const near = await check('zoomed in');
+  t.ok(
+    Math.max(...near.map((edge) => Math.max(depth(edge.source), depth(edge.target)))) >
+      Math.min(...far.map((edge) => Math.min(depth(edge.source), depth(edge.target)))),
+    'zoomed in, regions open: their subdirectories take the ends',
+  );
+  t.same(watched.problems, [], 'no console error');
+});

@@ -48,7 +48,19 @@ export interface RegionPainter {
   tintOf(id: string): string | undefined;
   /** Badges of the visible overlays for a directory, shown after its label. */
   badgesOf(id: string): string[];
-  colors: { outline: string; fill: string; label: string; halo: string };
+  colors: { outline: string; fill: string; label: string; halo: string; edge: string };
+  /**
+   * The imports to draw summed between the regions shown (a map with too many to draw one by one), as pairs of
+   * node ids; undefined: none summed.
+   */
+  summedImports?: () => Iterable<{ source: string; target: string }>;
+}
+
+/** An import edge summed between two regions drawn: what the tests read. */
+export interface DrawnRegionEdge {
+  source: string;
+  target: string;
+  count: number;
 }
 
 /** Regions smaller than this on screen (their box's larger side, in pixels) are not drawn. */
@@ -57,6 +69,10 @@ const MIN_REGION_PIXELS = 18;
 const MIN_LABELED_PIXELS = 46;
 /** Most regions drawn in one frame (the largest on screen first). */
 const MAX_DRAWN = 1500;
+/** A region opens (its imports summed by its children's regions) once its box is this share of the map's larger side. */
+const OPEN_SHARE = 0.4;
+/** Most summed edges drawn, the heaviest first. */
+const MAX_SUMMED_EDGES = 400;
 /** Padding around a hull, in pixels (the hull passes through the outer nodes' centers). */
 const PADDING = 7;
 const LABEL_FONT = '600 12px system-ui, sans-serif';
@@ -64,12 +80,20 @@ const LABEL_FONT = '600 12px system-ui, sans-serif';
 export class DirectoryRegions {
   private regions: DirectoryRegion[] | undefined;
   private drawn: DrawnRegion[] = [];
+  private drawnEdges: DrawnRegionEdge[] = [];
+  /** Each node's directories, innermost first (made with the regions). */
+  private ancestors = new Map<string, string[]>();
 
   constructor(private readonly model: GraphModel) {}
 
   /** Positions or the tree changed: hulls are made again when next drawn. */
   invalidate(): void {
     this.regions = undefined;
+  }
+
+  /** The summed imports drawn in the last frame, heaviest first. */
+  lastDrawnEdges(): readonly DrawnRegionEdge[] {
+    return this.drawnEdges;
   }
 
   /** The regions drawn in the last frame, largest first. */
@@ -136,6 +160,7 @@ export class DirectoryRegions {
       context.stroke();
     }
     context.globalAlpha = 1;
+    this.drawSummedImports(context, shown, width, height, painter);
     // Labels at the top edge of each region, none over another.
     labels.font = LABEL_FONT;
     labels.textAlign = 'center';
@@ -174,6 +199,61 @@ export class DirectoryRegions {
       }
       this.drawn.push({ id: region.id, name: region.label, label, labelBox, box, tint });
     }
+  }
+
+  /**
+   * Imports summed between the regions shown: each end stands for its outermost region that is drawn and not
+   * open (smaller than OPEN_SHARE of the map); a line between the two regions' middles, as thick as the log of its
+   * count. Zoomed in, a region grows open and its children's regions take its ends.
+   */
+  private drawSummedImports(
+    context: CanvasRenderingContext2D,
+    shown: ReadonlyArray<{ region: DirectoryRegion; points: Point[]; box: DrawnRegion['box']; size: number }>,
+    width: number,
+    height: number,
+    painter: RegionPainter,
+  ): void {
+    this.drawnEdges = [];
+    if (!painter.summedImports) return;
+    const open = OPEN_SHARE * Math.max(width, height);
+    const closed = new Map<string, Point>();
+    for (const { region, box, size } of shown) if (size < open) closed.set(region.id, [box.x + box.width / 2, box.y + box.height / 2]);
+    const endOf = (id: string): string | undefined => {
+      const chain = this.ancestors.get(id);
+      if (!chain) return undefined;
+      let end: string | undefined;
+      for (const directory of chain) if (closed.has(directory)) end = directory;
+      return end;
+    };
+    const counts = new Map<string, DrawnRegionEdge>();
+    for (const { source, target } of painter.summedImports()) {
+      const a = endOf(source);
+      const b = endOf(target);
+      if (a === undefined || b === undefined || a === b) continue;
+      // A region's import into its own subdirectory is inside it: not drawn between them.
+      if (this.ancestors.get(a)?.includes(b) || this.ancestors.get(b)?.includes(a)) continue;
+      const key = `${a}\u0000${b}`;
+      const known = counts.get(key);
+      if (known) known.count++;
+      else counts.set(key, { source: a, target: b, count: 1 });
+    }
+    const edges = [...counts.values()].sort((x, y) => y.count - x.count).slice(0, MAX_SUMMED_EDGES);
+    context.strokeStyle = painter.colors.edge;
+    context.globalAlpha = 0.55;
+    for (const edge of edges) {
+      const [x1, y1] = closed.get(edge.source)!;
+      const [x2, y2] = closed.get(edge.target)!;
+      context.lineWidth = 0.8 + Math.log2(edge.count);
+      context.beginPath();
+      // A slight bend, to the right of the way from source to target, so that the two ways stay apart.
+      const mx = (x1 + x2) / 2 + (y2 - y1) * 0.12;
+      const my = (y1 + y2) / 2 - (x2 - x1) * 0.12;
+      context.moveTo(x1, y1);
+      context.quadraticCurveTo(mx, my, x2, y2);
+      context.stroke();
+    }
+    context.globalAlpha = 1;
+    this.drawnEdges = edges;
   }
 
   /** The padded shape: the hull itself, stroked wide (a point or a segment: a disc or a capsule). */
@@ -238,6 +318,18 @@ export class DirectoryRegions {
     // Deepest first, so that each directory's hull is made before its parent takes its corners.
     directories.sort((a, b) => depthOf.get(b.id)! - depthOf.get(a.id)!);
     const labels = distinguishingLabels(directories);
+    this.ancestors = new Map();
+    const chainOf = (id: string): string[] => {
+      const known = this.ancestors.get(id);
+      if (known) return known;
+      const node = nodes.get(id);
+      const up = node?.parent;
+      const above = up !== undefined && up !== id ? chainOf(up) : [];
+      const chain = node?.kind === 'directory' ? [id, ...above] : above;
+      this.ancestors.set(id, chain);
+      return chain;
+    };
+    for (const node of nodes.values()) if (node.kind === 'file' || node.kind === 'directory') chainOf(node.id);
     const regions: DirectoryRegion[] = [];
     for (const directory of directories) {
       const own = points.get(directory.id) ?? [[directory.x, directory.y]];

@@ -571,6 +571,8 @@ class StrataPage {
         drawn: () => map.drawnCount,
         /** The directory regions of the last frame: label, label box, region box (map pixels) and tint. */
         regions: () => map.drawnRegions(),
+        /** Imports summed between the regions drawn (maps with many imports): source and target region, count. */
+        regionEdges: () => map.drawnRegionEdges(),
         /** A drawn node's size (sigma's), undefined when it is not drawn. */
         drawnSize: (id: string) => map.drawnSize(id),
         /** A drawn node's color (before highlights), undefined when it is not drawn. */

@@ -7,7 +7,7 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import { EdgeLineProgram, NodePointProgram } from 'sigma/rendering';
 import type { CameraState } from 'sigma/types';
-import { DirectoryRegions, type DrawnRegion } from './directory-regions.js';
+import { DirectoryRegions, type DrawnRegion, type DrawnRegionEdge } from './directory-regions.js';
 import { type ApiEdge, isSymbol, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
@@ -130,6 +130,11 @@ export class MapView {
   /** The directory regions of the last frame, largest first (their labels, boxes and tints): for the tests. */
   drawnRegions(): readonly DrawnRegion[] {
     return this.regions.lastDrawn();
+  }
+
+  /** The imports summed between regions in the last frame (maps with many imports). */
+  drawnRegionEdges(): readonly DrawnRegionEdge[] {
+    return this.regions.lastDrawnEdges();
   }
 
   /**
@@ -550,7 +555,9 @@ export class MapView {
         const node = this.model.nodes.get(id);
         return node ? composeStyle(node, this.overlays).badges : [];
       },
-      colors: { outline: theme.directory, fill: theme.directory, label: theme.label, halo: theme.background },
+      colors: { outline: theme.directory, fill: theme.directory, label: theme.label, halo: theme.background, edge: theme.importEdge },
+      // Too many imports to draw one by one: summed between the regions shown, so that a large map still shows its dependencies.
+      summedImports: this.importsOnDemand && !location.search.includes('noedges') ? () => this.model.edges.values() : undefined,
     });
   }
 
