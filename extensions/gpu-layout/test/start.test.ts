@@ -104,9 +104,10 @@ for (const { name, start, placed, roundedTo } of starts) {
     const said = `stress ${stress.toFixed(3)} (fresh at worst ${worstFresh.stress.toFixed(3)}), neighbourhood ${neighbourhood.toFixed(3)} (fresh at worst ${worstFresh.neighbourhood.toFixed(3)})`;
     // Equal is what a good start gives (every run here ends near 0.184): within 1 % of the worst fresh seed.
     t.ok(stress <= worstFresh.stress * 1.01, `stress: ${said}`);
-    // Neighbourhood moves by a tenth from one fresh seed to the next on a graph this small (0.107 to 0.12 here): a
-    // start given up for a fresh one (every node at one point) is one more seed, and may land 5 % under the eight.
-    t.ok(neighbourhood >= worstFresh.neighbourhood * 0.95, `neighbourhood: ${said}`);
+    // Neighbourhood moves by a tenth and more from one fresh seed to the next on a graph this small (nested regions,
+    // nesting.ts: 0.140 to 0.16 here): a start scaled to the engine's size, or given up for a fresh one (every node at
+    // one point), is one more seed, and may land 10 % under the eight.
+    t.ok(neighbourhood >= worstFresh.neighbourhood * 0.9, `neighbourhood: ${said}`);
     t.ok(
       result.every((v) => Number.isFinite(v)),
       'every position is finite',
