@@ -181,7 +181,14 @@ class StrataPage {
     document.body.append(header, this.noticeBoard.root, element('main', { class: 'workspace' }, sidebar, this.mapElement, this.nodePanel.root), this.hoverCard);
     const shortcuts = installShortcuts([
       { keys: '/', description: 'Search', run: () => this.search.focus() },
-      { keys: 'Escape', description: 'Clear the selection', run: () => this.select(undefined) },
+      {
+        keys: 'Escape',
+        description: 'Clear the selection and the search',
+        run: () => {
+          this.search.clear();
+          this.select(undefined);
+        },
+      },
       { keys: '+ or =', description: 'Zoom in', run: () => this.map.zoom(1.5) },
       { keys: '-', description: 'Zoom out', run: () => this.map.zoom(1 / 1.5) },
       { keys: '0', description: 'Fit the whole graph', run: () => this.map.fit() },
