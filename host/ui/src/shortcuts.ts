@@ -7,7 +7,10 @@ export interface Shortcut {
   run(): void;
 }
 
-/** Listens for the shortcuts while focus is not in a text field; `?` opens the list. */
+/**
+ * Listens for the shortcuts while focus is not in a text field and no dialog
+ * is open (the dialog has the keys: Escape closes it); `?` opens the list.
+ */
 export function installShortcuts(shortcuts: Shortcut[]): { openHelp(): void } {
   const help = element(
     'dialog',
@@ -30,7 +33,7 @@ export function installShortcuts(shortcuts: Shortcut[]): { openHelp(): void } {
   document.addEventListener('keydown', (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target as HTMLElement;
-    if (target.closest('input, textarea, select, [contenteditable]') || document.querySelector('dialog[open]:not(.help-dialog)')) return;
+    if (target.closest('input, textarea, select, [contenteditable]') || document.querySelector('dialog[open]')) return;
     if (event.key === '?') {
       event.preventDefault();
       openHelp();
