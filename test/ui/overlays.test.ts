@@ -207,6 +207,72 @@ t.test("built-in plugins: dates for git-activity, a file picker for test-coverag
   t.same(watched.problems, [], 'no console error');
 });
 
+t.test("apply forms label their fields by the schema's titles (else the names spelled out) and give the descriptions as help", async (t) => {
+  const repo = await makeRepo(t, SAMPLE_REPO);
+  const plugins = await pluginDir(t);
+  await writePlugins(plugins, [
+    {
+      id: 'windows',
+      parameters: {
+        type: 'object',
+        properties: {
+          windowMonths: { type: 'integer', minimum: 1, description: 'Months of history read.' },
+          since: { type: 'string', format: 'date', title: 'First day', description: 'The first day whose commits count.' },
+          max_URL_length: { type: 'integer' },
+        },
+        additionalProperties: false,
+      },
+      code: pluginCode(
+        `ctx.overlay('main').set(ctx.graph.nodesOfKind('file')[0], { color: '#00ff00' });`,
+        `[{ id: 'main', name: 'Windowed', type: 'color', legend: {} }]`,
+      ),
+    },
+  ]);
+  const server = await startTestServerWithBuiltIns(t, repo, { flags: { port: 0, plugins: { directories: [plugins] } } });
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await openUi(watched, server.url);
+  const panel = page.getByRole('region', { name: 'Overlays' });
+  /** The form's fields: label, accessible description, and the parameter each sends. */
+  const fields = (form: ReturnType<typeof panel.getByRole>) =>
+    form.locator('.field').evaluateAll((items) =>
+      items.map((item) => {
+        const control = item.querySelector<HTMLInputElement>('input, select, textarea')!;
+        const help = control.getAttribute('aria-describedby');
+        return { label: item.querySelector('label')!.textContent, help: help && document.getElementById(help)?.textContent, sends: control.name };
+      }),
+    );
+
+  await panel.getByRole('switch', { name: 'Windowed' }).check();
+  const form = panel.getByRole('form', { name: 'Apply Plugin windows' });
+  await form.waitFor();
+  t.same(await fields(form), [
+    { label: 'Window months', help: 'Months of history read.', sends: 'param:windowMonths' },
+    { label: 'First day', help: 'The first day whose commits count.', sends: 'param:since' },
+    { label: 'Max URL length', help: null, sends: 'param:max_URL_length' },
+  ]);
+  await form.getByLabel('Window months', { exact: true }).fill('3');
+  await form.getByRole('button', { name: 'Apply' }).click();
+  await page.locator('.plugin[data-plugin="windows"][data-state="active"]').waitFor();
+  t.same((await server.api('/api/overlays/windows/status')).body.data.params, { windowMonths: 3 }, 'the labelled field sends its parameter');
+
+  // The built-in plugins' forms read as words too: ownership's parameters and its team file.
+  await panel.getByRole('switch', { name: 'Team Ownership' }).check();
+  const ownership = panel.getByRole('form', { name: 'Apply Ownership' });
+  await ownership.waitFor();
+  const labels = (await fields(ownership)).map((field) => field.label);
+  t.same(labels, ['Activity window (months)', 'Inactive after (months)', 'Until', 'Authors named', 'Teams']);
+  t.match(await ownership.getByLabel('Activity window (months)').getAttribute('aria-describedby'), /help/);
+  t.match(await fields(ownership), [{ help: /shows gray/ }, { help: /inactive/ }, { help: /now/ }, { help: /authors/ }, { help: /Team mapping file/ }]);
+  const untitled = (await server.api('/api/overlays')).body.plugins.flatMap((plugin: { id: string; parameters?: { properties?: object } }) =>
+    Object.entries(plugin.parameters?.properties ?? {})
+      .filter(([, schema]) => typeof schema.title !== 'string' || typeof schema.description !== 'string')
+      .map(([name]) => `${plugin.id}.${name}`),
+  );
+  t.same(untitled, ['windows.windowMonths', 'windows.max_URL_length'], "every built-in plugin's parameter has a title and a description");
+  t.same(watched.problems, [], 'no console error');
+});
+
 t.test("a long apply shows how far it has come on its plugin's line", async (t) => {
   const repo = await makeRepo(t, SAMPLE_REPO);
   const plugins = await pluginDir(t);

@@ -13,6 +13,9 @@ export type PluginOrOverlayEvent = Extract<FollowedEvent, { type: `plugin.${stri
 /** A JSON schema, as far as the form reads it. */
 interface JsonSchema {
   type?: string | string[];
+  /** The field's label; without it the property's name, spelled out (`windowMonths`: "Window months"). */
+  title?: string;
+  /** The field's help text, under it. */
   description?: string;
   enum?: unknown[];
   pattern?: string;
@@ -308,17 +311,33 @@ export class OverlayPanel {
     const required = new Set(plugin.parameters?.required ?? []);
     const fields = Object.entries(properties).map(([name, schema]) => {
       const id = `param-${plugin.id}-${name}`;
+      const help = schema.description ? `${id}-help` : undefined;
       const input = fieldFor(name, schema, id, required.has(name));
-      return element('div', { class: 'field' }, element('label', { for: id }, name), input, schema.description && element('small', {}, schema.description));
-    });
-    const inputs = (plugin.inputs ?? []).map((declared) => {
-      const id = `input-${plugin.id}-${declared.name}`;
+      if (help) input.setAttribute('aria-describedby', help);
       return element(
         'div',
         { class: 'field' },
-        element('label', { for: id }, declared.name),
-        element('input', { id, type: 'file', name: `input:${declared.name}`, accept: declared.accept, multiple: declared.multiple }),
-        element('small', {}, declared.description),
+        element('label', { for: id }, schema.title?.trim() || spelledOut(name)),
+        input,
+        help && element('small', { id: help }, schema.description),
+      );
+    });
+    const inputs = (plugin.inputs ?? []).map((declared) => {
+      const id = `input-${plugin.id}-${declared.name}`;
+      const help = declared.description ? `${id}-help` : undefined;
+      return element(
+        'div',
+        { class: 'field' },
+        element('label', { for: id }, spelledOut(declared.name)),
+        element('input', {
+          id,
+          type: 'file',
+          name: `input:${declared.name}`,
+          accept: declared.accept,
+          multiple: declared.multiple,
+          'aria-describedby': help,
+        }),
+        help && element('small', { id: help }, declared.description),
       );
     });
     const form = element(
@@ -429,6 +448,17 @@ export class OverlayPanel {
 
 function hasForm(plugin: PluginInfo): boolean {
   return Object.keys(plugin.parameters?.properties ?? {}).length > 0 || (plugin.inputs ?? []).length > 0;
+}
+
+/** A parameter's name as words: `windowMonths`, `window_months` and `window-months` read "Window months"; `maxURLLength` "Max URL length". */
+function spelledOut(name: string): string {
+  const words = name
+    .split(/[\s_-]+|(?<=[a-z\d])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
+    .filter(Boolean)
+    .map((word) => (word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase()));
+  if (words.length === 0) return name;
+  words[0] = words[0]!.charAt(0).toUpperCase() + words[0]!.slice(1);
+  return words.join(' ');
 }
 
 function typeOf(schema: JsonSchema): string {
