@@ -29,7 +29,7 @@ export { DataDirectoryLockedError } from './storage/data-directory-locked-error.
 
 /** Options of `startStrata`. */
 export interface StartOptions extends ConfigSources {
-  /** Where logs go (default: standard error). */
+  /** Where logs go (default: standard error); JSON lines there unless `logFormat` is `text`. */
   logDestination?: DestinationStream;
   /** Called as indexing advances. */
   onProgress?: (progress: BuildProgress) => void;
@@ -102,7 +102,7 @@ export async function startStrata(options: StartOptions): Promise<RunningStrata>
     import('./app/strata-app.js'),
     import('./logging/create-logger.js'),
   ]);
-  const logger = createLogger(config.logLevel, options.logDestination);
+  const logger = createLogger(config.logLevel, options.logDestination, config.logFormat);
   const app = createContainer(config, logger).resolve(StrataApp);
   const address = await app.start(options.onProgress);
   return { ...address, config, stop: () => app.stop() };

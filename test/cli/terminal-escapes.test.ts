@@ -2,7 +2,8 @@
  * What the repository and plugins name reaches the terminal shown, never
  * obeyed: control characters in file names, plugin messages, summaries,
  * errors and log lines come out of the `strata` CLI escaped (`\u001b`),
- * on standard output and standard error, in text and in JSON log lines.
+ * on standard output and standard error, in text, and in JSON and text log
+ * lines.
  */
 import t, { type Test } from 'tap';
 import { pluginCode, pluginsFolder } from '../helpers/fixture-plugins.ts';
@@ -95,10 +96,11 @@ t.test("a plugin's progress, summary, error and status", async (t) => {
   shownNotObeyed(t, status.stdout(), 'the status');
 });
 
-t.test("strata serve: the host's log lines, JSON, escape C1 too (JSON.stringify leaves it)", async (t) => {
+/** Serves the hostile repository with the noisy plugin, applies it once, and stops: what `strata serve` printed. */
+async function serveNoisy(t: Test, extraArgs: string[] = []): Promise<ReturnType<typeof runStrata>> {
   const repo = await hostileRepo(t);
   const plugins = await pluginsFolder(t, [NOISY]);
-  const served = runStrata(t, ['serve', repo, '--port', '0', '--no-watch', '--no-built-ins', '--plugins', plugins]);
+  const served = runStrata(t, ['serve', repo, '--port', '0', '--no-watch', '--no-built-ins', '--plugins', plugins, ...extraArgs]);
   const url = await served.url();
   const response = await fetch(`${url}/api/overlays/noisy/apply`, {
     method: 'POST',
@@ -108,6 +110,11 @@ t.test("strata serve: the host's log lines, JSON, escape C1 too (JSON.stringify 
   t.equal(response.status, 200, 'the apply runs');
   served.child.kill('SIGTERM');
   await served.exited;
+  return served;
+}
+
+t.test("strata serve: the host's log lines, JSON, escape C1 too (JSON.stringify leaves it)", async (t) => {
+  const served = await serveNoisy(t);
   const lines = served
     .stderr()
     .split('\n')
@@ -115,6 +122,19 @@ t.test("strata serve: the host's log lines, JSON, escape C1 too (JSON.stringify 
   const logged = lines.find((line) => line.includes('log line'));
   t.ok(logged, "the plugin's log line is in the host's log");
   t.same(JSON.parse(logged ?? '{}').msg, `log line ${HOSTILE}`, 'still JSON, read back as what the plugin logged');
+  shownNotObeyed(t, served.stderr(), 'standard error');
+  t.equal(firstRawControl(served.stdout()), undefined, 'standard output: no raw control character');
+});
+
+t.test("strata serve --log-format text: the host's text log lines escape what they read back from JSON", async (t) => {
+  const served = await serveNoisy(t, ['--log-format', 'text']);
+  t.ok(
+    served
+      .stderr()
+      .split('\n')
+      .some((line) => /^\d\d:\d\d:\d\d INFO {2}log line /.test(line)),
+    "the plugin's log line is a text line",
+  );
   shownNotObeyed(t, served.stderr(), 'standard error');
   t.equal(firstRawControl(served.stdout()), undefined, 'standard output: no raw control character');
 });

@@ -13,6 +13,7 @@ interface ServeOptions {
   dataDir?: string;
   config?: string;
   logLevel?: string;
+  logFormat?: string;
   watch?: boolean;
   dev?: boolean;
   plugins?: string[];
@@ -39,12 +40,19 @@ export function serveCommand(): Command {
     .option('--open', 'open the web UI in the default browser once it is served')
     .option('-c, --config <file>', 'configuration file (default: <repo>/strata.config.json)')
     .addOption(new Option('--log-level <level>', 'least severe level logged').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+    .addOption(
+      new Option('--log-format <format>', 'log lines as text or JSON (default: auto, text on a terminal, JSON otherwise)').choices(['auto', 'text', 'json']),
+    )
     .addHelpText(
       'after',
       `
 Settings come from, lowest first: defaults, strata.config.json (or --config),
 STRATA_* environment variables (STRATA_PORT, STRATA_HOST, STRATA_DATA_DIR, ...),
 then these flags.
+
+Logs go to standard error: readable lines on a terminal, JSON lines when it is
+not one (a file, a pipe, a log collector); --log-format or STRATA_LOG_FORMAT
+chooses.
 
 Examples:
   $ strata serve                 serve the current directory at http://127.0.0.1:5050
@@ -67,6 +75,7 @@ Examples:
       if (options.plugins) flags.plugins = { directories: pluginDirectories(options.plugins) };
       if (options.builtIns === false) flags.plugins = { ...flags.plugins, builtIns: false };
       if (options.logLevel !== undefined) flags.logLevel = options.logLevel as StrataSettings['logLevel'];
+      if (options.logFormat !== undefined) flags.logFormat = options.logFormat as StrataSettings['logFormat'];
 
       const progress = new ProgressLine();
       const started = performance.now();

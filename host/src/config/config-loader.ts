@@ -76,6 +76,7 @@ export function loadConfig(sources: ConfigSources): StrataConfig {
     port: merged.port,
     host: merged.host,
     logLevel: merged.logLevel,
+    logFormat: merged.logFormat,
     maxBodyBytes: merged.maxBodyBytes,
     requestTimeoutMs: merged.requestTimeoutMs,
     headersTimeoutMs: Math.min(merged.headersTimeoutMs, merged.requestTimeoutMs),

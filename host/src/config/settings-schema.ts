@@ -4,6 +4,9 @@ import { StringEnum } from '../validation/string-enum.js';
 /** The levels of `logLevel`, least severe last. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** The forms of `logFormat`: `auto` is text on a terminal, JSON elsewhere. */
+export const LOG_FORMATS = ['auto', 'text', 'json'] as const;
+
 /**
  * The settings a user can give in `strata.config.json`, `STRATA_*` variables
  * and flags. Every key is optional in each source; defaults fill the rest.
@@ -20,6 +23,12 @@ export const StrataSettingsSchema = Type.Object(
       }),
     ),
     logLevel: Type.Optional(StringEnum(LOG_LEVELS, { description: 'Least severe level written to the log.' })),
+    logFormat: Type.Optional(
+      StringEnum(LOG_FORMATS, {
+        description:
+          'How log lines are written: text (a readable line each), json (one JSON object each, for log collectors), or auto: text when the log goes to a terminal, json otherwise.',
+      }),
+    ),
     maxBodyBytes: Type.Optional(
       Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, description: 'Largest request body accepted, counted both as sent and after decompression.' }),
     ),

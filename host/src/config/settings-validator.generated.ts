@@ -3,7 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import ajvRuntime0 from 'ajv/dist/runtime/ucs2length.js';
 const settings = validate10;
-const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"headersTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"},"maxConnections":{"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"},"maxConnectionsPerAddress":{"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"allowedHosts":{"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}},"cors":{"additionalProperties":false,"type":"object","properties":{"origins":{"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}}}},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"builtIns":{"description":"Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership, hotspots, change-coupling); off: only the plugins of directories.","type":"boolean"},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"},"cpuTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"},"wallTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","webgpu","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of native TensorFlow on a GPU, native TensorFlow, WebGPU on a GPU, wasm, cpu (webgpu by name also takes a software adapter)."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode), and the last graph, which a start serves as it is when nothing it was made from changed.","type":"boolean"}}},"rules":{"additionalProperties":false,"fileOnly":true,"type":"object","properties":{"forbidden":{"maxItems":200,"description":"Architecture rules in dependency-cruiser's `forbidden` shape (`name`, `severity`, `from`/`to` with `path`, `pathNot`, `circular`, `orphan`, `dependencyTypes`), checked by `strata check` and GET /api/graph/violations; each is checked there, with its mistakes named.","type":"array","items":{}}}}}};
+const schema11 = {"additionalProperties":false,"type":"object","properties":{"port":{"minimum":0,"maximum":65535,"description":"TCP port of the HTTP server (0 picks a free one).","type":"integer"},"host":{"minLength":1,"description":"Address the HTTP server binds to.","type":"string"},"dataDir":{"minLength":1,"description":"Where Strata keeps its store; relative paths are taken from the repository root (from the working directory for flags and variables).","type":"string"},"logLevel":{"type":"string","enum":["fatal","error","warn","info","debug","trace","silent"],"description":"Least severe level written to the log."},"logFormat":{"type":"string","enum":["auto","text","json"],"description":"How log lines are written: text (a readable line each), json (one JSON object each, for log collectors), or auto: text when the log goes to a terminal, json otherwise."},"maxBodyBytes":{"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"},"compressResponses":{"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"},"requestTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"},"headersTimeoutMs":{"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"},"maxConnections":{"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"},"maxConnectionsPerAddress":{"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"},"watch":{"description":"Follow edits to the repository while serving.","type":"boolean"},"authToken":{"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"},"dev":{"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"},"allowedHosts":{"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}},"cors":{"additionalProperties":false,"type":"object","properties":{"origins":{"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}}}},"plugins":{"additionalProperties":false,"type":"object","properties":{"directories":{"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}},"builtIns":{"description":"Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership, hotspots, change-coupling); off: only the plugins of directories.","type":"boolean"},"memoryMb":{"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"},"cpuTimeMs":{"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"},"cpuTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"},"wallTimeMs":{"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"},"wallTimeMsPerFile":{"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"},"loadTimeMs":{"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"},"maxCapabilityCalls":{"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"},"gitCommitGraph":{"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"}}},"layout":{"additionalProperties":false,"type":"object","properties":{"backend":{"type":"string","enum":["auto","tensorflow-gpu","tensorflow","webgpu","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of native TensorFlow on a GPU, native TensorFlow, WebGPU on a GPU, wasm, cpu (webgpu by name also takes a software adapter)."},"maxIterations":{"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"}}},"index":{"additionalProperties":false,"type":"object","properties":{"maxFileBytes":{"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"},"cache":{"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode), and the last graph, which a start serves as it is when nothing it was made from changed.","type":"boolean"}}},"rules":{"additionalProperties":false,"fileOnly":true,"type":"object","properties":{"forbidden":{"maxItems":200,"description":"Architecture rules in dependency-cruiser's `forbidden` shape (`name`, `severity`, `from`/`to` with `path`, `pathNot`, `circular`, `orphan`, `dependencyTypes`), checked by `strata check` and GET /api/graph/violations; each is checked there, with its mistakes named.","type":"array","items":{}}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = ajvRuntime0.default;
 const pattern0 = new RegExp("^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", "u");
@@ -109,26 +109,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxBodyBytes !== undefined){
-let data4 = data.maxBodyBytes;
+if(data.logFormat !== undefined){
+let data4 = data.logFormat;
 const _errs10 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate10.errors = [{instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data4 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/logFormat",schemaPath:"#/properties/logFormat/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs10){
-if(typeof data4 == "number"){
-if(data4 > 1073741824 || isNaN(data4)){
-validate10.errors = [{instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"}];
+if(!(((data4 === "auto") || (data4 === "text")) || (data4 === "json"))){
+validate10.errors = [{instancePath:instancePath+"/logFormat",schemaPath:"#/properties/logFormat/enum",keyword:"enum",params:{allowedValues: schema11.properties.logFormat.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(data4 < 1024 || isNaN(data4)){
-validate10.errors = [{instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
@@ -136,11 +126,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.compressResponses !== undefined){
+if(data.maxBodyBytes !== undefined){
+let data5 = data.maxBodyBytes;
 const _errs12 = errors;
-if(typeof data.compressResponses !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/compressResponses",schemaPath:"#/properties/compressResponses/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate10.errors = [{instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 > 1073741824 || isNaN(data5)){
+validate10.errors = [{instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"}];
+return false;
+}
+else {
+if(data5 < 1024 || isNaN(data5)){
+validate10.errors = [{instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -148,26 +153,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestTimeoutMs !== undefined){
-let data6 = data.requestTimeoutMs;
+if(data.compressResponses !== undefined){
 const _errs14 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.compressResponses !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/compressResponses",schemaPath:"#/properties/compressResponses/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs14){
-if(typeof data6 == "number"){
-if(data6 > 3600000 || isNaN(data6)){
-validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data6 < 1000 || isNaN(data6)){
-validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -175,22 +165,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.headersTimeoutMs !== undefined){
-let data7 = data.headersTimeoutMs;
+if(data.requestTimeoutMs !== undefined){
+let data7 = data.requestTimeoutMs;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 > 3600000 || isNaN(data7)){
-validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
 if(data7 < 1000 || isNaN(data7)){
-validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
+validate10.errors = [{instancePath:instancePath+"/requestTimeoutMs",schemaPath:"#/properties/requestTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
 return false;
 }
 }
@@ -202,22 +192,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxConnections !== undefined){
-let data8 = data.maxConnections;
+if(data.headersTimeoutMs !== undefined){
+let data8 = data.headersTimeoutMs;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
-if(data8 > 1000000 || isNaN(data8)){
-validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+if(data8 > 3600000 || isNaN(data8)){
+validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
-if(data8 < 1 || isNaN(data8)){
-validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data8 < 1000 || isNaN(data8)){
+validate10.errors = [{instancePath:instancePath+"/headersTimeoutMs",schemaPath:"#/properties/headersTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
 return false;
 }
 }
@@ -229,22 +219,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxConnectionsPerAddress !== undefined){
-let data9 = data.maxConnectionsPerAddress;
+if(data.maxConnections !== undefined){
+let data9 = data.maxConnections;
 const _errs20 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs20){
 if(typeof data9 == "number"){
 if(data9 > 1000000 || isNaN(data9)){
-validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data9 < 1 || isNaN(data9)){
-validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate10.errors = [{instancePath:instancePath+"/maxConnections",schemaPath:"#/properties/maxConnections/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -256,11 +246,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.watch !== undefined){
+if(data.maxConnectionsPerAddress !== undefined){
+let data10 = data.maxConnectionsPerAddress;
 const _errs22 = errors;
-if(typeof data.watch !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/watch",schemaPath:"#/properties/watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs22){
+if(typeof data10 == "number"){
+if(data10 > 1000000 || isNaN(data10)){
+validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data10 < 1 || isNaN(data10)){
+validate10.errors = [{instancePath:instancePath+"/maxConnectionsPerAddress",schemaPath:"#/properties/maxConnectionsPerAddress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs22 === errors;
 }
@@ -268,12 +273,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authToken !== undefined){
-let data11 = data.authToken;
+if(data.watch !== undefined){
 const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func3(data11) < 16){
+if(typeof data.watch !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/watch",schemaPath:"#/properties/watch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authToken !== undefined){
+let data12 = data.authToken;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func3(data12) < 16){
 validate10.errors = [{instancePath:instancePath+"/authToken",schemaPath:"#/properties/authToken/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
 return false;
 }
@@ -283,52 +300,52 @@ validate10.errors = [{instancePath:instancePath+"/authToken",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.dev !== undefined){
-const _errs26 = errors;
-if(typeof data.dev !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.allowedHosts !== undefined){
-let data13 = data.allowedHosts;
+if(data.dev !== undefined){
 const _errs28 = errors;
-if(errors === _errs28){
-if(Array.isArray(data13)){
-if(data13.length > 100){
+if(typeof data.dev !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/dev",schemaPath:"#/properties/dev/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.allowedHosts !== undefined){
+let data14 = data.allowedHosts;
+const _errs30 = errors;
+if(errors === _errs30){
+if(Array.isArray(data14)){
+if(data14.length > 100){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts",schemaPath:"#/properties/allowedHosts/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid1 = true;
-const len0 = data13.length;
+const len0 = data14.length;
 for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data14 === "string"){
-if(func3(data14) > 253){
+let data15 = data14[i0];
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data15 === "string"){
+if(func3(data15) > 253){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
-if(func3(data14) < 1){
+if(func3(data15) < 1){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern0.test(data14)){
+if(!pattern0.test(data15)){
 validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/pattern",keyword:"pattern",params:{pattern: "^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"+"\""}];
 return false;
 }
@@ -340,7 +357,7 @@ validate10.errors = [{instancePath:instancePath+"/allowedHosts/" + i0,schemaPath
 return false;
 }
 }
-var valid1 = _errs30 === errors;
+var valid1 = _errs32 === errors;
 if(!valid1){
 break;
 }
@@ -352,44 +369,44 @@ validate10.errors = [{instancePath:instancePath+"/allowedHosts",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs28 === errors;
+var valid0 = _errs30 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.cors !== undefined){
-let data15 = data.cors;
-const _errs32 = errors;
-if(errors === _errs32){
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let data16 = data.cors;
 const _errs34 = errors;
-for(const key1 in data15){
+if(errors === _errs34){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+const _errs36 = errors;
+for(const key1 in data16){
 if(!(key1 === "origins")){
 validate10.errors = [{instancePath:instancePath+"/cors",schemaPath:"#/properties/cors/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs34 === errors){
-if(data15.origins !== undefined){
-let data16 = data15.origins;
-const _errs35 = errors;
-if(errors === _errs35){
-if(Array.isArray(data16)){
-if(data16.length > 100){
+if(_errs36 === errors){
+if(data16.origins !== undefined){
+let data17 = data16.origins;
+const _errs37 = errors;
+if(errors === _errs37){
+if(Array.isArray(data17)){
+if(data17.length > 100){
 validate10.errors = [{instancePath:instancePath+"/cors/origins",schemaPath:"#/properties/cors/properties/origins/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid3 = true;
-const len1 = data16.length;
+const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data17 === "string"){
-if(!pattern1.test(data17)){
+let data18 = data17[i1];
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data18 === "string"){
+if(!pattern1.test(data18)){
 validate10.errors = [{instancePath:instancePath+"/cors/origins/" + i1,schemaPath:"#/properties/cors/properties/origins/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""}];
 return false;
 }
@@ -399,7 +416,7 @@ validate10.errors = [{instancePath:instancePath+"/cors/origins/" + i1,schemaPath
 return false;
 }
 }
-var valid3 = _errs37 === errors;
+var valid3 = _errs39 === errors;
 if(!valid3){
 break;
 }
@@ -419,44 +436,44 @@ validate10.errors = [{instancePath:instancePath+"/cors",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs34 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.plugins !== undefined){
-let data18 = data.plugins;
-const _errs39 = errors;
-if(errors === _errs39){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+let data19 = data.plugins;
 const _errs41 = errors;
-for(const key2 in data18){
+if(errors === _errs41){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+const _errs43 = errors;
+for(const key2 in data19){
 if(!(func2.call(schema11.properties.plugins.properties, key2))){
 validate10.errors = [{instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs41 === errors){
-if(data18.directories !== undefined){
-let data19 = data18.directories;
-const _errs42 = errors;
-if(errors === _errs42){
-if(Array.isArray(data19)){
-if(data19.length > 100){
+if(_errs43 === errors){
+if(data19.directories !== undefined){
+let data20 = data19.directories;
+const _errs44 = errors;
+if(errors === _errs44){
+if(Array.isArray(data20)){
+if(data20.length > 100){
 validate10.errors = [{instancePath:instancePath+"/plugins/directories",schemaPath:"#/properties/plugins/properties/directories/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid5 = true;
-const len2 = data19.length;
+const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
-let data20 = data19[i2];
-const _errs44 = errors;
-if(errors === _errs44){
-if(typeof data20 === "string"){
-if(func3(data20) < 1){
+let data21 = data20[i2];
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
 validate10.errors = [{instancePath:instancePath+"/plugins/directories/" + i2,schemaPath:"#/properties/plugins/properties/directories/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -466,7 +483,7 @@ validate10.errors = [{instancePath:instancePath+"/plugins/directories/" + i2,sch
 return false;
 }
 }
-var valid5 = _errs44 === errors;
+var valid5 = _errs46 === errors;
 if(!valid5){
 break;
 }
@@ -478,44 +495,17 @@ validate10.errors = [{instancePath:instancePath+"/plugins/directories",schemaPat
 return false;
 }
 }
-var valid4 = _errs42 === errors;
+var valid4 = _errs44 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.builtIns !== undefined){
-const _errs46 = errors;
-if(typeof data18.builtIns !== "boolean"){
+if(data19.builtIns !== undefined){
+const _errs48 = errors;
+if(typeof data19.builtIns !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/plugins/builtIns",schemaPath:"#/properties/plugins/properties/builtIns/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-var valid4 = _errs46 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data18.memoryMb !== undefined){
-let data22 = data18.memoryMb;
-const _errs48 = errors;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs48){
-if(typeof data22 == "number"){
-if(data22 > 4096 || isNaN(data22)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data22 < 8 || isNaN(data22)){
-validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
 }
 var valid4 = _errs48 === errors;
 }
@@ -523,22 +513,22 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.cpuTimeMs !== undefined){
-let data23 = data18.cpuTimeMs;
+if(data19.memoryMb !== undefined){
+let data23 = data19.memoryMb;
 const _errs50 = errors;
 if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs50){
 if(typeof data23 == "number"){
-if(data23 > 600000 || isNaN(data23)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data23 > 4096 || isNaN(data23)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data23 < 10 || isNaN(data23)){
-validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data23 < 8 || isNaN(data23)){
+validate10.errors = [{instancePath:instancePath+"/plugins/memoryMb",schemaPath:"#/properties/plugins/properties/memoryMb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -550,17 +540,44 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.cpuTimeMsPerFile !== undefined){
-let data24 = data18.cpuTimeMsPerFile;
+if(data19.cpuTimeMs !== undefined){
+let data24 = data19.cpuTimeMs;
 const _errs52 = errors;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs52){
 if(typeof data24 == "number"){
-if(data24 > 1000 || isNaN(data24)){
+if(data24 > 600000 || isNaN(data24)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+return false;
+}
+else {
+if(data24 < 10 || isNaN(data24)){
+validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMs",schemaPath:"#/properties/plugins/properties/cpuTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs52 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data19.cpuTimeMsPerFile !== undefined){
+let data25 = data19.cpuTimeMsPerFile;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data25 == "number"){
+if(data25 > 1000 || isNaN(data25)){
 validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMsPerFile",schemaPath:"#/properties/plugins/properties/cpuTimeMsPerFile/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data24 < 0 || isNaN(data24)){
+if(data25 < 0 || isNaN(data25)){
 validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMsPerFile",schemaPath:"#/properties/plugins/properties/cpuTimeMsPerFile/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -571,50 +588,50 @@ validate10.errors = [{instancePath:instancePath+"/plugins/cpuTimeMsPerFile",sche
 return false;
 }
 }
-var valid4 = _errs52 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data18.wallTimeMs !== undefined){
-let data25 = data18.wallTimeMs;
-const _errs54 = errors;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs54){
-if(typeof data25 == "number"){
-if(data25 > 3600000 || isNaN(data25)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data25 < 10 || isNaN(data25)){
-validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
 var valid4 = _errs54 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.wallTimeMsPerFile !== undefined){
-let data26 = data18.wallTimeMsPerFile;
+if(data19.wallTimeMs !== undefined){
+let data26 = data19.wallTimeMs;
 const _errs56 = errors;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs56){
 if(typeof data26 == "number"){
-if(data26 > 1000 || isNaN(data26)){
+if(data26 > 3600000 || isNaN(data26)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+return false;
+}
+else {
+if(data26 < 10 || isNaN(data26)){
+validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMs",schemaPath:"#/properties/plugins/properties/wallTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs56 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data19.wallTimeMsPerFile !== undefined){
+let data27 = data19.wallTimeMsPerFile;
+const _errs58 = errors;
+if(errors === _errs58){
+if(typeof data27 == "number"){
+if(data27 > 1000 || isNaN(data27)){
 validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMsPerFile",schemaPath:"#/properties/plugins/properties/wallTimeMsPerFile/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data26 < 0 || isNaN(data26)){
+if(data27 < 0 || isNaN(data27)){
 validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMsPerFile",schemaPath:"#/properties/plugins/properties/wallTimeMsPerFile/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -625,55 +642,28 @@ validate10.errors = [{instancePath:instancePath+"/plugins/wallTimeMsPerFile",sch
 return false;
 }
 }
-var valid4 = _errs56 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data18.loadTimeMs !== undefined){
-let data27 = data18.loadTimeMs;
-const _errs58 = errors;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs58){
-if(typeof data27 == "number"){
-if(data27 > 600000 || isNaN(data27)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
-return false;
-}
-else {
-if(data27 < 10 || isNaN(data27)){
-validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
-return false;
-}
-}
-}
-}
 var valid4 = _errs58 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.maxCapabilityCalls !== undefined){
-let data28 = data18.maxCapabilityCalls;
+if(data19.loadTimeMs !== undefined){
+let data28 = data19.loadTimeMs;
 const _errs60 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs60){
 if(typeof data28 == "number"){
-if(data28 > 10000000 || isNaN(data28)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data28 > 600000 || isNaN(data28)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data28 < 1 || isNaN(data28)){
-validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data28 < 10 || isNaN(data28)){
+validate10.errors = [{instancePath:instancePath+"/plugins/loadTimeMs",schemaPath:"#/properties/plugins/properties/loadTimeMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -685,13 +675,40 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data18.gitCommitGraph !== undefined){
+if(data19.maxCapabilityCalls !== undefined){
+let data29 = data19.maxCapabilityCalls;
 const _errs62 = errors;
-if(typeof data18.gitCommitGraph !== "boolean"){
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs62){
+if(typeof data29 == "number"){
+if(data29 > 10000000 || isNaN(data29)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data29 < 1 || isNaN(data29)){
+validate10.errors = [{instancePath:instancePath+"/plugins/maxCapabilityCalls",schemaPath:"#/properties/plugins/properties/maxCapabilityCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs62 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data19.gitCommitGraph !== undefined){
+const _errs64 = errors;
+if(typeof data19.gitCommitGraph !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/plugins/gitCommitGraph",schemaPath:"#/properties/plugins/properties/gitCommitGraph/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid4 = _errs62 === errors;
+var valid4 = _errs64 === errors;
 }
 else {
 var valid4 = true;
@@ -712,65 +729,65 @@ validate10.errors = [{instancePath:instancePath+"/plugins",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.layout !== undefined){
-let data30 = data.layout;
-const _errs64 = errors;
-if(errors === _errs64){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let data31 = data.layout;
 const _errs66 = errors;
-for(const key3 in data30){
+if(errors === _errs66){
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+const _errs68 = errors;
+for(const key3 in data31){
 if(!((key3 === "backend") || (key3 === "maxIterations"))){
 validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs66 === errors){
-if(data30.backend !== undefined){
-let data31 = data30.backend;
-const _errs67 = errors;
-if(typeof data31 !== "string"){
+if(_errs68 === errors){
+if(data31.backend !== undefined){
+let data32 = data31.backend;
+const _errs69 = errors;
+if(typeof data32 !== "string"){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data31 === "auto") || (data31 === "tensorflow-gpu")) || (data31 === "tensorflow")) || (data31 === "webgpu")) || (data31 === "wasm")) || (data31 === "cpu"))){
+if(!((((((data32 === "auto") || (data32 === "tensorflow-gpu")) || (data32 === "tensorflow")) || (data32 === "webgpu")) || (data32 === "wasm")) || (data32 === "cpu"))){
 validate10.errors = [{instancePath:instancePath+"/layout/backend",schemaPath:"#/properties/layout/properties/backend/enum",keyword:"enum",params:{allowedValues: schema11.properties.layout.properties.backend.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid6 = _errs67 === errors;
+var valid6 = _errs69 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data30.maxIterations !== undefined){
-let data32 = data30.maxIterations;
-const _errs69 = errors;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
+if(data31.maxIterations !== undefined){
+let data33 = data31.maxIterations;
+const _errs71 = errors;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs69){
-if(typeof data32 == "number"){
-if(data32 > 1000000 || isNaN(data32)){
+if(errors === _errs71){
+if(typeof data33 == "number"){
+if(data33 > 1000000 || isNaN(data33)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
-if(data32 < 1 || isNaN(data32)){
+if(data33 < 1 || isNaN(data33)){
 validate10.errors = [{instancePath:instancePath+"/layout/maxIterations",schemaPath:"#/properties/layout/properties/maxIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid6 = _errs69 === errors;
+var valid6 = _errs71 === errors;
 }
 else {
 var valid6 = true;
@@ -783,54 +800,54 @@ validate10.errors = [{instancePath:instancePath+"/layout",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs64 === errors;
+var valid0 = _errs66 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.index !== undefined){
-let data33 = data.index;
-const _errs71 = errors;
-if(errors === _errs71){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+let data34 = data.index;
 const _errs73 = errors;
-for(const key4 in data33){
+if(errors === _errs73){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+const _errs75 = errors;
+for(const key4 in data34){
 if(!((key4 === "maxFileBytes") || (key4 === "cache"))){
 validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/properties/index/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs73 === errors){
-if(data33.maxFileBytes !== undefined){
-let data34 = data33.maxFileBytes;
-const _errs74 = errors;
-if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
+if(_errs75 === errors){
+if(data34.maxFileBytes !== undefined){
+let data35 = data34.maxFileBytes;
+const _errs76 = errors;
+if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs74){
-if(typeof data34 == "number"){
-if(data34 < 1024 || isNaN(data34)){
+if(errors === _errs76){
+if(typeof data35 == "number"){
+if(data35 < 1024 || isNaN(data35)){
 validate10.errors = [{instancePath:instancePath+"/index/maxFileBytes",schemaPath:"#/properties/index/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
 return false;
 }
 }
 }
-var valid7 = _errs74 === errors;
+var valid7 = _errs76 === errors;
 }
 else {
 var valid7 = true;
 }
 if(valid7){
-if(data33.cache !== undefined){
-const _errs76 = errors;
-if(typeof data33.cache !== "boolean"){
+if(data34.cache !== undefined){
+const _errs78 = errors;
+if(typeof data34.cache !== "boolean"){
 validate10.errors = [{instancePath:instancePath+"/index/cache",schemaPath:"#/properties/index/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs76 === errors;
+var valid7 = _errs78 === errors;
 }
 else {
 var valid7 = true;
@@ -843,32 +860,32 @@ validate10.errors = [{instancePath:instancePath+"/index",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs71 === errors;
+var valid0 = _errs73 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.rules !== undefined){
-let data36 = data.rules;
-const _errs78 = errors;
-if(errors === _errs78){
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+let data37 = data.rules;
 const _errs80 = errors;
-for(const key5 in data36){
+if(errors === _errs80){
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+const _errs82 = errors;
+for(const key5 in data37){
 if(!(key5 === "forbidden")){
 validate10.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs80 === errors){
-if(data36.forbidden !== undefined){
-let data37 = data36.forbidden;
-const _errs81 = errors;
-if(errors === _errs81){
-if(Array.isArray(data37)){
-if(data37.length > 200){
+if(_errs82 === errors){
+if(data37.forbidden !== undefined){
+let data38 = data37.forbidden;
+const _errs83 = errors;
+if(errors === _errs83){
+if(Array.isArray(data38)){
+if(data38.length > 200){
 validate10.errors = [{instancePath:instancePath+"/rules/forbidden",schemaPath:"#/properties/rules/properties/forbidden/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
 return false;
 }
@@ -886,10 +903,11 @@ validate10.errors = [{instancePath:instancePath+"/rules",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs78 === errors;
+var valid0 = _errs80 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -1011,77 +1029,67 @@ return errors === 0;
 }
 
 const leaf4 = validate15;
-const schema16 = {"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"};
+const schema16 = {"type":"string","enum":["auto","text","json"],"description":"How log lines are written: text (a readable line each), json (one JSON object each, for log collectors), or auto: text when the log goes to a terminal, json otherwise."};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "string"){
+validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 1073741824 || isNaN(data)){
-validate15.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"}];
+if(!(((data === "auto") || (data === "text")) || (data === "json"))){
+validate15.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema16.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(data < 1024 || isNaN(data)){
-validate15.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
-return false;
-}
-}
-}
 }
 validate15.errors = vErrors;
 return errors === 0;
 }
 
 const leaf5 = validate16;
-const schema17 = {"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"};
+const schema17 = {"minimum":1024,"maximum":1073741824,"description":"Largest request body accepted, counted both as sent and after decompression.","type":"integer"};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1073741824 || isNaN(data)){
+validate16.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"}];
+return false;
+}
+else {
+if(data < 1024 || isNaN(data)){
+validate16.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
 }
 validate16.errors = vErrors;
 return errors === 0;
 }
 
 const leaf6 = validate17;
-const schema18 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"};
+const schema18 = {"description":"Answer with gzip when the client accepts it (the graph is compressed once per change).","type":"boolean"};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "boolean"){
+validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 3600000 || isNaN(data)){
-validate17.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
-return false;
-}
-else {
-if(data < 1000 || isNaN(data)){
-validate17.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
-return false;
-}
-}
-}
 }
 validate17.errors = vErrors;
 return errors === 0;
 }
 
 const leaf7 = validate18;
-const schema19 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"};
+const schema19 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a whole request.","type":"integer"};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1109,7 +1117,7 @@ return errors === 0;
 }
 
 const leaf8 = validate19;
-const schema20 = {"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"};
+const schema20 = {"minimum":1000,"maximum":3600000,"description":"Time a client has to send a request's line and headers (at most requestTimeoutMs); a connection that has not is answered 408 and closed.","type":"integer"};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1120,13 +1128,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 1000000 || isNaN(data)){
-validate19.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+if(data > 3600000 || isNaN(data)){
+validate19.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
-if(data < 1 || isNaN(data)){
-validate19.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data < 1000 || isNaN(data)){
+validate19.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1000},message:"must be >= 1000"}];
 return false;
 }
 }
@@ -1137,7 +1145,7 @@ return errors === 0;
 }
 
 const leaf9 = validate20;
-const schema21 = {"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"};
+const schema21 = {"minimum":1,"maximum":1000000,"description":"Connections held at once; one more is answered 503 and closed. Kept below the process's limit of open files.","type":"integer"};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1165,115 +1173,85 @@ return errors === 0;
 }
 
 const leaf10 = validate21;
-const schema22 = {"description":"Follow edits to the repository while serving.","type":"boolean"};
+const schema22 = {"minimum":1,"maximum":1000000,"description":"Connections held at once from one client address; one more from it is answered 503 and closed.","type":"integer"};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000000 || isNaN(data)){
+validate21.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate21.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 validate21.errors = vErrors;
 return errors === 0;
 }
 
 const leaf11 = validate22;
-const schema23 = {"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"};
+const schema23 = {"description":"Follow edits to the repository while serving.","type":"boolean"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(func3(data) < 16){
-validate22.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
+if(typeof data !== "boolean"){
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-}
-else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 validate22.errors = vErrors;
 return errors === 0;
 }
 
 const leaf12 = validate23;
-const schema24 = {"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"};
+const schema24 = {"minLength":16,"description":"When set, every request must carry `Authorization: Bearer <token>` (at least 16 characters).","type":"string"};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === 0){
+if(typeof data === "string"){
+if(func3(data) < 16){
+validate23.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}];
 return false;
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 validate23.errors = vErrors;
 return errors === 0;
 }
 
 const leaf13 = validate24;
-const schema25 = {"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}};
+const schema25 = {"description":"Plugin development: watch plugin folders, rebuild and reload a plugin when it changes (strata serve --dev).","type":"boolean"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-if(data.length > 100){
-validate24.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data !== "boolean"){
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-else {
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(func3(data0) > 253){
-validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
-return false;
-}
-else {
-if(func3(data0) < 1){
-validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data0)){
-validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 validate24.errors = vErrors;
 return errors === 0;
 }
 
 const leaf14 = validate25;
-const schema26 = {"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}};
+const schema26 = {"maxItems":100,"description":"Host names the server answers to besides loopback names (localhost, *.localhost), IP addresses and the `host` it binds to: the name in the Host header a browser sends (others are refused, against DNS rebinding). A leading dot allows a domain and its subdomains (`.example.com`). Comma-separated in STRATA_ALLOWED_HOSTS.","type":"array","items":{"minLength":1,"maxLength":253,"pattern":"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$","type":"string"}};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1292,9 +1270,21 @@ let data0 = data[i0];
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(!pattern1.test(data0)){
-validate25.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""}];
+if(func3(data0) > 253){
+validate25.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
+}
+else {
+if(func3(data0) < 1){
+validate25.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern0.test(data0)){
+validate25.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^\\.?[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -1319,7 +1309,7 @@ return errors === 0;
 }
 
 const leaf15 = validate26;
-const schema27 = {"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}};
+const schema27 = {"maxItems":100,"description":"Origins (`https://ui.example.com`) of web pages served elsewhere that may use the API: they get CORS headers and may send requests that change state, which pages of any other origin may not. Comma-separated in STRATA_CORS_ORIGINS.","type":"array","items":{"pattern":"^https?://[^/?#\\s]+$","type":"string"}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1338,8 +1328,8 @@ let data0 = data[i0];
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func3(data0) < 1){
-validate26.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern1.test(data0)){
+validate26.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^https?://[^/?#\\s]+$"},message:"must match pattern \""+"^https?://[^/?#\\s]+$"+"\""}];
 return false;
 }
 }
@@ -1365,49 +1355,67 @@ return errors === 0;
 }
 
 const leaf16 = validate27;
-const schema28 = {"description":"Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership, hotspots, change-coupling); off: only the plugins of directories.","type":"boolean"};
+const schema28 = {"maxItems":100,"description":"Folders holding plugins (a plugin folder, or a folder of plugin folders); relative paths as for dataDir. Comma-separated in STRATA_PLUGINS_DIRECTORIES.","type":"array","items":{"minLength":1,"type":"string"}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === 0){
+if(Array.isArray(data)){
+if(data.length > 100){
+validate27.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func3(data0) < 1){
+validate27.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
 }
 validate27.errors = vErrors;
 return errors === 0;
 }
 
 const leaf17 = validate28;
-const schema29 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
+const schema29 = {"description":"Load the built-in overlay plugins (git-activity, test-coverage, complexity, ownership, hotspots, change-coupling); off: only the plugins of directories.","type":"boolean"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "boolean"){
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 4096 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
-return false;
-}
-else {
-if(data < 8 || isNaN(data)){
-validate28.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
-return false;
-}
-}
-}
 }
 validate28.errors = vErrors;
 return errors === 0;
 }
 
 const leaf18 = validate29;
-const schema30 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"};
+const schema30 = {"minimum":8,"maximum":4096,"description":"Heap limit of each plugin sandbox, in MiB.","type":"integer"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1418,13 +1426,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 4096 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 8 || isNaN(data)){
+validate29.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"}];
 return false;
 }
 }
@@ -1435,27 +1443,27 @@ return errors === 0;
 }
 
 const leaf19 = validate30;
-const schema31 = {"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"};
+const schema31 = {"minimum":10,"maximum":600000,"description":"CPU time one apply may use, plus cpuTimeMsPerFile for each file of the graph.","type":"integer"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 1000 || isNaN(data)){
-validate30.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+if(data > 600000 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data < 0 || isNaN(data)){
-validate30.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(data < 10 || isNaN(data)){
+validate30.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
-}
-else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
 }
 }
 validate30.errors = vErrors;
@@ -1463,27 +1471,27 @@ return errors === 0;
 }
 
 const leaf20 = validate31;
-const schema32 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"};
+const schema32 = {"minimum":0,"maximum":1000,"description":"CPU time one apply may use for each file of the graph, on top of cpuTimeMs (0: cpuTimeMs alone, whatever the repository).","type":"number"};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 3600000 || isNaN(data)){
-validate31.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
+if(data > 1000 || isNaN(data)){
+validate31.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate31.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 0 || isNaN(data)){
+validate31.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
+}
+else {
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 }
 validate31.errors = vErrors;
@@ -1491,27 +1499,27 @@ return errors === 0;
 }
 
 const leaf21 = validate32;
-const schema33 = {"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"};
+const schema33 = {"minimum":10,"maximum":3600000,"description":"Wall time one apply may take, plus wallTimeMsPerFile for each file of the graph, not counting the time it waits on the host's capabilities (git, file reads).","type":"integer"};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 1000 || isNaN(data)){
-validate32.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+if(data > 3600000 || isNaN(data)){
+validate32.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"}];
 return false;
 }
 else {
-if(data < 0 || isNaN(data)){
-validate32.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(data < 10 || isNaN(data)){
+validate32.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
-}
-else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
 }
 }
 validate32.errors = vErrors;
@@ -1519,27 +1527,27 @@ return errors === 0;
 }
 
 const leaf22 = validate33;
-const schema34 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
+const schema34 = {"minimum":0,"maximum":1000,"description":"Wall time one apply may take for each file of the graph, on top of wallTimeMs (0: wallTimeMs alone, whatever the repository).","type":"number"};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 600000 || isNaN(data)){
-validate33.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+if(data > 1000 || isNaN(data)){
+validate33.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
-if(data < 10 || isNaN(data)){
-validate33.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
+if(data < 0 || isNaN(data)){
+validate33.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
+}
+else {
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 }
 validate33.errors = vErrors;
@@ -1547,7 +1555,7 @@ return errors === 0;
 }
 
 const leaf23 = validate34;
-const schema35 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
+const schema35 = {"minimum":10,"maximum":600000,"description":"Time loading a plugin may take.","type":"integer"};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1558,13 +1566,13 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data > 10000000 || isNaN(data)){
-validate34.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+if(data > 600000 || isNaN(data)){
+validate34.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
 return false;
 }
 else {
-if(data < 1 || isNaN(data)){
-validate34.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data < 10 || isNaN(data)){
+validate34.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10"}];
 return false;
 }
 }
@@ -1575,31 +1583,41 @@ return errors === 0;
 }
 
 const leaf24 = validate35;
-const schema36 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
+const schema36 = {"minimum":1,"maximum":10000000,"description":"Capability calls one apply may make.","type":"integer"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 10000000 || isNaN(data)){
+validate35.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate35.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 validate35.errors = vErrors;
 return errors === 0;
 }
 
 const leaf25 = validate36;
-const schema37 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","webgpu","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of native TensorFlow on a GPU, native TensorFlow, WebGPU on a GPU, wasm, cpu (webgpu by name also takes a software adapter)."};
+const schema37 = {"description":"Write git's commit-graph with changed-path filters into the repository's .git before blaming (as git maintenance does): blame gets several times faster.","type":"boolean"};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "webgpu")) || (data === "wasm")) || (data === "cpu"))){
-validate36.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data !== "boolean"){
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate36.errors = vErrors;
@@ -1607,35 +1625,25 @@ return errors === 0;
 }
 
 const leaf26 = validate37;
-const schema38 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
+const schema38 = {"type":"string","enum":["auto","tensorflow-gpu","tensorflow","webgpu","wasm","cpu"],"description":"TensorFlow.js backend of the layout: auto takes the first that loads of native TensorFlow on a GPU, native TensorFlow, WebGPU on a GPU, wasm, cpu (webgpu by name also takes a software adapter)."};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data !== "string"){
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === 0){
-if(typeof data == "number"){
-if(data > 1000000 || isNaN(data)){
-validate37.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+if(!((((((data === "auto") || (data === "tensorflow-gpu")) || (data === "tensorflow")) || (data === "webgpu")) || (data === "wasm")) || (data === "cpu"))){
+validate37.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(data < 1 || isNaN(data)){
-validate37.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
 }
 validate37.errors = vErrors;
 return errors === 0;
 }
 
 const leaf27 = validate38;
-const schema39 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
+const schema39 = {"minimum":1,"maximum":1000000,"description":"Largest `iterations` a layout computation accepts.","type":"integer"};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1646,9 +1654,15 @@ return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
-if(data < 1024 || isNaN(data)){
-validate38.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+if(data > 1000000 || isNaN(data)){
+validate38.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate38.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
 }
 }
 }
@@ -1657,16 +1671,38 @@ return errors === 0;
 }
 
 const leaf28 = validate39;
-const schema40 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode), and the last graph, which a start serves as it is when nothing it was made from changed.","type":"boolean"};
+const schema40 = {"minimum":1024,"description":"Files larger than this are graph nodes but are not parsed for imports.","type":"integer"};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === 0){
+if(typeof data == "number"){
+if(data < 1024 || isNaN(data)){
+validate39.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"}];
+return false;
+}
+}
+}
 validate39.errors = vErrors;
+return errors === 0;
+}
+
+const leaf29 = validate40;
+const schema41 = {"description":"Keep what was read of each file in the data directory, so that the next start reads only files changed since (by size, modification and change time, inode), and the last graph, which a start serves as it is when nothing it was made from changed.","type":"boolean"};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate40.errors = vErrors;
 return errors === 0;
 }
 
@@ -1679,29 +1715,30 @@ export const SETTING_LEAVES: ReadonlyArray<{ path: readonly string[]; type: stri
   { path: ["host"], type: "string", validate: leaf1 as unknown as ValidateFunction },
   { path: ["dataDir"], type: "string", validate: leaf2 as unknown as ValidateFunction },
   { path: ["logLevel"], type: "string", validate: leaf3 as unknown as ValidateFunction },
-  { path: ["maxBodyBytes"], type: "integer", validate: leaf4 as unknown as ValidateFunction },
-  { path: ["compressResponses"], type: "boolean", validate: leaf5 as unknown as ValidateFunction },
-  { path: ["requestTimeoutMs"], type: "integer", validate: leaf6 as unknown as ValidateFunction },
-  { path: ["headersTimeoutMs"], type: "integer", validate: leaf7 as unknown as ValidateFunction },
-  { path: ["maxConnections"], type: "integer", validate: leaf8 as unknown as ValidateFunction },
-  { path: ["maxConnectionsPerAddress"], type: "integer", validate: leaf9 as unknown as ValidateFunction },
-  { path: ["watch"], type: "boolean", validate: leaf10 as unknown as ValidateFunction },
-  { path: ["authToken"], type: "string", validate: leaf11 as unknown as ValidateFunction },
-  { path: ["dev"], type: "boolean", validate: leaf12 as unknown as ValidateFunction },
-  { path: ["allowedHosts"], type: "array", validate: leaf13 as unknown as ValidateFunction },
-  { path: ["cors","origins"], type: "array", validate: leaf14 as unknown as ValidateFunction },
-  { path: ["plugins","directories"], type: "array", validate: leaf15 as unknown as ValidateFunction },
-  { path: ["plugins","builtIns"], type: "boolean", validate: leaf16 as unknown as ValidateFunction },
-  { path: ["plugins","memoryMb"], type: "integer", validate: leaf17 as unknown as ValidateFunction },
-  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf18 as unknown as ValidateFunction },
-  { path: ["plugins","cpuTimeMsPerFile"], type: "number", validate: leaf19 as unknown as ValidateFunction },
-  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf20 as unknown as ValidateFunction },
-  { path: ["plugins","wallTimeMsPerFile"], type: "number", validate: leaf21 as unknown as ValidateFunction },
-  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf22 as unknown as ValidateFunction },
-  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf23 as unknown as ValidateFunction },
-  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf24 as unknown as ValidateFunction },
-  { path: ["layout","backend"], type: "string", validate: leaf25 as unknown as ValidateFunction },
-  { path: ["layout","maxIterations"], type: "integer", validate: leaf26 as unknown as ValidateFunction },
-  { path: ["index","maxFileBytes"], type: "integer", validate: leaf27 as unknown as ValidateFunction },
-  { path: ["index","cache"], type: "boolean", validate: leaf28 as unknown as ValidateFunction },
+  { path: ["logFormat"], type: "string", validate: leaf4 as unknown as ValidateFunction },
+  { path: ["maxBodyBytes"], type: "integer", validate: leaf5 as unknown as ValidateFunction },
+  { path: ["compressResponses"], type: "boolean", validate: leaf6 as unknown as ValidateFunction },
+  { path: ["requestTimeoutMs"], type: "integer", validate: leaf7 as unknown as ValidateFunction },
+  { path: ["headersTimeoutMs"], type: "integer", validate: leaf8 as unknown as ValidateFunction },
+  { path: ["maxConnections"], type: "integer", validate: leaf9 as unknown as ValidateFunction },
+  { path: ["maxConnectionsPerAddress"], type: "integer", validate: leaf10 as unknown as ValidateFunction },
+  { path: ["watch"], type: "boolean", validate: leaf11 as unknown as ValidateFunction },
+  { path: ["authToken"], type: "string", validate: leaf12 as unknown as ValidateFunction },
+  { path: ["dev"], type: "boolean", validate: leaf13 as unknown as ValidateFunction },
+  { path: ["allowedHosts"], type: "array", validate: leaf14 as unknown as ValidateFunction },
+  { path: ["cors","origins"], type: "array", validate: leaf15 as unknown as ValidateFunction },
+  { path: ["plugins","directories"], type: "array", validate: leaf16 as unknown as ValidateFunction },
+  { path: ["plugins","builtIns"], type: "boolean", validate: leaf17 as unknown as ValidateFunction },
+  { path: ["plugins","memoryMb"], type: "integer", validate: leaf18 as unknown as ValidateFunction },
+  { path: ["plugins","cpuTimeMs"], type: "integer", validate: leaf19 as unknown as ValidateFunction },
+  { path: ["plugins","cpuTimeMsPerFile"], type: "number", validate: leaf20 as unknown as ValidateFunction },
+  { path: ["plugins","wallTimeMs"], type: "integer", validate: leaf21 as unknown as ValidateFunction },
+  { path: ["plugins","wallTimeMsPerFile"], type: "number", validate: leaf22 as unknown as ValidateFunction },
+  { path: ["plugins","loadTimeMs"], type: "integer", validate: leaf23 as unknown as ValidateFunction },
+  { path: ["plugins","maxCapabilityCalls"], type: "integer", validate: leaf24 as unknown as ValidateFunction },
+  { path: ["plugins","gitCommitGraph"], type: "boolean", validate: leaf25 as unknown as ValidateFunction },
+  { path: ["layout","backend"], type: "string", validate: leaf26 as unknown as ValidateFunction },
+  { path: ["layout","maxIterations"], type: "integer", validate: leaf27 as unknown as ValidateFunction },
+  { path: ["index","maxFileBytes"], type: "integer", validate: leaf28 as unknown as ValidateFunction },
+  { path: ["index","cache"], type: "boolean", validate: leaf29 as unknown as ValidateFunction },
 ];

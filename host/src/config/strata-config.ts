@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { LOG_LEVELS, StrataSettingsSchema } from './settings-schema.js';
+import type { LOG_FORMATS, LOG_LEVELS, StrataSettingsSchema } from './settings-schema.js';
 
 /** Settings as a source gives them: every key optional. */
 export type StrataSettings = Static<typeof StrataSettingsSchema>;
@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS = {
   host: '127.0.0.1',
   dataDir: '.strata',
   logLevel: 'info',
+  logFormat: 'auto',
   maxBodyBytes: 16 * 1024 * 1024,
   requestTimeoutMs: 60_000,
   headersTimeoutMs: 10_000,
@@ -53,6 +54,8 @@ export interface StrataConfig {
   readonly port: number;
   readonly host: string;
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** Text or JSON log lines; `auto`: text when the log goes to a terminal. */
+  readonly logFormat: (typeof LOG_FORMATS)[number];
   readonly maxBodyBytes: number;
   readonly requestTimeoutMs: number;
   readonly headersTimeoutMs: number;
