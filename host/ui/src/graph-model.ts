@@ -218,6 +218,15 @@ export class GraphModel {
     return ancestors;
   }
 
+  /** A node and every node below it, the node first. */
+  subtreeOf(id: string): string[] {
+    if (!this.nodes.has(id)) return [];
+    const children = this.children();
+    const subtree = [id];
+    for (let i = 0; i < subtree.length; i++) for (const child of children.get(subtree[i]!) ?? []) subtree.push(child);
+    return subtree;
+  }
+
   /** How many files each language has. */
   languages(): Map<string, number> {
     const counts = new Map<string, number>();

@@ -341,7 +341,9 @@ class StrataPage {
     this.map.setFilter(filter);
     this.renderFilters();
     if ('focus' in filter) {
-      this.map.fit();
+      const focus = this.map.currentFilter.focus;
+      if (focus === undefined) this.map.fit();
+      else this.map.fitNodes(this.model.subtreeOf(focus));
       this.scheduleUrlUpdate();
     }
   }

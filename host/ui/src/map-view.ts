@@ -78,6 +78,10 @@ const MAX_FORCED_LABELS = 24;
 const FAINT_IMPORTS = 1_000;
 /** Zoomed in this far on at most this many files, their symbols are drawn. */
 const AUTO_EXPAND_FILES = 40;
+/** The share of the map's width or height a framed set of nodes fills (`fitNodes`): room at the edges for their discs and labels. */
+const FRAMED_SHARE = 0.75;
+/** The camera's closest zoom. */
+const MIN_CAMERA_RATIO = 0.0005;
 
 export class MapView {
   private graph = new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: false, allowSelfLoops: true });
@@ -386,6 +390,37 @@ export class MapView {
     void this.renderer?.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, { duration: 300 });
   }
 
+  /**
+   * Frames the drawn nodes of `ids`: their bounding box centered, filling
+   * FRAMED_SHARE of the map's width or height, whichever it reaches first (a
+   * focused directory in a corner of a large map fills the view, not a few
+   * pixels of it). One node, or none apart, is centered as `center` does.
+   */
+  fitNodes(ids: Iterable<string>): void {
+    const renderer = this.renderer;
+    if (!renderer) return;
+    let left = Infinity;
+    let right = -Infinity;
+    let top = Infinity;
+    let bottom = -Infinity;
+    for (const id of ids) {
+      if (!this.graph.hasNode(id) || this.graph.getNodeAttribute(id, 'hidden')) continue;
+      const at = renderer.graphToViewport(this.graph.getNodeAttributes(id));
+      left = Math.min(left, at.x);
+      right = Math.max(right, at.x);
+      top = Math.min(top, at.y);
+      bottom = Math.max(bottom, at.y);
+    }
+    if (left > right) return;
+    const camera = renderer.getCamera();
+    const middle = renderer.viewportToFramedGraph({ x: (left + right) / 2, y: (top + bottom) / 2 });
+    const { width, height } = renderer.getDimensions();
+    // On screen, distances scale as 1 / ratio (the camera does not turn): the ratio at which the box fills the share.
+    const filled = Math.max((right - left) / (FRAMED_SHARE * width), (bottom - top) / (FRAMED_SHARE * height));
+    const ratio = filled > 0 ? camera.ratio * filled : Math.min(camera.ratio, 0.5);
+    void camera.animate({ x: middle.x, y: middle.y, ratio: Math.max(ratio, MIN_CAMERA_RATIO), angle: 0 }, { duration: 300 });
+  }
+
   /** Where every drawn node is now (what "save layout" sends). */
   positions(): Record<string, { x: number; y: number }> {
     const positions: Record<string, { x: number; y: number }> = {};
@@ -440,7 +475,7 @@ export class MapView {
       labelRenderedSizeThreshold: 9,
       hideLabelsOnMove: false,
       defaultEdgeType: 'line',
-      minCameraRatio: 0.0005,
+      minCameraRatio: MIN_CAMERA_RATIO,
       maxCameraRatio: 20,
       allowInvalidContainer: true,
       // Discs drawn as WebGL points (one vertex each) rather than sigma's default triangles (three each, instanced):
