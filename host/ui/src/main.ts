@@ -63,6 +63,7 @@ class StrataPage {
     isExpanded: (id) => this.map.isExpanded(id),
     isCollapsed: (id) => this.map.isCollapsed(id),
     overlayName: (pluginId, overlayId) => this.overlays.overlayName({ pluginId, overlayId }),
+    showReach: (reach) => this.map.showReach(reach),
     error: (message) => this.noticeBoard.error(message),
   });
   private readonly layout = new LayoutPanel(this.api, {
@@ -586,6 +587,10 @@ class StrataPage {
         drawnSize: (id: string) => map.drawnSize(id),
         /** A drawn node's color (before highlights), undefined when it is not drawn. */
         drawnColor: (id: string) => map.drawnColor(id),
+        /** A drawn node's color as shown now (selection, hover and a reach drawn). */
+        shownColor: (id: string) => map.shownColor(id),
+        /** The import edges drawn now, with their colors. */
+        shownImports: () => map.shownImports(),
         /** The nodes whose labels are drawn whatever the label grid says. */
         forcedLabels: () => map.forcedLabels(),
         revision: () => model.revision,

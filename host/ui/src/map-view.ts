@@ -11,7 +11,8 @@ import { DirectoryRegions, type DrawnRegion, type DrawnRegionEdge } from './dire
 import { type ApiEdge, isSymbol, type PlacedNode } from './graph-data.js';
 import type { GraphModel, ModelDiff } from './graph-model.js';
 import { composeStyle, type OverlayRef } from './overlay-composition.js';
-import { languageColors, type ThemeColors, themeColors } from './palette.js';
+import { languageColors, reachColor, type ThemeColors, themeColors } from './palette.js';
+import type { ShownReach } from './reach-section.js';
 
 interface NodeAttributes {
   x: number;
@@ -78,6 +79,8 @@ const MAX_FORCED_LABELS = 24;
 const FAINT_IMPORTS = 1_000;
 /** Zoomed in this far on at most this many files, their symbols are drawn. */
 const AUTO_EXPAND_FILES = 40;
+/** Of the nodes a reach reaches directly, how many are labeled whatever the label grid says (fewer than a selection's: they crowd round one node). */
+const MAX_REACH_LABELS = 12;
 /** The share of the map's width or height a framed set of nodes fills (`fitNodes`): room at the edges for their discs and labels. */
 const FRAMED_SHARE = 0.75;
 /** The camera's closest zoom. */
@@ -119,6 +122,10 @@ export class MapView {
    * so that a language's color is never read as a value of the overlay.
    */
   private colorOverlayShown = false;
+  /** A dependents or dependencies question shown: the nodes it reached colored by depth, the rest faded. */
+  private reach: ShownReach | undefined;
+  /** Of the nodes a reach reached directly, the largest few, labeled. */
+  private reachLabels = new Set<string>();
   /** Directories drawn as regions, on a canvas under the edges. */
   private readonly regions: DirectoryRegions;
 
@@ -252,6 +259,10 @@ export class MapView {
       if (focus === undefined) continue;
       for (const edge of this.model.importsOf(focus)) wanted.set(edge.id, edge);
     }
+    for (const id of this.reach?.edges ?? []) {
+      const edge = this.model.edges.get(id);
+      if (edge) wanted.set(id, edge);
+    }
     let changed = false;
     for (const id of this.demandEdges) {
       if (wanted.has(id)) continue;
@@ -266,6 +277,17 @@ export class MapView {
       changed = true;
     }
     return changed;
+  }
+
+  /** Draws a reach (what depends on a node, or what it depends on), or stops drawing one. */
+  showReach(reach: ShownReach | undefined): void {
+    this.reach = reach;
+    const direct = reach ? [...reach.depths].filter(([id, depth]) => depth === 1 && this.graph.hasNode(id)).map(([id]) => id) : [];
+    direct.sort((a, b) => this.graph.getNodeAttribute(b, 'size') - this.graph.getNodeAttribute(a, 'size') || (a < b ? -1 : 1));
+    this.reachLabels = new Set(direct.slice(0, MAX_REACH_LABELS));
+    this.syncDemandEdges();
+    this.repaint();
+    if (reach) this.fitNodes([reach.root, ...reach.depths.keys()]);
   }
 
   /** Repaints with these overlays (topmost first). */
@@ -453,6 +475,23 @@ export class MapView {
   /** A drawn node's color before highlights; undefined when it is not in the drawn graph. */
   drawnColor(id: string): string | undefined {
     return this.graph.hasNode(id) ? this.graph.getNodeAttribute(id, 'color') : undefined;
+  }
+
+  /** A drawn node's color as shown now (after selection, hover and reach); undefined when it is not drawn. */
+  shownColor(id: string): string | undefined {
+    return this.graph.hasNode(id) ? (this.reduceNode(id, this.graph.getNodeAttributes(id)).color ?? undefined) : undefined;
+  }
+
+  /** The import edges drawn now: id, source, target and color. */
+  shownImports(): Array<{ id: string; source: string; target: string; color: string }> {
+    const shown: Array<{ id: string; source: string; target: string; color: string }> = [];
+    this.graph.forEachEdge((id, attributes, source, target) => {
+      if (attributes.kind !== 'imports' || attributes.hidden) return;
+      const reduced = this.reduceEdge(id, attributes);
+      if (!reduced.hidden && !this.graph.getNodeAttribute(source, 'hidden') && !this.graph.getNodeAttribute(target, 'hidden'))
+        shown.push({ id, source, target, color: reduced.color });
+    });
+    return shown;
   }
 
   /** Whether a node is in the drawn graph and not hidden. */
@@ -868,6 +907,7 @@ export class MapView {
   }
 
   private reduceNode(id: string, attributes: NodeAttributes): Partial<NodeAttributes> & { forceLabel?: boolean; highlighted?: boolean } {
+    if (this.reach) return this.reduceReachedNode(id, attributes);
     if (this.selected === undefined && this.hovered === undefined) return attributes.zIndex === 1 ? { ...attributes, label: '' } : attributes;
     if (id === this.selected) return { ...attributes, forceLabel: true, highlighted: true, zIndex: 5 };
     if (id === this.hovered) return { ...attributes, forceLabel: true, zIndex: 4 };
@@ -876,7 +916,25 @@ export class MapView {
     return { ...attributes, color: this.theme.faded, label: '', zIndex: 0 };
   }
 
+  /** While a reach is shown: the node asked about and the hovered one labeled, the reached by depth, the rest faded (directories keep their regions). */
+  private reduceReachedNode(id: string, attributes: NodeAttributes): Partial<NodeAttributes> & { forceLabel?: boolean; highlighted?: boolean } {
+    const reach = this.reach!;
+    if (id === reach.root) return { ...attributes, color: this.theme.highlight, forceLabel: true, highlighted: true, zIndex: 5 };
+    const depth = reach.depths.get(id);
+    const hovered = id === this.hovered || id === this.selected;
+    if (depth !== undefined)
+      return { ...attributes, color: reachColor(this.theme, depth), forceLabel: hovered || this.reachLabels.has(id), zIndex: hovered ? 4 : 3 };
+    if (attributes.zIndex === 1) return { ...attributes, label: '' };
+    return { ...attributes, color: this.theme.faded, label: hovered ? attributes.label : '', forceLabel: hovered, zIndex: 0 };
+  }
+
   private reduceEdge(id: string, attributes: EdgeAttributes): EdgeAttributes {
+    if (this.reach) {
+      if (attributes.kind !== 'imports') return attributes;
+      if (!this.reach.edges.has(id)) return { ...attributes, hidden: true };
+      const depth = this.reach.depths.get(this.reach.direction === 'dependents' ? this.graph.source(id) : this.graph.target(id));
+      return { ...attributes, hidden: false, color: reachColor(this.theme, depth ?? 1), size: 1 };
+    }
     const focus = this.selected ?? this.hovered;
     if (focus === undefined) return attributes;
     const [source, target] = this.graph.extremities(id);

@@ -7,6 +7,7 @@ import type { ApiEdge, ApiNode } from './graph-data.js';
 import { isSymbol } from './graph-data.js';
 import type { GraphModel } from './graph-model.js';
 import { safeColor } from './palette.js';
+import { ReachSection, type ShownReach } from './reach-section.js';
 
 interface NodeDetails extends ApiNode {
   incoming: ApiEdge[];
@@ -22,6 +23,8 @@ export interface NodePanelEvents {
   isExpanded(id: string): boolean;
   isCollapsed(id: string): boolean;
   overlayName(pluginId: string, overlayId: string): string;
+  /** Draw what depends on the node (or what it depends on) on the map; undefined: stop. */
+  showReach(reach: ShownReach | undefined): void;
   error(message: string): void;
 }
 
@@ -34,12 +37,24 @@ export class NodePanel {
   readonly root = element('aside', { class: 'panel node-panel', 'aria-label': 'Node', hidden: true });
   private current: string | undefined;
   private request = 0;
+  private readonly reach: ReachSection;
 
   constructor(
     private readonly api: ApiClient,
     private readonly model: GraphModel,
     private readonly events: NodePanelEvents,
-  ) {}
+  ) {
+    this.reach = new ReachSection(api, { show: (reach) => events.showReach(reach), error: (message) => events.error(message) });
+  }
+
+  /** Whether a reach is drawn (Escape clears it first). */
+  get showsReach(): boolean {
+    return this.reach.active;
+  }
+
+  clearReach(): void {
+    this.reach.clear();
+  }
 
   get shown(): string | undefined {
     return this.current;
@@ -49,6 +64,7 @@ export class NodePanel {
     this.current = id;
     const ticket = ++this.request;
     if (id === undefined) {
+      this.reach.clear();
       this.root.hidden = true;
       replaceChildren(this.root);
       return;
@@ -112,6 +128,7 @@ export class NodePanel {
           .flatMap(([label, value]) => [element('dt', {}, label), element('dd', {}, String(value))]),
       ),
       this.actions(node),
+      this.reach.for(node.id),
       this.overlayValues(node),
       symbols.length > 0 &&
         this.edgeList(

@@ -19,6 +19,8 @@ export interface ThemeColors {
   faintImportEdge: string;
   highlight: string;
   faded: string;
+  /** Nodes reached by a dependents or dependencies question: directly, at depth 2, 3, and further (fading with depth). */
+  reach: readonly [string, string, string, string];
 }
 
 const LIGHT: ThemeColors = {
@@ -33,6 +35,7 @@ const LIGHT: ThemeColors = {
   faintImportEdge: '#d3d9df',
   highlight: '#000000',
   faded: '#eaeef2',
+  reach: ['#b8440b', '#e0711f', '#f0a35e', '#f6cfa6'],
 };
 
 const DARK: ThemeColors = {
@@ -47,11 +50,17 @@ const DARK: ThemeColors = {
   faintImportEdge: '#2b323b',
   highlight: '#ffffff',
   faded: '#21262d',
+  reach: ['#ff8a3d', '#d9712b', '#a4592a', '#6b4128'],
 };
 
 /** The theme in force: the one chosen on the page, else the system's. */
 export function themeColors(): ThemeColors {
   return document.documentElement.dataset.theme === 'dark' ? DARK : LIGHT;
+}
+
+/** The color of a node reached at `depth` (1: directly): the deeper, the fainter. */
+export function reachColor(theme: ThemeColors, depth: number): string {
+  return theme.reach[Math.min(Math.max(depth, 1), theme.reach.length) - 1]!;
 }
 
 /** Colors for the languages of a graph, the most common first; the rest share a gray. */
