@@ -3,6 +3,7 @@
 import './styles.css';
 import { ApiClient, ApiError, ServerUnreachableError, TokenStore } from './api-client.js';
 import type { EarlyGraphLoad } from './boot.js';
+import { CyclesPanel } from './cycles-panel.js';
 import { element, replaceChildren } from './dom.js';
 import { EventStream, type FollowedEvent } from './event-stream.js';
 import { FilterPanel } from './filter-panel.js';
@@ -63,7 +64,17 @@ class StrataPage {
     isExpanded: (id) => this.map.isExpanded(id),
     isCollapsed: (id) => this.map.isCollapsed(id),
     overlayName: (pluginId, overlayId) => this.overlays.overlayName({ pluginId, overlayId }),
-    showReach: (reach) => this.map.showReach(reach),
+    showReach: (reach) => {
+      if (reach) this.cycles.deselect();
+      this.map.showReach(reach);
+    },
+    error: (message) => this.noticeBoard.error(message),
+  });
+  private readonly cycles = new CyclesPanel(this.api, this.model, {
+    show: (cycle) => {
+      this.nodePanel.clearReach();
+      this.map.showReach(cycle);
+    },
     error: (message) => this.noticeBoard.error(message),
   });
   private readonly layout = new LayoutPanel(this.api, {
@@ -175,6 +186,7 @@ class StrataPage {
       'div',
       { class: 'sidebar', role: 'complementary', 'aria-label': 'Overlays, filters and layout' },
       this.overlays.root,
+      this.cycles.root,
       this.filters.root,
       this.layout.root,
     );
