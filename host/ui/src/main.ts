@@ -10,6 +10,7 @@ import { FilterPanel } from './filter-panel.js';
 import { isSymbol, type NodeStyle } from './graph-data.js';
 import { type GraphChanges, GraphModel } from './graph-model.js';
 import type { GraphWorkerRequest, GraphWorkerResponse, GraphWorkerStarted } from './graph-worker.js';
+import { HotspotsPanel } from './hotspots-panel.js';
 import { LayoutPanel } from './layout-panel.js';
 import { MapView, type VisibilityFilter } from './map-view.js';
 import { figure, NodePanel } from './node-panel.js';
@@ -75,6 +76,10 @@ class StrataPage {
       this.nodePanel.clearReach();
       this.map.showReach(cycle);
     },
+    error: (message) => this.noticeBoard.error(message),
+  });
+  private readonly hotspots = new HotspotsPanel(this.api, this.model, {
+    select: (id) => this.select(id, true),
     error: (message) => this.noticeBoard.error(message),
   });
   private readonly layout = new LayoutPanel(this.api, {
@@ -151,7 +156,7 @@ class StrataPage {
       if (error instanceof ApiError && error.status === 401) unauthorized = true;
       else this.report(error);
     };
-    await Promise.all([this.overlays.load(view.overlays).catch(settle), this.layout.load().catch(settle)]);
+    await Promise.all([this.overlays.load(view.overlays).catch(settle), this.layout.load().catch(settle), this.hotspots.load().catch(settle)]);
     return !unauthorized;
   }
 
@@ -186,6 +191,7 @@ class StrataPage {
       'div',
       { class: 'sidebar', role: 'complementary', 'aria-label': 'Overlays, filters and layout' },
       this.overlays.root,
+      this.hotspots.root,
       this.cycles.root,
       this.filters.root,
       this.layout.root,
@@ -484,6 +490,7 @@ class StrataPage {
     } else {
       if (event.type === 'plugin.failed') this.noticeBoard.error(`${event.data.pluginId}: ${event.data.error ?? event.type}`);
       if (event.type === 'overlay.failed') this.noticeBoard.error(`${event.data.pluginId}: ${event.data.error.message}`);
+      this.hotspots.onEvent(event);
       await this.overlays.onEvent(event);
     }
   }
