@@ -110,12 +110,12 @@ export class HotspotsPanel {
             element(
               'button',
               { type: 'button', class: 'link', title: hotspot.path, disabled: !this.model.nodes.has(id), onclick: () => this.events.select(id) },
-              hotspot.path,
+              hotspot.path.slice(hotspot.path.lastIndexOf('/') + 1),
             ),
             element(
               'small',
               { class: 'muted' },
-              `score ${hotspot.score.toFixed(2)} · ${count(hotspot.commits)} ${hotspot.commits === 1 ? 'commit' : 'commits'} · complexity ${count(hotspot.complexity)}`,
+              `${hotspot.path.includes('/') ? hotspot.path.slice(0, hotspot.path.lastIndexOf('/') + 1) : './'} · score ${hotspot.score.toFixed(2)} · ${count(hotspot.commits)} ${hotspot.commits === 1 ? 'commit' : 'commits'} · complexity ${count(hotspot.complexity)}`,
             ),
           );
         }),
