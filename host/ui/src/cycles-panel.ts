@@ -128,7 +128,7 @@ export class CyclesPanel {
       ),
       element(
         'ol',
-        { class: 'cycle-list', 'aria-label': 'Cycles, largest first' },
+        { class: 'answer-list', 'aria-label': 'Cycles, largest first' },
         ...components.map((component, index) =>
           element(
             'li',

@@ -101,7 +101,7 @@ export class HotspotsPanel {
       ),
       element(
         'ol',
-        { class: 'hotspot-list', 'aria-label': 'Hotspots, highest first' },
+        { class: 'answer-list', 'aria-label': 'Hotspots, highest first' },
         ...hotspots.map((hotspot) => {
           const id = `file:${hotspot.path}`;
           return element(
