@@ -130,10 +130,12 @@ export class StrataApp {
     this.liveUpdater.onDidUpdate((update) => {
       this.reapplier.graphChanged();
       this.graphMap.graphChanged();
-      // The nodes the graph gained are placed in the saved layout before the change is announced, so that a client
-      // following graph.changed finds their positions; the announcements keep their order.
+      // The nodes the graph gained are placed in the saved layout now, in the turn the revision was taken (placeNew
+      // places before its first await): no request reads the revision without its new nodes' positions, and a client
+      // following graph.changed finds them. The announcements keep their order.
+      const placed = this.livePlacement.placeNew().catch((error: unknown) => this.logger.warn({ err: error }, 'placing the new nodes failed'));
       this.announcing = this.announcing.then(async () => {
-        await this.livePlacement.placeNew().catch((error: unknown) => this.logger.warn({ err: error }, 'placing the new nodes failed'));
+        await placed;
         this.events.publish('graph.changed', { revision: update.revision, changedPaths: update.changedPaths });
       });
     });

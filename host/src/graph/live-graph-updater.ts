@@ -157,29 +157,40 @@ export class LiveGraphUpdater {
     const refresh = await this.source.refresh(paths);
     const newDirectories = this.store(refresh);
     if (newDirectories === undefined) return false;
-    await this.watchNewTrees(newDirectories);
+    // Told at once, in the same turn as the store took the revision: a listener (the live placement) completes the
+    // revision (the new nodes' positions) before any request can read it.
+    this.announce(refresh, paths.length, started, message, logged);
+    const below = await this.watchNewTrees(newDirectories);
+    if (below) this.announce(below.refresh, below.paths, started, 'graph updated: files made in new directories before they were watched');
+    return true;
+  }
+
+  /** Logs a revision the store took and tells the listeners, before anything else runs. */
+  private announce(refresh: GraphRefresh, changedPaths: number, started: number, message: string, logged: Record<string, unknown> = {}): void {
     const update: GraphUpdate = {
       revision: this.graph.revision,
-      changedPaths: paths.length,
+      changedPaths,
       durationMs: Math.round(performance.now() - started),
       kind: refresh.kind,
     };
     const changedNodes = refresh.kind === 'delta' ? refresh.delta.upsertedNodes.length + refresh.delta.removedNodes.length : undefined;
     this.logger.info({ ...logged, ...update, changedNodes }, message);
     for (const listener of this.listeners) listener(update);
-    return true;
   }
 
   /**
    * New directory trees the watcher may not watch below their top (made
    * before it looked) get a watch of their own; they are then listed again,
    * for what was made in them between the walk that found them and the watch.
+   * What that listing stored, if it changed the graph.
    */
-  private async watchNewTrees(newDirectories: readonly string[]): Promise<void> {
+  private async watchNewTrees(newDirectories: readonly string[]): Promise<{ refresh: GraphRefresh; paths: number } | undefined> {
     const added = new Set(newDirectories);
     const tops = newDirectories.filter((directory) => !added.has(directory.slice(0, Math.max(0, directory.lastIndexOf('/')))));
     const watched = await this.watcher.watchTrees(tops);
-    if (watched.length > 0) this.store(await this.source.refresh(watched));
+    if (watched.length === 0) return undefined;
+    const refresh = await this.source.refresh(watched);
+    return this.store(refresh) === undefined ? undefined : { refresh, paths: watched.length };
   }
 
   /** Puts a refresh into the store; answers the directories it added (none for a rebuild), or undefined when it changed nothing. */

@@ -40,7 +40,13 @@ export class LivePlacement {
     this.seenRevision = this.graph.revision;
   }
 
-  /** Places and saves the nodes without a position that the graph gained since the last call; undefined when none were placed. */
+  /**
+   * Places and saves the nodes without a position that the graph gained since
+   * the last call; undefined when none were placed. The positions are served
+   * before it returns its promise (nothing here awaits before they are in):
+   * called in the turn the graph took a revision, no request reads that
+   * revision without them.
+   */
   async placeNew(): Promise<PlacementResult | undefined> {
     const since = this.seenRevision;
     this.seenRevision = this.graph.revision;
