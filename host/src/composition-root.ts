@@ -11,6 +11,7 @@ import { LayoutResource } from './api/layout-resource.js';
 import { OverlayResource } from './api/overlay-resource.js';
 import { OfflineOverlays } from './app/offline-overlays.js';
 import { StrataApp } from './app/strata-app.js';
+import { ForegroundRequests } from './concurrency/foreground-requests.js';
 import { StrataConfig } from './config/strata-config.js';
 import { EventBus } from './events/event-bus.js';
 import { GraphColumnsCache } from './graph/graph-columns.js';
@@ -20,6 +21,7 @@ import { LiveGraphUpdater } from './graph/live-graph-updater.js';
 import { RepositoryWatcher } from './graph/repository-watcher.js';
 import { ApiResource } from './http/api-route.js';
 import { HttpServer, RestifyHttpServer } from './http/http-server.js';
+import { ResponseCompressor } from './http/response-compression.js';
 import { UiAssets } from './http/ui-assets.js';
 import { FileFactsCache } from './indexer/file-facts-cache.js';
 import { RepositoryIndexer } from './indexer/repository-indexer.js';
@@ -51,6 +53,8 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.register(StrataConfig, { useValue: config });
   container.register(Logger, { useValue: logger });
 
+  container.registerSingleton(ForegroundRequests);
+  container.registerSingleton(ResponseCompressor);
   container.registerSingleton(DataDirectory, NedbDataDirectory);
   container.registerSingleton(GraphStore, InMemoryGraphStore);
   container.registerSingleton(LayoutPositionStore, NedbLayoutPositionStore);

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 import semver from 'semver';
-import { checkWith, fieldName } from './schema-check.js';
+import { checkWith, fieldName, type SchemaCheck } from './schema-check.js';
 
 const PLUGIN_ID = '^[a-z0-9][a-z0-9-]{0,63}$';
 /** Input names: what `ctx.inputs.get(name)` takes and the apply body's `inputs` holds. */
@@ -91,8 +91,14 @@ export interface PluginPackage {
   checkParameters: ParameterCheck;
 }
 
-const manifestAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
-const checkManifest = checkWith<ValidManifest>(manifestAjv.compile(PluginManifestSchema));
+/** Compiled on the first manifest read (60 ms at the server's start, before it could listen, when made as the module loaded). */
+let manifestCheck: SchemaCheck<ValidManifest> | undefined;
+const checkManifest: SchemaCheck<ValidManifest> = (raw, rootName) => {
+  manifestCheck ??= checkWith<ValidManifest>(
+    new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false }).compile(PluginManifestSchema),
+  );
+  return manifestCheck(raw, rootName);
+};
 /**
  * `pattern` and `patternProperties` of a plugin's schema run on RE2 (RE2JS),
  * which matches in linear time: a schema is plugin code, and a pattern such

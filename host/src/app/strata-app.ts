@@ -1,12 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import { GraphJsonCache } from '../api/graph-json.js';
 import { GraphMapCache } from '../api/graph-map.js';
+import { FIRST_CLIENTS_MS, ForegroundRequests } from '../concurrency/foreground-requests.js';
 import { StrataConfig } from '../config/strata-config.js';
 import { EventBus } from '../events/event-bus.js';
 import { type BuildProgress, GraphSource } from '../graph/graph-source.js';
 import { GraphStore } from '../graph/graph-store.js';
 import { LiveGraphUpdater } from '../graph/live-graph-updater.js';
 import { HttpServer } from '../http/http-server.js';
+import { ResponseCompressor } from '../http/response-compression.js';
 import { LayoutComputation } from '../layout/layout-computation.js';
 import { LayoutPositionStore } from '../layout/layout-position-store.js';
 import { LivePlacement } from '../layout/live-placement.js';
@@ -55,6 +57,8 @@ export class StrataApp {
     @inject(LayoutComputation) private readonly layoutComputation: LayoutComputation,
     @inject(LivePlacement) private readonly livePlacement: LivePlacement,
     @inject(StrataConfig) private readonly config: StrataConfig,
+    @inject(ForegroundRequests) private readonly foreground: ForegroundRequests,
+    @inject(ResponseCompressor) private readonly compressor: ResponseCompressor,
     @inject(Logger) private readonly logger: Logger,
   ) {}
 
@@ -86,21 +90,24 @@ export class StrataApp {
       // The graph is served from here on; the overlay routes wait for the plugins, so a
       // plugin that is slow to load delays only them.
       markReady();
-      // Plugins start (one sandbox process each) once the graph is served: on two cores their starts took the CPU a
-      // warm start needs.
-      pluginsLoaded = this.plugins.loadAll();
-      // Serialized ahead, after the start, so that the first client (the web UI asks for the map) finds it ready; a
-      // request that comes first serializes it itself.
+      this.foreground.servingBegins();
+      // Serialized (and gzipped, on libuv's threads) ahead, after the start, so that the first client (the web UI
+      // asks for the map) finds it ready; a request that comes first serializes it itself.
       setImmediate(() => {
         if (this.stopping) return;
         try {
           this.graphMap.prepare();
-          this.graphJson.current();
+          const { body } = this.graphJson.current();
+          if (this.config.compressResponses) this.compressor.prepare(body);
         } catch (error) {
           // A request serializes them itself, and says why it cannot.
           this.logger.warn({ err: error }, 'serializing the graph ahead failed');
         }
       });
+      // Plugins start (one sandbox process each, their manifests checked on this thread) once the graph is served and
+      // the first requests are answered: on two cores their starts took the CPU a warm start needs, and a client that
+      // asks as soon as the URL is out (a script, a test, the page `--open` opens) waited behind them.
+      pluginsLoaded = this.plugins.loadAll({ after: this.foreground.whenQuiet(FIRST_CLIENTS_MS) });
       if (this.source.servedKeptGraph)
         void this.watching?.then(() => this.liveUpdater.checkAgainstFiles('the saved graph was served before the watch was set up'));
     } catch (error) {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import restify from 'restify';
 import { inject, injectAll, injectable } from 'tsyringe';
+import { ForegroundRequests } from '../concurrency/foreground-requests.js';
 import { StrataConfig } from '../config/strata-config.js';
 import { type ErrorCode, statusOf } from '../errors/error-codes.js';
 import type { StrataError } from '../errors/strata-error.js';
@@ -17,6 +18,7 @@ import { ListenError } from './listen-error.js';
 import { buildOpenApiDocument, openApiRoute } from './openapi-document.js';
 import { type OriginVerdict, RequestOriginPolicy } from './request-origin.js';
 import { assignRequestId, pathOf, requestIdOf, undecodablePathSegment } from './request-paths.js';
+import { ResponseCompressor } from './response-compression.js';
 import { RouteRunner } from './route-runner.js';
 import { UiAssets } from './ui-assets.js';
 
@@ -65,6 +67,8 @@ export class RestifyHttpServer implements HttpServer {
     @inject(Logger) private readonly logger: Logger,
     @injectAll(ApiResource) resources: ApiResource[],
     @inject(UiAssets) private readonly ui: UiAssets,
+    @inject(ResponseCompressor) compressor: ResponseCompressor,
+    @inject(ForegroundRequests) private readonly foreground: ForegroundRequests,
   ) {
     const apiRoutes = resources.flatMap((resource) => resource.routes());
     this.routes = [...apiRoutes, openApiRoute(() => buildOpenApiDocument(this.routes, HOST_VERSION, { bearerRequired: config.authToken !== undefined }))];
@@ -86,7 +90,7 @@ export class RestifyHttpServer implements HttpServer {
     // connection up to 30 s longer than headersTimeoutMs. Read when the server starts listening.
     (nodeServer as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, config.headersTimeoutMs);
     this.connections = new ConnectionGate({ maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress });
-    this.runner = new RouteRunner(config, logger);
+    this.runner = new RouteRunner(config, logger, compressor, foreground);
     this.connections.install(nodeServer);
     // What Node's HTTP parser refuses before any handler runs answers in the API's error shape too.
     nodeServer.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
@@ -232,6 +236,7 @@ export class RestifyHttpServer implements HttpServer {
     const started = performance.now();
     const id = assignRequestId(request, response);
     this.track(response);
+    this.foreground.track(response);
     response.once('finish', () => {
       this.logger.info(
         { reqId: id, method: request.method, url: request.url, status: response.statusCode, durationMs: Math.round((performance.now() - started) * 10) / 10 },

@@ -68,6 +68,14 @@ export class ResponseCompressor {
     return parts;
   }
 
+  /**
+   * Compresses a large chunk ahead of the first request that sends it (the serialized graph after a start or a
+   * change), on libuv's threads: that request then only joins the blocks.
+   */
+  prepare(bytes: Buffer): void {
+    if (bytes.length >= REUSED_CHUNK_BYTES) this.deflatedChunk(bytes);
+  }
+
   private deflatedChunk(bytes: Buffer): DeflatedChunk {
     let entry = this.deflated.get(bytes);
     if (!entry) {

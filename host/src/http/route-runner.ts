@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SchemaCheck } from '@strata/sandbox';
 import type restify from 'restify';
+import type { ForegroundRequests } from '../concurrency/foreground-requests.js';
 import { StrataError } from '../errors/strata-error.js';
 import type { Logger } from '../logging/logger.js';
 import { checkInBatches } from '../validation/batched-check.js';
@@ -10,7 +11,7 @@ import { byteLengthOf, envelope, writeError, writeJson } from './json-responses.
 import { LargeRequestGate } from './large-request-gate.js';
 import { type BodyLimit, LARGE_BODY_BYTES, readJsonBody, refuseDeclaredTooLarge } from './request-body.js';
 import { requestIdOf } from './request-paths.js';
-import { ResponseCompressor } from './response-compression.js';
+import type { ResponseCompressor } from './response-compression.js';
 
 /** The settings a route's handling reads. */
 export interface RouteRunnerSettings {
@@ -30,12 +31,13 @@ export interface RouteRunnerSettings {
  * error shape.
  */
 export class RouteRunner {
-  private readonly compressor = new ResponseCompressor();
   private readonly largeRequests: LargeRequestGate;
 
   constructor(
     private readonly settings: RouteRunnerSettings,
     private readonly logger: Logger,
+    private readonly compressor: ResponseCompressor,
+    private readonly foreground: ForegroundRequests,
   ) {
     this.largeRequests = new LargeRequestGate(settings.requestTimeoutMs);
   }
@@ -87,6 +89,8 @@ export class RouteRunner {
       const result = await route.handle({ params, query, body, id, log });
       if (result instanceof StreamedResponse) {
         result.write(response);
+        // Open for as long as its client listens: background work need not wait for it.
+        this.foreground.settled(response);
         // A stream's headers are all HEAD asks for; left open, the stream would never end.
         if (request.method === 'HEAD') response.end();
       } else if (result instanceof SerializedJson) await this.answer(request, response, result.chunks);

@@ -2,6 +2,7 @@ import { lstatSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { eventLoopTurns } from '../concurrency/event-loop-turns.js';
+import { FIRST_CLIENTS_MS, ForegroundRequests, NO_FOREGROUND_REQUESTS } from '../concurrency/foreground-requests.js';
 import { StrataConfig } from '../config/strata-config.js';
 import type { CodeGraph, GraphBuildInfo, SkippedEntry } from '../graph/code-graph.js';
 import { fileSystemPath } from '../graph/file-names.js';
@@ -118,6 +119,7 @@ export class RepositoryIndexer implements GraphSource {
     @inject(StrataConfig) private readonly config: StrataConfig,
     @inject(Logger) private readonly logger: Logger,
     @inject(FileFactsCache) private readonly factsCache: FileFactsCache,
+    @inject(ForegroundRequests) private readonly foreground: ForegroundRequests = NO_FOREGROUND_REQUESTS,
   ) {
     this.savedGraph = new SavedGraph(config, factsCache);
   }
@@ -174,7 +176,9 @@ export class RepositoryIndexer implements GraphSource {
    */
   private async buildAll(onProgress: (progress: BuildProgress) => void = () => {}, behindServedGraph = false): Promise<CodeGraph> {
     const saveGraph = !behindServedGraph;
-    const turn = behindServedGraph ? eventLoopTurns(TURN_MS) : undefined;
+    const turn = behindServedGraph ? eventLoopTurns(TURN_MS, this.foreground) : undefined;
+    // Behind a graph just served, the first clients go first.
+    if (behindServedGraph) await this.foreground.whenQuiet(FIRST_CLIENTS_MS);
     const started = performance.now();
     const { ImportResolver, RepositoryGraphModel, RepositoryWalker, WorkspacePackages, discoverLanguageResolvers } = await buildModules();
     // The watch holds from here on: what changes later is reported, what changed before is listed now.
@@ -365,7 +369,7 @@ export class RepositoryIndexer implements GraphSource {
 
     // Synchronous stats, with a turn for requests every few milliseconds: a promise per stat cost a trip through
     // libuv's threads each, 0.4 s for the 3,000 paths of a branch switch.
-    const turn = eventLoopTurns(TURN_MS);
+    const turn = eventLoopTurns(TURN_MS, this.foreground);
     for (const p of paths) {
       await turn();
       const absolute = fileSystemPath(root, p);
@@ -463,7 +467,7 @@ export class RepositoryIndexer implements GraphSource {
     const root = this.config.repositoryRoot;
     // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
     // every few milliseconds. A walker of its own: ignore rules, and git's index, as they are now.
-    const turn = eventLoopTurns(TURN_MS);
+    const turn = eventLoopTurns(TURN_MS, this.foreground);
     const { RepositoryWalker } = await buildModules();
     const walk = new RepositoryWalker(root, [this.config.dataDir], await TrackedFiles.read(root)).walkInSteps();
     while (walk.step()) await turn();

@@ -171,8 +171,10 @@ export class PluginRegistry {
    * from outside), each limit measured while the others took the CPU. A load
    * that still runs out of time (the machine was busy, or the plugin hangs)
    * is tried once more, alone, once the others are done and after a pause.
+   * With `after`, the loads begin once it resolves (the server lets its first
+   * requests go first), but count as under way from the call on.
    */
-  loadAll(options: { only?: string } = {}): Promise<void> {
+  loadAll(options: { only?: string; after?: Promise<unknown> } = {}): Promise<void> {
     const slots = new Semaphore(Math.max(2, availableParallelism()));
     const outOfTime: Array<{ folder: string; builtIn: boolean }> = [];
     const loadInTurn = async (folder: string, builtIn: boolean): Promise<void> => {
@@ -193,19 +195,22 @@ export class PluginRegistry {
         await this.reload(folder, builtIn);
       }
     };
-    let found = this.discover();
-    // One plugin asked for (the CLI's offline apply, status, remove): only its folder is loaded, unless no folder
-    // claims its id, and then all are (the answer lists the plugins there are).
-    if (options.only !== undefined) {
-      const claiming = found.filter(({ folder }) => claimedId(folder) === options.only);
-      if (claiming.length > 0) found = claiming;
-    }
+    const loadFound = (): Promise<unknown> => {
+      if (this.closing) return Promise.resolve();
+      let found = this.discover();
+      // One plugin asked for (the CLI's offline apply, status, remove): only its folder is loaded, unless no folder
+      // claims its id, and then all are (the answer lists the plugins there are).
+      if (options.only !== undefined) {
+        const claiming = found.filter(({ folder }) => claimedId(folder) === options.only);
+        if (claiming.length > 0) found = claiming;
+      }
+      return Promise.all(found.map(({ folder, builtIn }) => loadInTurn(folder, builtIn)));
+    };
+    // Loading from now on (requests wait for it, as they do for the loads themselves), even while `after` holds it back.
     this.loadingAtStart = true;
-    this.loading = Promise.all(found.map(({ folder, builtIn }) => loadInTurn(folder, builtIn)))
-      .then(loadAgainAlone)
-      .finally(() => {
-        this.loadingAtStart = false;
-      });
+    this.loading = (options.after ? options.after.then(loadFound) : loadFound()).then(loadAgainAlone).finally(() => {
+      this.loadingAtStart = false;
+    });
     return this.loading;
   }
 
