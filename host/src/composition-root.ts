@@ -3,6 +3,7 @@ import { type DependencyContainer, container as globalContainer } from 'tsyringe
 import { GraphAnalysis } from './analysis/graph-analysis.js';
 import { AnalysisResource } from './api/analysis-resource.js';
 import { EventResource } from './api/event-resource.js';
+import { ExportResource } from './api/export-resource.js';
 import { GraphJsonCache } from './api/graph-json.js';
 import { GraphMapCache } from './api/graph-map.js';
 import { GraphResource } from './api/graph-resource.js';
@@ -14,6 +15,7 @@ import { StrataApp } from './app/strata-app.js';
 import { ForegroundRequests } from './concurrency/foreground-requests.js';
 import { StrataConfig } from './config/strata-config.js';
 import { EventBus } from './events/event-bus.js';
+import { GraphExporter } from './export/graph-exporter.js';
 import { GraphColumnsCache } from './graph/graph-columns.js';
 import { GraphSource } from './graph/graph-source.js';
 import { GraphStore, InMemoryGraphStore } from './graph/graph-store.js';
@@ -67,6 +69,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(EventBus);
   container.registerSingleton(GraphColumnsCache);
   container.registerSingleton(GraphAnalysis);
+  container.registerSingleton(GraphExporter);
   container.registerSingleton(GitRunner);
   container.registerSingleton(RepositoryPaths);
   container.registerSingleton(GitCapabilities);
@@ -89,6 +92,7 @@ export function createContainer(config: StrataConfig, logger: Logger): Dependenc
   container.registerSingleton(ApiResource, LayoutComputeResource);
   container.registerSingleton(ApiResource, OverlayResource);
   container.registerSingleton(ApiResource, EventResource);
+  container.registerSingleton(ApiResource, ExportResource);
 
   container.registerSingleton(UiAssets);
   container.registerSingleton(HttpServer, RestifyHttpServer);

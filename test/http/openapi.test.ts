@@ -27,6 +27,8 @@ t.test('GET /api/openapi.json is a valid OpenAPI 3.1 document of every route', a
     'GET /api/graph/changes',
     'GET /api/graph/cycles',
     'GET /api/graph/edges',
+    'GET /api/graph/export',
+    'GET /api/graph/export/{list}',
     'GET /api/graph/layout/compute/available',
     'GET /api/graph/layout/compute/status',
     'GET /api/graph/map',

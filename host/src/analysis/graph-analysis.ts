@@ -111,7 +111,8 @@ export class GraphAnalysis {
   private cachedCycles = new Map<string, ImportCycle[]>();
   private cachedMetrics = new Map<number, StructureMetrics>();
 
-  constructor(@inject(GraphStore) private readonly graph: GraphStore) {}
+  /** `graph`: the store whose current revision every answer reads. */
+  constructor(@inject(GraphStore) readonly graph: GraphStore) {}
 
   /** The import graph of the current revision. */
   importGraph(): ImportGraph {

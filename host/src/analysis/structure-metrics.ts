@@ -121,11 +121,20 @@ export interface AggregatedEdge {
 /**
  * The imports between groups of files: each file stands for the unit
  * `groupOf` maps it to (-1: left out), and imports within one group are
- * left out. Packages are left out. Largest first.
+ * left out. Packages are left out, or with `packages`, each stands for
+ * itself when `groupOf` keeps it (does not map it to -1). Largest first.
  */
-export function aggregatedImports(graph: ImportGraph, groupOf: (file: number) => number, excludedMask: number): AggregatedEdge[] {
+export function aggregatedImports(
+  graph: ImportGraph,
+  groupOf: (file: number) => number,
+  excludedMask: number,
+  options: { packages?: boolean } = {},
+): AggregatedEdge[] {
   const group = new Int32Array(graph.ids.length).fill(-1);
-  for (let u = 0; u < graph.ids.length; u++) if (graph.kind[u] === UnitKind.File) group[u] = groupOf(u);
+  for (let u = 0; u < graph.ids.length; u++) {
+    if (graph.kind[u] === UnitKind.File) group[u] = groupOf(u);
+    else if (options.packages && graph.kind[u] === UnitKind.Package) group[u] = groupOf(u) < 0 ? -1 : u;
+  }
   const merged = new Map<number, { source: number; target: number; count: number; kinds: Int32Array }>();
   const n = graph.ids.length;
   for (let e = 0; e < graph.importCount; e++) {

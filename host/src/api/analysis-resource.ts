@@ -120,7 +120,7 @@ const MetricsSchema = Type.Object({
 });
 
 /** The rule set `read` gives, its mistakes answered 422 `RULES_INVALID`. */
-function rulesOrThrow<T>(read: () => T): T {
+export function rulesOrThrow<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {

@@ -7,14 +7,14 @@ import { UsageError } from './usage-error.js';
 import { writeLine } from './write-line.js';
 
 const DEFAULT_SERVER = 'http://localhost:5050';
-const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only'];
+export const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only'];
 
-interface AskOptions extends ServerOrRepository {
+export interface AskOptions extends ServerOrRepository {
   json?: boolean;
 }
 
 /** The options every question takes. */
-function withCommonOptions(command: Command): Command {
+export function withCommonOptions(command: Command): Command {
   return command
     .option('--server <url>', 'server to ask', DEFAULT_SERVER)
     .option('--repo <dir>', 'repository to index and ask when no server answers', '.')
@@ -23,7 +23,7 @@ function withCommonOptions(command: Command): Command {
 }
 
 /** `--exclude` as the API takes it, checked here so that a mistake is told before any indexing. */
-function excludeOf(value: string | undefined): string | undefined {
+export function excludeOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   for (const kind of value.split(',')) {
     if (!REFERENCE_KINDS.includes(kind.trim()))
@@ -32,7 +32,7 @@ function excludeOf(value: string | undefined): string | undefined {
   return value;
 }
 
-function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
+export function positiveInteger(value: string | undefined, flag: string, minimum: number): number | undefined {
   if (value === undefined) return undefined;
   if (!/^[0-9]{1,9}$/.test(value) || Number(value) < minimum)
     throw new UsageError(`${flag}: must be a whole number of at least ${minimum}, not ${JSON.stringify(value)}`);
@@ -183,7 +183,7 @@ Examples:
   return [cycles, impact, importPath, metrics];
 }
 
-function excludedOf(exclude: string | undefined): Array<'static' | 'dynamic' | 'require' | 're-export' | 'type-only'> {
+export function excludedOf(exclude: string | undefined): Array<'static' | 'dynamic' | 'require' | 're-export' | 'type-only'> {
   return (exclude ? [...new Set(exclude.split(',').map((kind) => kind.trim()))] : []) as Array<'static' | 'dynamic' | 'require' | 're-export' | 'type-only'>;
 }
 
@@ -219,7 +219,7 @@ function candidateIds(argument: string, repo: string): string[] {
 }
 
 /** Asks a question about the node a path names: as a file, then (not found) as a directory. */
-async function askAboutNode<T>(options: AskOptions, argument: string, question: (id: string) => Question<T> | Promise<T>): Promise<T> {
+export async function askAboutNode<T>(options: AskOptions, argument: string, question: (id: string) => Question<T> | Promise<T>): Promise<T> {
   const candidates = candidateIds(argument, options.repo);
   for (const [i, id] of candidates.entries()) {
     try {

@@ -20,7 +20,9 @@ export interface Question<T> {
   path: string;
   /** A JSON body: the question is then a POST. */
   body?: unknown;
-  offline(analysis: GraphAnalysis): T;
+  /** How a success of the server is read (default: the envelope's `data`, as JSON); for answers that are files. */
+  read?(response: Response): Promise<T>;
+  offline(analysis: GraphAnalysis): T | Promise<T>;
 }
 
 /** A node the question named is not in the graph. */
@@ -49,6 +51,7 @@ export async function ask<T>(options: AskOptions, question: Question<T>): Promis
     }
   }
   if (response) {
+    if (response.ok && question.read) return question.read(response);
     const parsed = await serverAnswer(response, base, (error, status) => {
       const id = status === 404 && error.code === 'NOT_FOUND' ? /node "(.*)" does not exist/.exec(error.message ?? '')?.[1] : undefined;
       if (id !== undefined) throw new NodeNotFound(id);
@@ -58,7 +61,7 @@ export async function ask<T>(options: AskOptions, question: Question<T>): Promis
   offlineAnalysis ??= analyzeOffline(options, base);
   const analysis = await offlineAnalysis;
   try {
-    return question.offline(analysis);
+    return await question.offline(analysis);
   } catch (error) {
     if (error instanceof StrataError) {
       const id = error.code === 'NOT_FOUND' ? /node "(.*)" does not exist/.exec(error.message)?.[1] : undefined;

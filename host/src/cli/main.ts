@@ -6,6 +6,7 @@ import { ListenError } from '../http/listen-error.js';
 import { DataDirectoryError } from '../storage/data-directory-error.js';
 import { analysisCommands } from './analysis-command.js';
 import { checkCommand, RulesFileError } from './check-command.js';
+import { exportCommand } from './export-command.js';
 import { hotspotsCommand } from './hotspots-command.js';
 import { OperationError, overlayCommand } from './overlay-command.js';
 import { PluginStepError, pluginCommand } from './plugin-command.js';
@@ -24,7 +25,7 @@ const program = new Command('strata')
   .addCommand(serveCommand())
   .addCommand(pluginCommand())
   .addCommand(overlayCommand());
-for (const command of [...analysisCommands(), checkCommand(), hotspotsCommand()]) program.addCommand(command);
+for (const command of [...analysisCommands(), checkCommand(), hotspotsCommand(), exportCommand()]) program.addCommand(command);
 
 try {
   await program.parseAsync(process.argv);

@@ -35,8 +35,22 @@ export class StreamedResponse {
   constructor(readonly write: (response: import('node:http').ServerResponse) => void) {}
 }
 
+/**
+ * A file to download (an export): its bytes in chunks, its media type, and
+ * the file name a browser saves it under (`Content-Disposition`). Gzipped as
+ * JSON answers are.
+ */
+export class DownloadedFile {
+  constructor(
+    readonly chunks: ReadonlyArray<Buffer | string>,
+    readonly mediaType: string,
+    /** Plain ASCII letters, digits, dots and dashes: it goes into the header as it is. */
+    readonly filename: string,
+  ) {}
+}
+
 /** What a handler returns. */
-export type ApiResult = EnvelopeResult | SerializedJson | StreamedResponse;
+export type ApiResult = EnvelopeResult | SerializedJson | StreamedResponse | DownloadedFile;
 
 /**
  * One route of the API, described once: its schemas validate requests and

@@ -10,7 +10,7 @@ export function byteLengthOf(chunks: ReadonlyArray<Buffer | string>): number {
   return length;
 }
 
-/** Writes a JSON response made of pre-serialized chunks (already encoded as `headers` may say). */
+/** Writes a JSON response made of pre-serialized chunks (already encoded as `headers` may say; another body when `headers` give its `content-type`). */
 export function writeJson(response: ServerResponse, status: number, chunks: ReadonlyArray<Buffer | string>, headers: Record<string, string> = {}): void {
   response.writeHead(status, { ...JSON_HEADERS, ...headers, 'content-length': byteLengthOf(chunks) });
   for (const chunk of chunks) response.write(chunk);

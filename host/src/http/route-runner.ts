@@ -6,7 +6,7 @@ import { StrataError } from '../errors/strata-error.js';
 import type { Logger } from '../logging/logger.js';
 import { checkInBatches } from '../validation/batched-check.js';
 import { compileSchema } from '../validation/schema-validator.js';
-import { type ApiRoute, SerializedJson, StreamedResponse } from './api-route.js';
+import { type ApiRoute, DownloadedFile, SerializedJson, StreamedResponse } from './api-route.js';
 import { byteLengthOf, envelope, writeError, writeJson } from './json-responses.js';
 import { LargeRequestGate } from './large-request-gate.js';
 import { type BodyLimit, LARGE_BODY_BYTES, readJsonBody, refuseDeclaredTooLarge } from './request-body.js';
@@ -94,6 +94,11 @@ export class RouteRunner {
         // A stream's headers are all HEAD asks for; left open, the stream would never end.
         if (request.method === 'HEAD') response.end();
       } else if (result instanceof SerializedJson) await this.answer(request, response, result.chunks);
+      else if (result instanceof DownloadedFile)
+        await this.answer(request, response, result.chunks, {
+          'content-type': result.mediaType,
+          'content-disposition': `attachment; filename="${result.filename}"`,
+        });
       else if (route.envelope === false) await this.answer(request, response, [JSON.stringify(result.data)]);
       else await this.answer(request, response, [envelope(result.data, result.meta)]);
     } catch (error) {
@@ -122,12 +127,17 @@ export class RouteRunner {
     return own && own.bytes < server.bytes ? own : server;
   }
 
-  /** A 200 JSON answer, gzipped when the client takes it. */
-  private async answer(request: IncomingMessage, response: ServerResponse, chunks: ReadonlyArray<Buffer | string>): Promise<void> {
-    if (!this.settings.compressResponses) return writeJson(response, 200, chunks);
-    if (!this.compressor.wants(request, byteLengthOf(chunks))) return writeJson(response, 200, chunks, { vary: 'Accept-Encoding' });
+  /** A 200 answer (JSON unless `headers` say otherwise), gzipped when the client takes it. */
+  private async answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    chunks: ReadonlyArray<Buffer | string>,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
+    if (!this.settings.compressResponses) return writeJson(response, 200, chunks, headers);
+    if (!this.compressor.wants(request, byteLengthOf(chunks))) return writeJson(response, 200, chunks, { ...headers, vary: 'Accept-Encoding' });
     const gzipped = await this.compressor.gzip(chunks);
-    if (!response.destroyed) writeJson(response, 200, gzipped, { vary: 'Accept-Encoding', 'content-encoding': 'gzip' });
+    if (!response.destroyed) writeJson(response, 200, gzipped, { ...headers, vary: 'Accept-Encoding', 'content-encoding': 'gzip' });
   }
 }
 
