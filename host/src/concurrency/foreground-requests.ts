@@ -5,9 +5,9 @@ import { injectable } from 'tsyringe';
 const MAX_WAIT_MS = 250;
 
 /**
- * How long the server must have answered nothing, from its start on, before the start's background work (the
- * plugins' loads, the model behind a saved graph) begins: a client that asks as soon as the URL is out is answered
- * first. Bounded like every wait here.
+ * How long the server must have answered nothing, once the graph it serves at the start is serialized, before the
+ * start's background work (the plugins' loads, the model behind a saved graph) begins: a client that asks as soon as
+ * the URL is out is answered first.
  */
 export const FIRST_CLIENTS_MS = 150;
 
@@ -17,50 +17,55 @@ export const FIRST_CLIENTS_MS = 150;
  * columns made in slices) waits while any is: a request that arrives during
  * such work is answered at the speed of the thread, not a slice at a time
  * between the work's steps. An event stream counts until its headers are out
- * (`settled`), not for as long as it stays open. Never waits longer than
- * `MAX_WAIT_MS` in a row.
+ * (`settled`), not for as long as it stays open. Requests never hold it
+ * back longer than `MAX_WAIT_MS` in a row.
  */
 @injectable()
 export class ForegroundRequests {
-  private readonly answering = new Set<ServerResponse>();
+  /** The responses being answered. */
+  private readonly responses = new Set<ServerResponse>();
+  /** Work held for the clients to come (`hold`). */
+  private readonly held = new Set<object>();
   private lastEnded = 0;
   private readonly waiters = new Set<() => void>();
 
   /** A request arrives: it counts until its response closes, or until `settled`. */
   track(response: ServerResponse): void {
-    this.answering.add(response);
+    this.responses.add(response);
     response.once('close', () => this.settled(response));
+  }
+
+  /**
+   * Work for the clients that are to come (the graph serialized ahead of them, right after the start): until the
+   * function returned is called, background work waits as for a request, and with no bound (the work ends by
+   * itself); the quiet that `whenQuiet` asks for counts from its end.
+   */
+  hold(): () => void {
+    const work = {};
+    this.held.add(work);
+    return () => this.ended(this.held.delete(work));
   }
 
   /** The response needs no more of the thread's priority (an event stream, once open). */
   settled(response: ServerResponse): void {
-    if (!this.answering.delete(response)) return;
-    this.lastEnded = performance.now();
-    if (this.answering.size === 0) for (const wake of [...this.waiters]) wake();
+    this.ended(this.responses.delete(response));
   }
 
-  /**
-   * The server has just begun to serve (its URL is out): background work that waits for quiet waits for the
-   * first clients too, as if a request had just ended.
-   */
-  servingBegins(): void {
-    this.lastEnded = performance.now();
-  }
-
-  /** Whether a request is being answered now. */
+  /** Whether a request is being answered (or work held for one) now. */
   get busy(): boolean {
-    return this.answering.size > 0;
+    return this.responses.size > 0 || this.held.size > 0;
   }
 
   /**
    * Resolves once no request is being answered and none has ended for `quietMs` (a client that asks again right
-   * after an answer, as a page does, is answered first), or after `MAX_WAIT_MS` however busy the server is.
+   * after an answer, as a page does, is answered first): after held work in full, but after `MAX_WAIT_MS` at most
+   * of requests, however many come.
    */
   whenQuiet(quietMs = 0): Promise<void> {
-    const quietFor = (): number => (this.answering.size > 0 ? 0 : performance.now() - this.lastEnded);
-    if (quietFor() >= quietMs) return Promise.resolve();
+    if (!this.busy && performance.now() - this.lastEnded >= quietMs) return Promise.resolve();
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
+      let deadline: NodeJS.Timeout | undefined;
       const done = (): void => {
         clearTimeout(timer);
         clearTimeout(deadline);
@@ -69,15 +74,22 @@ export class ForegroundRequests {
       };
       const check = (): void => {
         clearTimeout(timer);
-        const quiet = quietFor();
-        if (this.answering.size > 0) return;
+        if (this.held.size > 0) return;
+        deadline ??= setTimeout(done, MAX_WAIT_MS);
+        if (this.responses.size > 0) return;
+        const quiet = performance.now() - this.lastEnded;
         if (quiet >= quietMs) return done();
         timer = setTimeout(check, quietMs - quiet);
       };
-      const deadline = setTimeout(done, MAX_WAIT_MS);
       this.waiters.add(check);
       check();
     });
+  }
+
+  private ended(removed: boolean): void {
+    if (!removed) return;
+    this.lastEnded = performance.now();
+    if (!this.busy) for (const wake of [...this.waiters]) wake();
   }
 }
 

@@ -14,6 +14,8 @@ const REUSED_CHUNK_BYTES = 64 * 1024;
  * level 1 gives 9.7 MB in 0.17 s and the default, 6, 6.8 MB in 0.9 s.
  */
 const LEVEL = 4;
+/** A chunk larger than this is compressed in pieces of this size at once, one per libuv thread. */
+const PIECE_BYTES = 2 * 1024 * 1024;
 /** A deflate stream ends with a last, empty block (fixed codes, BFINAL set). */
 const LAST_BLOCK = Buffer.from([0x03, 0x00]);
 /** Magic, deflate, no flags, no time, no extra flags, unknown OS. */
@@ -79,7 +81,12 @@ export class ResponseCompressor {
   private deflatedChunk(bytes: Buffer): DeflatedChunk {
     let entry = this.deflated.get(bytes);
     if (!entry) {
-      const blocks = deflateRawAsync(bytes, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 1024 * 1024 });
+      // In pieces compressed side by side on libuv's threads (each piece's blocks may follow the last's): 25 MB of
+      // payload's graph took 0.45 s on one thread.
+      const pieces: Array<Promise<Buffer>> = [];
+      for (let start = 0; start < bytes.length; start += PIECE_BYTES)
+        pieces.push(deflateRawAsync(bytes.subarray(start, start + PIECE_BYTES), { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 1024 * 1024 }));
+      const blocks = pieces.length === 1 ? pieces[0]! : Promise.all(pieces).then((deflated) => Buffer.concat(deflated));
       entry = { blocks, crcFrom: undefined };
       this.deflated.set(bytes, entry);
       // A failure is not kept: the next request tries again.
