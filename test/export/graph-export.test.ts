@@ -301,16 +301,16 @@ t.test('GET /api/graph/export', async (t) => {
     t.equal(cycles.headers.get('content-disposition'), 'attachment; filename="strata-cycles.csv"');
     const cyclesText = await cycles.text();
     t.match(cyclesText, /^component,size,file,shortest_cycle\r\n/);
-    const cycleRows = parseCsv(cyclesText, { columns: true });
+    const cycleRows = parseCsv(cyclesText, { columns: true }) as Array<Record<string, string>>;
     t.equal(cycleRows.length, CLIQUE_SIZE + 2);
     t.same(
       cycleRows.filter((row: any) => row.component === '2').map((row: any) => row.file),
       ['src/a.ts', 'src/b.ts'],
     );
-    t.equal(cycleRows.find((row: any) => row.file === 'src/a.ts').shortest_cycle, 'src/a.ts -> src/b.ts -> src/a.ts');
+    t.equal(cycleRows.find((row) => row.file === 'src/a.ts')?.shortest_cycle, 'src/a.ts -> src/b.ts -> src/a.ts');
 
     const dependents = await (await fetch(`${server.url}/api/graph/export/dependents?node=${encodeURIComponent('file:src/a.ts')}&depth=1`)).text();
-    const rows = parseCsv(dependents, { columns: true });
+    const rows = parseCsv(dependents, { columns: true }) as Array<Record<string, string>>;
     t.same(
       rows.map((row: any) => row.node).sort(),
       [FORMULA_FILE, `'${FORMULA_ROOT_FILE}`, 'src/b.ts', LINE_BREAK_NAME, BIDI_NAME, nonUtf8.path].sort(),

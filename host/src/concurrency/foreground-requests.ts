@@ -4,6 +4,9 @@ import { injectable } from 'tsyringe';
 /** How long background work waits at most for the requests being answered, so that a steady stream of them cannot starve it. */
 const MAX_WAIT_MS = 250;
 
+/** How long a request counts as one being answered at most. */
+const FOREGROUND_MS = 1_000;
+
 /**
  * How long the server must have answered nothing, once the graph it serves at the start is serialized, before the
  * start's background work (the plugins' loads, the model behind a saved graph) begins: a client that asks as soon as
@@ -14,7 +17,7 @@ export const FIRST_CLIENTS_MS = 150;
 /**
  * The requests the server is answering, so that work in the background on the
  * server's thread (the model made behind a served graph, plugins starting,
- * columns made in slices) waits while any is: a request that arrives during
+ * the check against the files) waits while any is: a request that arrives during
  * such work is answered at the speed of the thread, not a slice at a time
  * between the work's steps. An event stream counts until its headers are out
  * (`settled`), not for as long as it stays open. Requests never hold it
@@ -29,10 +32,19 @@ export class ForegroundRequests {
   private lastEnded = 0;
   private readonly waiters = new Set<() => void>();
 
-  /** A request arrives: it counts until its response closes, or until `settled`. */
+  /**
+   * A request arrives: it counts until its response closes, until `settled`, or for `FOREGROUND_MS` at most (a
+   * request that takes longer, an apply that waits for its plugin, is waiting on work, not on this thread, and
+   * background work that it may itself wait for gets its turns again).
+   */
   track(response: ServerResponse): void {
     this.responses.add(response);
-    response.once('close', () => this.settled(response));
+    const aged = setTimeout(() => this.settled(response), FOREGROUND_MS);
+    aged.unref();
+    response.once('close', () => {
+      clearTimeout(aged);
+      this.settled(response);
+    });
   }
 
   /**

@@ -1,7 +1,6 @@
 import { type GraphPayload, graphPayloadInSlices, graphPayloadOf } from '@strata/sandbox';
 import { inject, injectable } from 'tsyringe';
 import { eventLoopTurns } from '../concurrency/event-loop-turns.js';
-import { ForegroundRequests } from '../concurrency/foreground-requests.js';
 import { GraphStore } from './graph-store.js';
 
 /**
@@ -15,10 +14,7 @@ export class GraphColumnsCache {
   /** The payload being made in slices, for the revision it is of. */
   private making: { revision: number; payload: Promise<GraphPayload> } | undefined;
 
-  constructor(
-    @inject(GraphStore) private readonly graph: GraphStore,
-    @inject(ForegroundRequests) private readonly foreground: ForegroundRequests,
-  ) {}
+  constructor(@inject(GraphStore) private readonly graph: GraphStore) {}
 
   current(): GraphPayload {
     if (this.cached && this.cached.revision === this.graph.revision) return this.cached;
@@ -34,7 +30,7 @@ export class GraphColumnsCache {
     const revision = this.graph.revision;
     if (this.cached && this.cached.revision === revision) return this.cached;
     if (this.making?.revision !== revision) {
-      const made = graphPayloadInSlices([...this.graph.nodes()], this.graph.edges(), revision, eventLoopTurns(SLICE_MS, this.foreground)).then((payload) => {
+      const made = graphPayloadInSlices([...this.graph.nodes()], this.graph.edges(), revision, eventLoopTurns(SLICE_MS)).then((payload) => {
         if (this.graph.revision === payload.revision) this.cached = payload;
         return payload;
       });

@@ -368,8 +368,9 @@ export class RepositoryIndexer implements GraphSource {
     };
 
     // Synchronous stats, with a turn for requests every few milliseconds: a promise per stat cost a trip through
-    // libuv's threads each, 0.4 s for the 3,000 paths of a branch switch.
-    const turn = eventLoopTurns(TURN_MS, this.foreground);
+    // libuv's threads each, 0.4 s for the 3,000 paths of a branch switch. A live update does not wait for requests: it
+    // is what the clients wait for.
+    const turn = eventLoopTurns(TURN_MS);
     for (const p of paths) {
       await turn();
       const absolute = fileSystemPath(root, p);
