@@ -16,8 +16,8 @@ export const FIRST_CLIENTS_MS = 150;
 
 /**
  * The requests the server is answering, so that work in the background on the
- * server's thread (the model made behind a served graph, plugins starting,
- * the check against the files) waits while any is: a request that arrives during
+ * server's thread (the model made behind a served graph, plugins starting)
+ * waits while any is: a request that arrives during
  * such work is answered at the speed of the thread, not a slice at a time
  * between the work's steps. An event stream counts until its headers are out
  * (`settled`), not for as long as it stays open. Requests never hold it

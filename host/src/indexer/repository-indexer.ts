@@ -467,8 +467,9 @@ export class RepositoryIndexer implements GraphSource {
     const { model } = this.state;
     const root = this.config.repositoryRoot;
     // This runs on the server's thread: a listing of 160,000 files took 0.7 s there. It gives requests a turn
-    // every few milliseconds. A walker of its own: ignore rules, and git's index, as they are now.
-    const turn = eventLoopTurns(TURN_MS, this.foreground);
+    // every few milliseconds (it does not wait for them: live updates wait behind it). A walker of its own: ignore
+    // rules, and git's index, as they are now.
+    const turn = eventLoopTurns(TURN_MS);
     const { RepositoryWalker } = await buildModules();
     const walk = new RepositoryWalker(root, [this.config.dataDir], await TrackedFiles.read(root)).walkInSteps();
     while (walk.step()) await turn();
