@@ -118,7 +118,13 @@ export class StrataApp {
       // Plugins start (one sandbox process each, their manifests checked on this thread) once the graph is served and
       // the first requests are answered: on two cores their starts took the CPU a warm start needs, and a client that
       // asks as soon as the URL is out (a script, a test, the page `--open` opens) waited behind them.
-      pluginsLoaded = this.plugins.loadAll({ after: this.foreground.whenQuiet(FIRST_CLIENTS_MS) });
+      // Under --dev the plugin folders are watched from before the loads: the loads count as done (requests waiting
+      // for them go on) only once the watch holds, so that a plugin saved after it loaded is reloaded, never missed
+      // while the watch was being set up (a request that applied it at once, then a save, found no reload).
+      const pluginWatch = this.config.dev
+        ? this.pluginWatcher.start().catch((error: unknown) => this.logger.error({ err: error }, 'watching the plugin folders failed'))
+        : undefined;
+      pluginsLoaded = this.plugins.loadAll({ after: Promise.all([this.foreground.whenQuiet(FIRST_CLIENTS_MS), pluginWatch]) });
       if (this.source.servedKeptGraph)
         void this.watching?.then(() => this.liveUpdater.checkAgainstFiles('the saved graph was served before the watch was set up'));
     } catch (error) {
@@ -139,7 +145,6 @@ export class StrataApp {
       // Stored overlays of plugins that were still loading were served meanwhile; those whose plugin did not come are not.
       this.servedOverlays.changed();
       if (this.stopping) return;
-      if (this.config.dev) await this.pluginWatcher.start();
       this.reapplier.reapplyRestored();
       const plugins = this.plugins.list();
       const loaded = plugins.filter((plugin) => plugin.state === 'loaded').length;
