@@ -103,18 +103,16 @@ export class StrataApp {
           this.logger.warn({ err: error }, 'serializing the graph ahead failed');
         }
       };
-      setImmediate(
+      setImmediate(() => {
         ahead(() => {
           const { body } = this.graphJson.current();
           if (this.config.compressResponses) this.compressor.prepare(body);
-        }),
-      );
-      setImmediate(() =>
+        })();
         setImmediate(() => {
           ahead(() => this.graphMap.prepare())();
           serializing();
-        }),
-      );
+        });
+      });
       // Plugins start (one sandbox process each, their manifests checked on this thread) once the graph is served and
       // the first requests are answered: on two cores their starts took the CPU a warm start needs, and a client that
       // asks as soon as the URL is out (a script, a test, the page `--open` opens) waited behind them.

@@ -6,7 +6,7 @@ import { OperationError } from './overlay-command.js';
 import { UsageError } from './usage-error.js';
 import { writeLine } from './write-line.js';
 
-const DEFAULT_SERVER = 'http://localhost:5050';
+export const DEFAULT_SERVER = 'http://localhost:5050';
 export const REFERENCE_KINDS = ['static', 'dynamic', 'require', 're-export', 'type-only'];
 
 export interface AskOptions extends ServerOrRepository {

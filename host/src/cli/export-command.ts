@@ -2,11 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { GraphAnalysis } from '../analysis/graph-analysis.js';
-import { askAboutNode, excludedOf, excludeOf, positiveInteger, REFERENCE_KINDS } from './analysis-command.js';
+import { askAboutNode, DEFAULT_SERVER, excludedOf, excludeOf, positiveInteger, REFERENCE_KINDS } from './analysis-command.js';
 import { type AskOptions, ask, type Question } from './graph-question.js';
 import { UsageError } from './usage-error.js';
 
-const DEFAULT_SERVER = 'http://localhost:5050';
 const FORMATS = ['graphml', 'dot', 'mermaid', 'json', 'cc.json'] as const;
 
 interface ExportOptions {
